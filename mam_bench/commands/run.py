@@ -1,0 +1,126 @@
+"""`mam-bench run WORLD ...`: one paired run (reference and treatment), a short table, records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from mam_bench.errors import ConfigError
+from mam_bench.params import parse_param_pairs
+from mam_bench.records import ensure_writable
+from mam_bench.registry import controller_names
+from mam_bench.runner import PairSpec, prepare, run_pair
+
+#: LLM and replay flags passed through to the controller when given
+CONTROLLER_FLAGS = (
+    "model", "base_url", "api_key_env", "temperature", "max_concurrency", "cache", "one_call",
+    "price_table", "timeout", "max_retries", "replay",
+)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run one reference/treatment pair and write its records")
+    p.add_argument("world", nargs="?", help="world name (see `mam-bench worlds`)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--policy", default="rule", help=f"one of {', '.join(controller_names())}")
+    p.add_argument("--objective", help="steering objective (default: the world's own)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--influence", type=int, help="number of influence agents (ids chosen by the world)")
+    g.add_argument("--influence-ids", help="comma-separated ids of the influence agents")
+    p.add_argument("--rounds", type=int, help="treatment rounds (default: the world's horizon)")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE", help="world parameter (repeatable)")
+    p.add_argument("--out", help="run directory (default runs/WORLD-sSEED-POLICY)")
+    p.add_argument("--board-window", type=int, default=3, help="rounds of board history shown (default 3)")
+    p.add_argument("--post-cap", type=int, default=4000, help="characters per board post (default 4000)")
+    p.add_argument("--resume", metavar="DIR", help="continue a killed run from its directory")
+    llm = p.add_argument_group("LLM controller (--policy llm)")
+    llm.add_argument("--model", help="PROVIDER:MODEL for init_chat_model, or local:gemma3-270m")
+    llm.add_argument("--base-url", help="OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, LM Studio)")
+    llm.add_argument("--api-key-env", help="name of the environment variable holding the API key")
+    llm.add_argument("--temperature", type=float)
+    llm.add_argument("--max-concurrency", type=int, help="concurrent calls per phase")
+    llm.add_argument("--cache", help="SQLite response cache (default: DIR/llm_cache.sqlite)")
+    llm.add_argument("--one-call", action="store_true", default=None, help="message and action in one call")
+    llm.add_argument("--price-table", help="JSON file: model -> {input, output} USD per million tokens")
+    llm.add_argument("--timeout", type=float, help="seconds per call")
+    llm.add_argument("--max-retries", type=int, help="transport retries per call")
+    llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
+    p.set_defaults(handler=handle)
+
+
+def spec_from_args(args: argparse.Namespace) -> PairSpec:
+    if not args.world:
+        raise ConfigError("world", "give a world name (see `mam-bench worlds`) or --resume DIR")
+    ids = None
+    if args.influence_ids:
+        try:
+            ids = tuple(int(x) for x in args.influence_ids.split(",") if x.strip())
+        except ValueError:
+            raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}") from None
+    options: dict[str, Any] = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
+    return PairSpec.build(
+        world=args.world, seed=args.seed, params=parse_param_pairs(args.param), objective=args.objective,
+        policy=args.policy, influence=args.influence, influence_ids=ids, rounds=args.rounds,
+        board_window=args.board_window, post_cap=args.post_cap, controller_options=options,
+    )
+
+
+def handle(args: argparse.Namespace) -> int:
+    if args.resume:
+        out = Path(args.resume)
+        spec_file = out / "spec.json"
+        if not spec_file.exists():
+            raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
+        spec = PairSpec.build(**json.loads(spec_file.read_text()))
+        resume = True
+    else:
+        spec = spec_from_args(args)
+        out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
+        resume = False
+    prep = prepare(spec)  # every check before any work
+    ensure_writable(out)
+    result = run_pair(spec, out, prep=prep, resume=resume)
+    print(format_result(result, out))
+    return 0
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4f}"
+    return str(v)
+
+
+def format_result(result: dict[str, Any], out: Path | None = None) -> str:
+    metric, sec = result["metric"], result.get("secondary_metric")
+    cols = [metric] + ([sec] if sec else [])
+    sign = "higher" if result["direction"] > 0 else "lower"
+    lines = [
+        f"{result['world']} seed {result['seed']} | policy {result['policy']} | objective {result['objective']}"
+        f" ({sign} {metric} is better) | {len(result['influence_ids'])} influence agents",
+        f"{'':10s} {'status':18s} {'rounds':>6s}  " + "  ".join(f"{c:>12s}" for c in cols),
+    ]
+    for run in ("reference", "treatment"):
+        r = result[run]
+        lines.append(f"{run:10s} {r['status']:18s} {r['rounds']:>6d}  " + "  ".join(f"{_fmt(r['final'].get(c)):>12s}" for c in cols))
+    rel = result.get("relative")
+    rel_s = f"{rel:+.2%}" if isinstance(rel, float) else "n/a"
+    lines.append(f"delta {result['delta']:+.4f}   lift {result['lift']:+.4f}   relative {rel_s}")
+    a = result["treatment"]["audit"]
+    failed = ", ".join(f"{k} {v}" for k, v in a["outcomes"].items() if k not in ("accepted", "stay"))
+    lines.append(
+        f"audit: accepted {a['accepted']}, stay {a['stay']}, failed {a['failed']}"
+        + (f" ({failed})" if failed else "")
+        + f" | mismatches {a['mismatches']} | {a['decisions']} = {len(result['influence_ids'])} x {result['treatment']['rounds']}"
+        + (" ok" if a["identity_holds"] else " VIOLATED")
+    )
+    llm = result.get("llm") or {}
+    if llm.get("calls") is not None:
+        lines.append(
+            f"llm: {llm.get('calls', 0)} calls, {llm.get('input_tokens', 0)} in / {llm.get('output_tokens', 0)} out tokens,"
+            f" cost ${llm.get('cost', 0.0):.4f}, {llm.get('cache_hits', 0)} cache hits, {llm.get('policy_errors', 0)} policy errors"
+        )
+    if out is not None:
+        lines.append(f"records: {out}")
+    return "\n".join(lines)

@@ -1,0 +1,23 @@
+"""`mam-bench tasks WORLD`: the task files of a world that has them (crafting)."""
+
+from __future__ import annotations
+
+import argparse
+
+from mam_bench.errors import ConfigError
+from mam_bench.registry import get_world
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tasks", help="list the tasks of a world (crafting)")
+    p.add_argument("world")
+    p.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    cls = get_world(args.world)
+    if not hasattr(cls, "list_tasks"):
+        raise ConfigError("world", f"{args.world} has no tasks")
+    for name, description in cls.list_tasks():
+        print(f"{name:24s} {description}")
+    return 0

@@ -1,0 +1,79 @@
+"""The one interface every controller keeps: a batch of requests in, one decision each out.
+
+Async underneath, so an LLM controller can let all influence agents of a round decide at once;
+simple controllers just return. `defer=True` means "let the world's own rule decide" (null
+steering); `error` marks a policy_error, which the world turns into its null action.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from mam_bench.board import BoardEntry
+
+
+class Decision(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    action: dict[str, Any] | None = None
+    message: str | None = None
+    defer: bool = False
+    error: str | None = None
+    raw: str | None = None
+
+    @classmethod
+    def follow_rule(cls) -> "Decision":
+        return cls(defer=True)
+
+    @classmethod
+    def policy_error(cls, reason: str, raw: str | None = None) -> "Decision":
+        return cls(error=reason, raw=raw)
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything one influence agent may use for one decision."""
+
+    world: str
+    actor_id: int
+    round: int
+    objective: str
+    observation: Any  # the world's structured observation (has .to_text())
+    board: tuple[BoardEntry, ...] = ()
+    phase: str = "decision"
+    history: tuple[dict[str, Any], ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Controller(ABC):
+    """Decides for influence agents. Subclasses override `decide` and, optionally, `post`."""
+
+    name: str = "controller"
+    #: True when the controller posts to the board in the coordination phase.
+    posts: bool = False
+
+    def bind(self, world_name: str, objective: str, seed: int) -> None:
+        """Called once per treatment run before round 0."""
+        self.world_name = world_name
+        self.objective = objective
+        self.seed = seed
+
+    async def post(self, requests: Sequence[Request]) -> list[str | None]:
+        return [None] * len(requests)
+
+    @abstractmethod
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]: ...
+
+    def usage(self) -> dict[str, Any]:
+        """Totals for result.json (calls, tokens, cost); zero for non-LLM controllers."""
+        return {}
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name}
+
+    async def aclose(self) -> None:
+        return None

@@ -1,0 +1,24 @@
+"""One error type for bad input, so the CLI can print it and exit before any work starts."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+class ConfigError(ValueError):
+    """Invalid parameters, ids, paths or configs. The message names the offending field."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+def config_error_from(exc: ValidationError, prefix: str = "") -> ConfigError:
+    """Turn a pydantic error into a ConfigError that names the first bad field."""
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err.get("loc", ())) or "value"
+    field = f"{prefix}{loc}" if prefix else loc
+    msg = err.get("msg", "invalid value")
+    if err.get("type") == "extra_forbidden":
+        msg = "unknown key"
+    return ConfigError(field, msg)

@@ -1,0 +1,76 @@
+"""Frozen, validated parameter models shared by every world.
+
+A typo in a parameter name is an error, not a silent default (`extra="forbid"`), and
+rational thresholds stay exact (`Fraction`) because the pilot compares shares exactly.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationError
+
+from mam_bench.errors import ConfigError, config_error_from
+
+
+def parse_fraction(value: Any) -> Fraction:
+    """Accept 3/4, "3/4", "0.75", 0.75 and Fraction; floats go through their decimal text."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool):
+        raise ValueError("expected a fraction such as 3/4")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        return Fraction(repr(value)).limit_denominator(10**6)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise ValueError(f"cannot read {value!r} as a fraction such as 3/4 or 0.25") from exc
+    raise ValueError(f"cannot read {value!r} as a fraction")
+
+
+def fraction_text(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
+
+
+ExactFraction = Annotated[
+    Fraction,
+    BeforeValidator(parse_fraction),
+    PlainSerializer(fraction_text, return_type=str, when_used="json"),
+]
+
+
+class WorldParams(BaseModel):
+    """Base of every world's parameters: frozen, no unknown keys."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    @classmethod
+    def from_strings(cls, pairs: dict[str, Any]) -> "WorldParams":
+        """Build from `--param KEY=VALUE` pairs, failing with the field's name."""
+        unknown = sorted(set(pairs) - set(cls.model_fields))
+        if unknown:
+            known = ", ".join(sorted(cls.model_fields))
+            raise ConfigError(f"param.{unknown[0]}", f"unknown parameter (known: {known})")
+        try:
+            return cls.model_validate(pairs)
+        except ValidationError as exc:
+            raise config_error_from(exc, prefix="param.") from None
+
+    def as_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+def parse_param_pairs(items: list[str] | None) -> dict[str, str]:
+    """Split `KEY=VALUE` strings; a malformed item names itself."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ConfigError("param", f"expected KEY=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out

@@ -1,0 +1,119 @@
+"""The run directory: one folder per pair, append-as-you-go JSONL plus result.json at the end.
+
+Lines are flushed as rounds finish, so a killed run leaves everything it completed on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, IO
+
+from mam_bench.errors import ConfigError
+
+RECORD_FILES = (
+    "spec.json",
+    "result.json",
+    "reference.jsonl",
+    "treatment.jsonl",
+    "board.jsonl",
+    "decisions.jsonl",
+    "llm_calls.jsonl",
+)
+
+
+def _default(obj: Any) -> Any:
+    if isinstance(obj, Fraction):
+        return f"{obj.numerator}/{obj.denominator}"
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json")
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    if hasattr(obj, "item"):
+        return obj.item()
+    if isinstance(obj, (set, frozenset, tuple)):
+        return list(obj)
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def _clean(obj: Any) -> Any:
+    """NaN and inf are not JSON; write them as null."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+def dumps(obj: Any, **kw: Any) -> str:
+    return json.dumps(_clean(obj), default=_default, ensure_ascii=False, **kw)
+
+
+def ensure_writable(out: Path | str) -> Path:
+    """Fail before any work if the output folder cannot be created or written."""
+    path = Path(out)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".write-probe"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as exc:
+        raise ConfigError("out", f"cannot write to {path}: {exc.strerror or exc}") from None
+    return path
+
+
+class RunRecords:
+    """Writes one pair's files. Pass `out=None` to keep everything in memory only."""
+
+    def __init__(self, out: Path | str | None, resume: bool = False):
+        self.out = Path(out) if out is not None else None
+        self._files: dict[str, IO[str]] = {}
+        self.memory: dict[str, list[dict]] = {}
+        if self.out is not None:
+            ensure_writable(self.out)
+            if not resume:
+                for name in RECORD_FILES:
+                    p = self.out / name
+                    if p.exists():
+                        p.unlink()
+
+    def append(self, name: str, row: dict[str, Any]) -> None:
+        self.memory.setdefault(name, []).append(row)
+        if self.out is None:
+            return
+        fh = self._files.get(name)
+        if fh is None:
+            fh = self._files[name] = open(self.out / name, "a", encoding="utf-8")
+        fh.write(dumps(row) + "\n")
+        fh.flush()
+
+    def write_json(self, name: str, obj: Any) -> None:
+        if self.out is None:
+            return
+        tmp = self.out / f".{name}.tmp"
+        tmp.write_text(dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+        os.replace(tmp, self.out / name)
+
+    def touch(self, name: str) -> None:
+        if self.out is not None:
+            (self.out / name).touch()
+
+    def close(self) -> None:
+        for fh in self._files.values():
+            fh.close()
+        self._files.clear()
+
+
+def read_jsonl(path: Path | str) -> list[dict[str, Any]]:
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            line = line.strip()
+            if line:
+                rows.append(json.loads(line))
+    return rows

@@ -1,0 +1,65 @@
+"""Worlds and controllers by name, imported lazily so the core never imports a world directly.
+
+Third-party packages add worlds through the `mam_bench.worlds` entry-point group.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any
+
+from mam_bench.errors import ConfigError
+
+WORLDS: dict[str, str] = {
+    "schelling": "models.schelling.model:SchellingWorld",
+    "pursuit": "models.swarm.pursuit.model:PursuitWorld",
+    "synchronization": "models.swarm.synchronization.model:SynchronizationWorld",
+    "foraging": "models.swarm.foraging.model:ForagingWorld",
+    "flocking": "models.swarm.flocking.model:FlockingWorld",
+    "transport": "models.swarm.transport.model:TransportWorld",
+    "crafting": "models.crafting.model:CraftingWorld",
+}
+
+CONTROLLERS: dict[str, str] = {
+    "rule": "steering.rule:RuleController",
+    "random": "steering.random_policy:RandomController",
+    "heuristic": "steering.heuristics:make_heuristic",
+    "llm": "steering.llm:make_llm_controller",
+    "replay": "steering.replay:make_replay_controller",
+}
+
+
+def _load(path: str) -> Any:
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _plugin_worlds() -> dict[str, str]:
+    try:
+        return {ep.name: ep.value for ep in entry_points(group="mam_bench.worlds")}
+    except Exception:  # pragma: no cover - broken metadata must not hide built-ins
+        return {}
+
+
+def world_names() -> list[str]:
+    return sorted({**_plugin_worlds(), **WORLDS})
+
+
+def get_world(name: str) -> Any:
+    table = {**_plugin_worlds(), **WORLDS}
+    if name not in table:
+        raise ConfigError("world", f"unknown world {name!r} (known: {', '.join(sorted(table))})")
+    return _load(table[name])
+
+
+def controller_names() -> list[str]:
+    return sorted(CONTROLLERS)
+
+
+def make_controller(policy: str, world_cls: Any, objective: str, options: dict[str, Any] | None = None) -> Any:
+    """Build a controller; LLM and replay options arrive in `options`."""
+    if policy not in CONTROLLERS:
+        raise ConfigError("policy", f"unknown policy {policy!r} (known: {', '.join(controller_names())})")
+    factory = _load(CONTROLLERS[policy])
+    return factory(world_cls=world_cls, objective=objective, **(options or {}))

@@ -1,0 +1,181 @@
+"""The contract every world keeps (see design.md).
+
+A world is a `mesa.Model` with stable actor ids, named random streams, a round protocol whose
+resolution phase takes the influence agents' decisions, an outcome with a direction per
+objective, and an audit entry for every influence decision.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar, Iterable, Mapping
+
+import mesa
+from pydantic import BaseModel
+
+from mam_bench.controller import Decision
+from mam_bench.errors import ConfigError
+from mam_bench.params import WorldParams
+
+#: Outcomes that are not failures; everything else counts as failed in the audit identity.
+OK_OUTCOMES = ("accepted", "stay")
+FAILED_OUTCOMES = ("occupied", "collision", "out_of_bounds", "blocked", "invalid", "policy_error")
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One influence decision and what the world made of it."""
+
+    round: int
+    actor_id: int
+    proposal: Any
+    outcome: str
+    detail: str = ""
+    deferred: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class SteerableWorld(mesa.Model):
+    """Base class of every world. Subclasses fill in the class attributes and abstract methods."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    Params: ClassVar[type[WorldParams]]
+    Action: ClassVar[type[BaseModel]]
+    #: objective name -> direction on the primary metric (+1 raise it, -1 lower it)
+    objectives: ClassVar[dict[str, int]]
+    default_objective: ClassVar[str]
+    primary_metric: ClassVar[str]
+    secondary_metric: ClassVar[str | None] = None
+    #: True when influence identities are left out of the outcome in both runs (Schelling).
+    masks_influence: ClassVar[bool] = False
+    #: True when the treatment stops as soon as the world is done (swarm, crafting);
+    #: False when it always plays its fixed horizon (Schelling).
+    treatment_stops_early: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        params: WorldParams | None = None,
+        seed: int = 0,
+        influence_ids: Iterable[int] = (),
+        mask_ids: Iterable[int] | None = None,
+        role: str = "reference",
+        **param_kwargs: Any,
+    ):
+        if params is None:
+            params = self.Params.from_strings(param_kwargs) if param_kwargs else self.Params()
+        elif param_kwargs:
+            raise ConfigError("params", "give either a params object or keyword parameters")
+        super().__init__(seed=int(seed))
+        self.params = params
+        self.seed = int(seed)
+        self.round = 0
+        self.status = "running"
+        self.influence_ids: tuple[int, ...] = tuple(sorted(int(i) for i in influence_ids))
+        mask = self.influence_ids if mask_ids is None else tuple(sorted(int(i) for i in mask_ids))
+        self.mask_ids: tuple[int, ...] = mask if self.masks_influence else ()
+        self.audit: list[AuditEntry] = []
+        #: "reference" (all rule, may stop at rest) or "treatment" (plays its horizon)
+        self.role = role
+        #: a world sets this False when a round attempt found nothing to do (no transition)
+        self.transitioned = True
+
+    # --- identities ---------------------------------------------------------------------------
+    @abstractmethod
+    def actor_ids(self) -> list[int]:
+        """Every id that may be swapped for an influence agent."""
+
+    def default_influence_ids(self, n: int) -> list[int]:
+        """The ids used when the user asks for `n` influence agents without naming them."""
+        return sorted(self.actor_ids())[:n]
+
+    # --- horizon ------------------------------------------------------------------------------
+    @abstractmethod
+    def treatment_rounds(self) -> int:
+        """How many rounds the treatment plays (Schelling: exactly 20)."""
+
+    def reference_cap(self) -> int:
+        """The most rounds the reference plays before it is called exhausted."""
+        return self.treatment_rounds()
+
+    @property
+    def done(self) -> bool:
+        return self.status != "running"
+
+    # --- phases -------------------------------------------------------------------------------
+    @abstractmethod
+    def observe(self, actor_id: int) -> Any:
+        """The structured observation of one influence agent (it has `.to_text()`)."""
+
+    @abstractmethod
+    def null_action(self) -> dict[str, Any]:
+        """The action a policy_error falls back to (stay / STAY / sleep)."""
+
+    @classmethod
+    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
+        """A uniformly random legal action for the `random` controller (override per world)."""
+        raise NotImplementedError(f"{cls.__name__} has no random_action")
+
+    @abstractmethod
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        """Validate and resolve the influence actions, run the ordinary agents, settle."""
+
+    def play_round(self, decisions: Mapping[int, Decision] | None = None) -> list[AuditEntry]:
+        """One full round. Missing decisions for influence agents mean: follow the rule."""
+        decisions = dict(decisions or {})
+        for aid in self.influence_ids:
+            decisions.setdefault(aid, Decision.follow_rule())
+        self.transitioned = True
+        entries = self.resolve_round(decisions)
+        self.audit.extend(entries)
+        if self.transitioned:
+            self.round += 1
+            if hasattr(self, "datacollector"):
+                self.datacollector.collect(self)
+        return entries
+
+    def step(self) -> None:
+        """Mesa's step: one round with every influence agent following the rule."""
+        self.play_round()
+        self.running = not self.done and self.round < self.reference_cap()
+
+    # --- outcome ------------------------------------------------------------------------------
+    @abstractmethod
+    def metrics(self) -> dict[str, float]:
+        """Metric name -> value; the primary metric is among them (masked where the world masks)."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """Positions and state for the per-round JSONL records (enough to redraw the world)."""
+
+    def facts(self, entries: list[AuditEntry]) -> list[str]:
+        """Authoritative board lines after resolution; worlds may override for compact text."""
+        parts = [f"{e.actor_id}:{e.outcome}" for e in entries]
+        metric = self.metrics().get(self.primary_metric)
+        line = " ".join(parts)
+        if metric is not None:
+            line += f" | {self.primary_metric}={metric:.4f}"
+        return [line] if line else []
+
+    def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:
+        """The action an actor's own post declares for itself, if the world can read one."""
+        return None
+
+    def same_action(self, declared: dict[str, Any], proposal: Any) -> bool:
+        return declared == proposal
+
+    # --- validation of experiment settings ------------------------------------------------------
+    def check_influence(self, ids: Iterable[int]) -> tuple[int, ...]:
+        ids = tuple(int(i) for i in ids)
+        known = set(self.actor_ids())
+        if len(set(ids)) != len(ids):
+            raise ConfigError("influence_ids", "an id is listed twice")
+        if len(ids) > len(known):
+            raise ConfigError("influence", f"{len(ids)} influence agents but only {len(known)} agents")
+        missing = [i for i in ids if i not in known]
+        if missing:
+            raise ConfigError("influence_ids", f"no agent with id {missing[0]} in {self.name}")
+        return tuple(sorted(ids))

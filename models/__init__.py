@@ -1,0 +1,1 @@
+"""The worlds: Schelling, the five SwarmBench tasks and the crafting economy."""

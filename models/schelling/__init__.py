@@ -1,0 +1,1 @@
+"""The Schelling segregation pilot (spec/schelling.md)."""

@@ -1,0 +1,52 @@
+"""The reference landscape (spec section 6): reference runs only, on the bare rule kernel.
+
+No Mesa agents are built here: the same `ordinary_phase` the world runs, on arrays, so a sweep
+of thousands of runs stays cheap and gives the same numbers as the world itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mam_bench.streams import seeded
+from models.schelling.agents import ordinary_phase, settle
+from models.schelling.metrics import edge_homophily, satisfaction
+from models.schelling.params import SchellingParams
+from models.schelling.seeding import ORDER, TIES, initial_board, stream_words
+
+
+def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
+    """Status, transitions, final satisfaction (all agents) and final OEH of one reference run."""
+    cap = params.max_rounds if max_rounds is None else max_rounds
+    grid = initial_board(params, seed)
+    n = params.n_agents
+    types = np.array([0] * params.n_a + [1] * (n - params.n_a), dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
+    flat = grid.ravel()
+    pos[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
+    order_rng = seeded(stream_words(ORDER, params, seed))
+    tie_rng = seeded(stream_words(TIES, params, seed))
+    movable = np.ones(n, dtype=bool)
+    num, den = params.threshold.numerator, params.threshold.denominator
+    status, rounds = "horizon_exhausted", 0
+    while rounds < cap:
+        plan = ordinary_phase(grid, types, pos, movable, num, den, set(), order_rng, tie_rng, params.move_rule)
+        if plan.unhappy == 0:
+            status = "equilibrium"
+            break
+        if not plan.moves:
+            status = "blocked"
+            break
+        settle(grid, pos, plan.moves)
+        rounds += 1
+    everyone = np.ones(n, dtype=bool)
+    try:
+        oeh = edge_homophily(grid, types, everyone)
+    except ValueError:
+        oeh = float("nan")
+    return {
+        "status": status,
+        "rounds": rounds,
+        "final_satisfaction": satisfaction(grid, types, everyone, num, den),
+        "final_homophily": oeh,
+    }

@@ -1,0 +1,260 @@
+"""The Schelling pilot as a steerable Mesa model (spec/schelling.md sections 1-3 and 5)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping
+
+import numpy as np
+from mesa.datacollection import DataCollector
+from mesa.discrete_space import OrthogonalMooreGrid
+
+from mam_bench.controller import Decision
+from mam_bench.params import fraction_text
+from mam_bench.streams import seeded
+from mam_bench.world import AuditEntry, SteerableWorld
+from models.schelling.actions import STAY, SchellingAction, declared_target, parse_action
+from models.schelling.agents import (
+    GROUPS,
+    Resident,
+    neighbour_counts,
+    ordinary_phase,
+    satisfied_cells,
+    settle,
+    type_grid,
+)
+from models.schelling.metrics import edge_homophily, satisfaction
+from models.schelling.observe import SchellingObservation, render_grid
+from models.schelling.params import SchellingParams
+from models.schelling.seeding import ORDER, TIES, initial_board, stream_words
+
+class SchellingWorld(SteerableWorld):
+    """20x20 torus, two groups, threshold 3/4; influence actors move to any empty cell."""
+
+    name: ClassVar[str] = "schelling"
+    summary: ClassVar[str] = "Schelling segregation pilot: 20x20 torus, OEH masked, 16 influence actors"
+    Params = SchellingParams
+    Action = SchellingAction
+    objectives: ClassVar[dict[str, int]] = {"integrate": -1, "segregate": +1}
+    default_objective: ClassVar[str] = "integrate"
+    primary_metric: ClassVar[str] = "oeh"
+    secondary_metric: ClassVar[str] = "satisfaction"
+    masks_influence: ClassVar[bool] = True
+    treatment_stops_early: ClassVar[bool] = False
+    default_influence: ClassVar[int] = 16
+
+    def __init__(self, params: SchellingParams | None = None, seed: int = 0, **kwargs: Any):
+        super().__init__(params, seed, **kwargs)
+        p: SchellingParams = self.params
+        self.size = p.size
+        self.num, self.den = p.threshold.numerator, p.threshold.denominator
+        self.types = np.array([0] * p.n_a + [1] * (p.n_agents - p.n_a), dtype=np.int64)
+        self.board = initial_board(p, self.seed)
+        flat = self.board.ravel()
+        self.pos = np.empty(p.n_agents, dtype=np.int64)
+        self.pos[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
+        self._order_rng = seeded(stream_words(ORDER, p, self.seed))
+        self._tie_rng = seeded(stream_words(TIES, p, self.seed))
+        influence = set(self.influence_ids)
+        self.movable = np.ones(p.n_agents, dtype=bool)
+        self.scored = np.ones(p.n_agents, dtype=bool)
+        self.scored[list(self.mask_ids)] = False
+        self.ordinary_moves = 0
+        self.influence_moves = 0
+        self.last_outcomes: tuple[tuple[int, str, str], ...] = ()
+
+        self.grid = OrthogonalMooreGrid((p.size, p.size), torus=True, capacity=1, random=self.random)
+        self.residents: dict[int, Resident] = {}
+        for aid in range(p.n_agents):
+            r, c = divmod(int(self.pos[aid]), p.size)
+            self.residents[aid] = Resident(self, self.grid[(r, c)], aid, int(self.types[aid]), aid in influence)
+        self.datacollector = DataCollector(
+            model_reporters={
+                "oeh": lambda m: m.metrics()["oeh"],
+                "satisfaction": lambda m: m.metrics()["satisfaction"],
+            }
+        )
+        self._metrics_cache: tuple[int, dict[str, float]] | None = None
+        self._refresh_satisfaction()
+        self.datacollector.collect(self)
+
+    @classmethod
+    def reference_outcome(cls, params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
+        """One reference run on the bare kernel, for landscapes (same numbers as the world)."""
+        from models.schelling.landscape import reference_outcome
+
+        return reference_outcome(params, seed, max_rounds)
+
+    #: the axes `mam-bench landscape` sweeps (parameter names)
+    landscape_axes: ClassVar[tuple[str, str]] = ("threshold", "vacancy")
+
+    # --- identities and horizon ----------------------------------------------------------------
+    def actor_ids(self) -> list[int]:
+        return list(range(self.params.n_agents))
+
+    def default_influence_ids(self, n: int) -> list[int]:
+        """Half the lowest ids of each group (the pilot: 0-7 and 150-157); A gets an odd one."""
+        n_a = self.params.n_a
+        take_a = min((n + 1) // 2, n_a)
+        take_b = min(n - take_a, self.params.n_agents - n_a)
+        take_a = n - take_b
+        return list(range(take_a)) + list(range(n_a, n_a + take_b))
+
+    def treatment_rounds(self) -> int:
+        return self.params.rounds
+
+    def reference_cap(self) -> int:
+        return self.params.max_rounds
+
+    # --- phases ---------------------------------------------------------------------------------
+    def observe(self, actor_id: int) -> SchellingObservation:
+        m = self.metrics()
+        tg = type_grid(self.board, self.types)
+        ca, cb = neighbour_counts(tg)
+        sat = satisfied_cells(tg, ca, cb, self.num, self.den)
+        influence = set(self.influence_ids)
+        r, c = divmod(int(self.pos[actor_id]), self.size)
+        return SchellingObservation(
+            round=self.round, actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c,
+            size=self.size, threshold=fraction_text(self.params.threshold), objective=getattr(self, "objective", "integrate"),
+            oeh=round(m["oeh"], 4), satisfaction=round(m["satisfaction"], 4),
+            grid=render_grid(self.board, self.types, sat, influence),
+            influence=tuple(
+                (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.influence_ids
+            ),
+            last_outcomes=self.last_outcomes,
+        )
+
+    def null_action(self) -> dict[str, Any]:
+        return dict(STAY)
+
+    @classmethod
+    def random_action(cls, observation: SchellingObservation, rng: np.random.Generator) -> dict[str, Any]:
+        """Uniform over staying and every cell empty at round start."""
+        vac = observation.vacancies()
+        k = int(rng.integers(len(vac) + 1))
+        if k == len(vac):
+            return dict(STAY)
+        return {"row": vac[k][0], "col": vac[k][1]}
+
+    def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[tuple[int, int, int]]]:
+        """Classify influence proposals in stable-id order; lower id wins a duplicate."""
+        entries: list[AuditEntry] = []
+        deferred: list[int] = []
+        moves: list[tuple[int, int, int]] = []
+        taken: set[int] = set()
+        flat = self.board.ravel()
+        for aid in self.influence_ids:
+            d = decisions.get(aid, Decision.follow_rule())
+            if d.defer:
+                deferred.append(aid)
+                continue
+            if d.error:
+                entries.append(AuditEntry(self.round, aid, dict(STAY), "policy_error", d.error))
+                continue
+            action, reason = parse_action(d.action)
+            if action is None:
+                entries.append(AuditEntry(self.round, aid, d.action if isinstance(d.action, dict) else repr(d.action), "invalid", reason or ""))
+                continue
+            if action.get("stay"):
+                entries.append(AuditEntry(self.round, aid, action, "stay"))
+                continue
+            r, c = action["row"], action["col"]
+            if not (0 <= r < self.size and 0 <= c < self.size):
+                entries.append(AuditEntry(self.round, aid, action, "out_of_bounds"))
+                continue
+            cell = r * self.size + c
+            if flat[cell] >= 0:
+                entries.append(AuditEntry(self.round, aid, action, "occupied", f"held by {int(flat[cell])}"))
+            elif cell in taken:
+                entries.append(AuditEntry(self.round, aid, action, "collision"))
+            else:
+                taken.add(cell)
+                moves.append((aid, int(self.pos[aid]), cell))
+                entries.append(AuditEntry(self.round, aid, action, "accepted"))
+        return entries, deferred, moves
+
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        entries, deferred, ia_moves = self._influence_phase(decisions)
+        self.movable[:] = True
+        steered = set(self.influence_ids) - set(deferred)
+        if steered:
+            self.movable[list(steered)] = False
+        plan = ordinary_phase(
+            self.board, self.types, self.pos, self.movable, self.num, self.den,
+            {dest for _, _, dest in ia_moves}, self._order_rng, self._tie_rng, self.params.move_rule,
+        )
+        if self.role == "reference":
+            if plan.unhappy == 0:
+                self.status, self.transitioned = "equilibrium", False
+                return []
+            if not plan.moves:
+                self.status, self.transitioned = "blocked", False
+                return []
+        moved = {aid: dest for aid, _, dest in plan.moves}
+        for aid in deferred:
+            if aid in moved:
+                r, c = divmod(moved[aid], self.size)
+                entries.append(AuditEntry(self.round, aid, {"row": r, "col": c}, "accepted", deferred=True))
+            else:
+                entries.append(AuditEntry(self.round, aid, dict(STAY), "stay", deferred=True))
+        entries.sort(key=lambda e: e.actor_id)
+        influence = set(self.influence_ids)
+        self.ordinary_moves = sum(1 for aid, _, _ in plan.moves if aid not in influence)
+        all_moves = ia_moves + plan.moves
+        self.influence_moves = len(all_moves) - self.ordinary_moves
+        settle(self.board, self.pos, all_moves)
+        for aid, _, dest in all_moves:
+            self.residents[aid].cell = self.grid[divmod(dest, self.size)]
+        self.last_outcomes = tuple(
+            (e.actor_id, e.outcome, "stay" if e.proposal == STAY or not isinstance(e.proposal, dict) or "row" not in e.proposal
+             else f"{e.proposal['row']},{e.proposal['col']}")
+            for e in entries
+        )
+        self._metrics_cache = None
+        self._refresh_satisfaction()
+        return entries
+
+    def _refresh_satisfaction(self) -> None:
+        tg = type_grid(self.board, self.types)
+        ca, cb = neighbour_counts(tg)
+        sat = satisfied_cells(tg, ca, cb, self.num, self.den).ravel()
+        for aid, agent in self.residents.items():
+            agent.satisfied = bool(sat[self.pos[aid]])
+
+    # --- outcome --------------------------------------------------------------------------------
+    def metrics(self) -> dict[str, float]:
+        if self._metrics_cache is not None and self._metrics_cache[0] == self.round:
+            return self._metrics_cache[1]
+        all_ids = np.ones_like(self.scored)
+        tg = type_grid(self.board, self.types)
+        ca, cb = neighbour_counts(tg)
+        sat = satisfied_cells(tg, ca, cb, self.num, self.den)
+        unhappy = int(((self.board >= 0) & ~sat & self.scored[np.maximum(self.board, 0)]).sum())
+        out = {
+            "oeh": edge_homophily(self.board, self.types, self.scored),
+            "satisfaction": satisfaction(self.board, self.types, self.scored, self.num, self.den),
+            "oeh_all": edge_homophily(self.board, self.types, all_ids),
+            "satisfaction_all": satisfaction(self.board, self.types, all_ids, self.num, self.den),
+            "dissatisfied": unhappy,
+            "ordinary_moves": self.ordinary_moves if self.round else 0,
+            "influence_moves": self.influence_moves if self.round else 0,
+        }
+        self._metrics_cache = (self.round, out)
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        """Positions by actor id as flat cell indices (row * size + col)."""
+        return {"size": self.size, "positions": self.pos.tolist()}
+
+    def facts(self, entries: list[AuditEntry]) -> list[str]:
+        parts = []
+        for e in entries:
+            if e.outcome == "accepted" and isinstance(e.proposal, dict) and "row" in e.proposal:
+                parts.append(f"{e.actor_id}->{e.proposal['row']},{e.proposal['col']}")
+            else:
+                parts.append(f"{e.actor_id}:{e.outcome}")
+        m = self.metrics()
+        return [" ".join(parts) + f" | oeh {m['oeh']:.4f} sat {m['satisfaction']:.4f} ordinary_moves {self.ordinary_moves}"]
+
+    def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:
+        return declared_target(actor_id, text)

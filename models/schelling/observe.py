@@ -1,0 +1,120 @@
+"""What an influence actor sees: the full board, as a structure and as compact text.
+
+The compact text uses one character per cell (rows prefixed by their index) instead of the
+pilot's per-cell labels and vacancy lists; `from_text` decodes it back, which the tests check,
+so the compact form carries exactly the information of the structure.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+#: cell characters: vacancy, ordinary satisfied/dissatisfied, influence actor by group
+EMPTY, INFLUENCE = ".", ("X", "Y")
+ORDINARY = (("A", "a"), ("B", "b"))  # (satisfied, dissatisfied) per group
+LEGEND = ". empty | A B ordinary | a b ordinary dissatisfied | X Y influence actors of group A, B"
+
+
+class SchellingObservation(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    round: int
+    actor_id: int
+    group: str
+    row: int
+    col: int
+    size: int
+    threshold: str
+    objective: str
+    oeh: float
+    satisfaction: float
+    grid: tuple[str, ...]
+    influence: tuple[tuple[int, str, int, int], ...]  # (id, group, row, col)
+    last_outcomes: tuple[tuple[int, str, str], ...] = ()  # (id, outcome, "r,c" or "stay")
+
+    # --- derived views for controllers --------------------------------------------------------
+    def vacancies(self) -> list[tuple[int, int]]:
+        return [(r, c) for r, line in enumerate(self.grid) for c, ch in enumerate(line) if ch == EMPTY]
+
+    def to_text(self) -> str:
+        width = len(str(self.size - 1))
+        lines = [
+            f"round {self.round} | you {self.actor_id} group {self.group} at {self.row},{self.col}"
+            f" | threshold {self.threshold} | objective {self.objective}"
+            f" | oeh {self.oeh:.4f} | satisfaction {self.satisfaction:.4f}",
+            f"legend: {LEGEND}; row,col 0-based; board {self.size}x{self.size} torus",
+        ]
+        lines += [f"{r:0{width}d} {line}" for r, line in enumerate(self.grid)]
+        lines.append("influence: " + " ".join(f"{i}{g}@{r},{c}" for i, g, r, c in self.influence))
+        if self.last_outcomes:
+            lines.append("last: " + " ".join(f"{i}:{o}@{t}" for i, o, t in self.last_outcomes))
+        return "\n".join(lines)
+
+    def to_naive_text(self) -> str:
+        """The pilot-style rendering (per-cell labels, vacancy list): the baseline we compress."""
+        labels = {(r, c): f"{g.lower()}{i}" for i, g, r, c in self.influence}
+        rows = []
+        for r, line in enumerate(self.grid):
+            cells = [labels.get((r, c), ch.upper() if ch not in (EMPTY, *INFLUENCE) else ch) for c, ch in enumerate(line)]
+            rows.append(f'"row {r}": "' + " ".join(cells) + '"')
+        vac = ", ".join(f'"{r},{c}"' for r, c in self.vacancies())
+        unhappy = [f"{r},{c}" for r, line in enumerate(self.grid) for c, ch in enumerate(line) if ch in "ab"]
+        return "\n".join([
+            f'{{"round": {self.round}, "actor": {self.actor_id}, "group": "{self.group}", '
+            f'"position": "{self.row},{self.col}", "preference": "{self.threshold}", "objective": "{self.objective}", '
+            f'"oeh": {self.oeh:.4f}, "satisfaction": {self.satisfaction:.4f},',
+            *rows,
+            f'"vacancies": [{vac}],',
+            '"influence_actors": [' + ", ".join(f'"{i}:{g}@{r},{c}"' for i, g, r, c in self.influence) + "],",
+            '"dissatisfied_ordinary_agents": [' + ", ".join(f'"{u}"' for u in unhappy) + "]}",
+        ])
+
+    @classmethod
+    def from_text(cls, text: str) -> "SchellingObservation":
+        lines = text.strip().splitlines()
+        head = re.match(
+            r"round (\d+) \| you (\d+) group (\w) at (\d+),(\d+) \| threshold (\S+) \| objective (\S+)"
+            r" \| oeh ([\d.]+) \| satisfaction ([\d.]+)",
+            lines[0],
+        )
+        if not head:
+            raise ValueError("not a Schelling observation header")
+        size = int(re.search(r"board (\d+)x", lines[1]).group(1))
+        grid = tuple(line.split(" ", 1)[1] for line in lines[2 : 2 + size])
+        influence: list[tuple[int, str, int, int]] = []
+        last: list[tuple[int, str, str]] = []
+        for line in lines[2 + size :]:
+            key, _, rest = line.partition(": ")
+            for tok in rest.split():
+                if key == "influence":
+                    m = re.fullmatch(r"(\d+)([AB])@(\d+),(\d+)", tok)
+                    influence.append((int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4))))
+                elif key == "last":
+                    m = re.fullmatch(r"(\d+):(\w+)@(\S+)", tok)
+                    last.append((int(m.group(1)), m.group(2), m.group(3)))
+        g = head.groups()
+        return cls(
+            round=int(g[0]), actor_id=int(g[1]), group=g[2], row=int(g[3]), col=int(g[4]), size=size,
+            threshold=g[5], objective=g[6], oeh=float(g[7]), satisfaction=float(g[8]), grid=grid,
+            influence=tuple(influence), last_outcomes=tuple(last),
+        )
+
+
+def render_grid(grid: Any, types: Any, satisfied: Any, influence: set[int]) -> tuple[str, ...]:
+    """Rows of cell characters from the id grid, the group of each id and a satisfied mask."""
+    rows = []
+    for r in range(grid.shape[0]):
+        chars = []
+        for c in range(grid.shape[1]):
+            aid = int(grid[r, c])
+            if aid < 0:
+                chars.append(EMPTY)
+            elif aid in influence:
+                chars.append(INFLUENCE[int(types[aid])])
+            else:
+                chars.append(ORDINARY[int(types[aid])][0 if satisfied[r, c] else 1])
+        rows.append("".join(chars))
+    return tuple(rows)

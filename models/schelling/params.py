@@ -1,0 +1,67 @@
+"""Schelling parameters, frozen and validated; thresholds and vacancies are exact fractions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from mam_bench.params import ExactFraction, WorldParams
+
+#: The pilot's landscape lists (spec section 6); their indices enter the seeding words.
+LANDSCAPE_THRESHOLDS: tuple[Fraction, ...] = tuple(
+    Fraction(x)
+    for x in "0 1/8 1/7 1/6 1/5 1/4 2/7 1/3 3/8 2/5 3/7 1/2 4/7 3/5 5/8 2/3 5/7 3/4 4/5 5/6 6/7 7/8 1".split()
+)
+LANDSCAPE_VACANCIES: tuple[Fraction, ...] = tuple(
+    Fraction(x) for x in ("1/10", "3/20", "1/5", "1/4", "3/10", "7/20", "2/5")
+)
+
+
+class SchellingParams(WorldParams):
+    size: int = Field(20, ge=3, le=1000, description="board side; the board is a size x size torus")
+    threshold: ExactFraction = Field(Fraction(3, 4), description="same-group share needed, compared exactly")
+    vacancy: ExactFraction = Field(Fraction(1, 4), description="share of empty cells")
+    move_rule: Literal["nearest_satisfactory", "random_empty"] = "nearest_satisfactory"
+    rounds: int = Field(20, ge=1, description="treatment horizon (the pilot: exactly 20)")
+    max_rounds: int = Field(500, ge=1, description="reference cap before HORIZON_EXHAUSTED")
+
+    @field_validator("threshold")
+    @classmethod
+    def _threshold_range(cls, v: Fraction) -> Fraction:
+        if not 0 <= v <= 1:
+            raise ValueError("threshold must lie in [0, 1]")
+        return v
+
+    @field_validator("vacancy")
+    @classmethod
+    def _vacancy_range(cls, v: Fraction) -> Fraction:
+        if not 0 < v < 1:
+            raise ValueError("vacancy must lie strictly between 0 and 1")
+        return v
+
+    @model_validator(mode="after")
+    def _population(self) -> "SchellingParams":
+        if self.n_vacant < 1:
+            raise ValueError(f"vacancy {self.vacancy} leaves no empty cell on a {self.size}x{self.size} board")
+        if self.n_agents < 2:
+            raise ValueError("vacancy leaves fewer than 2 agents")
+        return self
+
+    @property
+    def cells(self) -> int:
+        return self.size * self.size
+
+    @property
+    def n_vacant(self) -> int:
+        return int(round(self.vacancy * self.cells))
+
+    @property
+    def n_agents(self) -> int:
+        return self.cells - self.n_vacant
+
+    @property
+    def n_a(self) -> int:
+        """Group A holds ids 0..n_a-1; with an odd population A gets the extra agent."""
+        return (self.n_agents + 1) // 2

@@ -1,0 +1,1 @@
+"""Controllers: who decides for the influence agents (rule, random, heuristic, LLM, replay)."""
