@@ -11,8 +11,8 @@ import sys
 
 from mam_bench.errors import ConfigError
 
-#: subcommand modules, in the order `mam-bench --help` lists them
-COMMANDS = ("worlds", "run", "landscape", "tasks")
+#: subcommand modules, in the order `mam-bench --help` lists them (add yours here)
+COMMANDS = ["worlds", "run", "landscape", "tasks"]
 
 
 def build_parser() -> argparse.ArgumentParser:

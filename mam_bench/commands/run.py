@@ -79,6 +79,9 @@ def handle(args: argparse.Namespace) -> int:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
         resume = False
+    if spec.policy == "llm" and "cache" not in spec.controller_options:
+        # the run's own cache makes --resume free of repeated calls
+        spec = spec.model_copy(update={"controller_options": {**spec.controller_options, "cache": str(out / "llm_cache.sqlite")}})
     prep = prepare(spec)  # every check before any work
     ensure_writable(out)
     result = run_pair(spec, out, prep=prep, resume=resume)
