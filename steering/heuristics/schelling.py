@@ -1,0 +1,111 @@
+"""Schelling steering heuristics: starve the movers (integrate) or feed them (segregate).
+
+Segregation proceeds through dissatisfied agents finding satisfactory vacancies. To integrate,
+influence actors occupy the vacancies that would satisfy someone and sit next to vacancies so
+that those stop satisfying the other group; to segregate they do the opposite, vacating and
+avoiding such cells. Targets are assigned greedily and distinct, so actors never collide.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from mam_bench.controller import Controller, Decision, Request
+from models.schelling.observe import SchellingObservation
+
+_OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def _counts(tg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    a, b = (tg == 0).astype(np.int64), (tg == 1).astype(np.int64)
+    ca, cb = np.zeros_like(a), np.zeros_like(b)
+    for dr, dc in _OFFSETS8:
+        ca += np.roll(a, (dr, dc), axis=(0, 1))
+        cb += np.roll(b, (dr, dc), axis=(0, 1))
+    return ca, cb
+
+
+def _eligible(same: np.ndarray, occ: np.ndarray, num: int, den: int) -> np.ndarray:
+    return (occ == 0) | (same * den >= num * occ)
+
+
+class SchellingHeuristic(Controller):
+    name = "heuristic"
+
+    def __init__(self, world_cls: Any = None, objective: str = "integrate", **_: Any):
+        self.objective = objective
+
+    @staticmethod
+    def _supply_change(tg: np.ndarray, counts: tuple[np.ndarray, np.ndarray], cell: tuple[int, int], group: int,
+                       add: bool, demand: np.ndarray, num: int, den: int) -> float:
+        """How many satisfying vacancies (weighted by demand) placing/removing `group` at `cell` destroys."""
+        size = tg.shape[0]
+        ca, cb = counts
+        r, c = cell
+        delta = 1 if add else -1
+        lost = 0.0
+        for dr, dc in _OFFSETS8:
+            w = ((r + dr) % size, (c + dc) % size)
+            if tg[w] != -1:
+                continue
+            occ = ca[w] + cb[w]
+            for s, same in ((0, ca[w]), (1, cb[w])):
+                before = _eligible(np.array(same), np.array(occ), num, den)
+                same_after = same + (delta if s == group else 0)
+                after = _eligible(np.array(same_after), np.array(occ + delta), num, den)
+                lost += demand[s] * (int(before) - int(after))
+        return lost
+
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]:
+        if not requests:
+            return []
+        obs: SchellingObservation = requests[0].observation
+        num, den = (int(x) for x in (obs.threshold.split("/") + ["1"])[:2])
+        chars = np.array([list(row) for row in obs.grid])
+        tg = np.full(chars.shape, -1)
+        tg[np.isin(chars, ["A", "a", "X"])] = 0
+        tg[np.isin(chars, ["B", "b", "Y"])] = 1
+        demand = np.array([float((chars == "a").sum() > 0), float((chars == "b").sum() > 0)])
+        integrate = self.objective != "segregate"
+        ca, cb = _counts(tg)
+        occ = ca + cb
+        elig = np.stack([_eligible(ca, occ, num, den), _eligible(cb, occ, num, den)])
+        vacant = tg == -1
+        # value of taking a vacancy: the supply it removes for each group with someone waiting
+        take_value = (elig[0] & vacant) * demand[0] + (elig[1] & vacant) * demand[1]
+        claimed: set[tuple[int, int]] = set()
+        decisions = []
+        for req in requests:
+            o: SchellingObservation = req.observation
+            group = 0 if o.group == "A" else 1
+            here = (o.row, o.col)
+            # staying keeps `here` out of supply; leaving frees it and its neighbourhood
+            tg_without = tg.copy()
+            tg_without[here] = -1
+            ca2, cb2 = _counts(tg_without)
+            occ2 = ca2[here] + cb2[here]
+            freed = sum(demand[s] * int(_eligible(np.array(sc), np.array(occ2), num, den))
+                        for s, sc in ((0, ca2[here]), (1, cb2[here])))
+            leave_cost = freed - self._supply_change(tg, (ca, cb), here, group, add=False, demand=demand, num=num, den=den)
+            best, best_score = None, 0.0
+            candidates = np.argwhere(vacant)
+            # shortlist by the cheap term, then score neighbourhood effects
+            order = np.argsort(-take_value[vacant], kind="stable")[:40] if integrate else np.argsort(take_value[vacant], kind="stable")[:40]
+            for k in order:
+                cell = tuple(int(x) for x in candidates[k])
+                if cell in claimed:
+                    continue
+                gain = take_value[cell] + self._supply_change(tg, (ca, cb), cell, group, True, demand, num, den)
+                score = gain - leave_cost
+                if not integrate:
+                    score = -score
+                if score > best_score:
+                    best, best_score = cell, score
+            if best is None:
+                decisions.append(Decision(action={"stay": True}))
+            else:
+                claimed.add(best)
+                decisions.append(Decision(action={"row": best[0], "col": best[1]}))
+        return decisions

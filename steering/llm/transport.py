@@ -1,0 +1,117 @@
+"""Transport retries: exponential backoff with full jitter on 429, 5xx, timeouts and dropped
+connections, honouring Retry-After, bounded in count and in total time.
+
+Everything else (a 400, a bad key) is not transient and fails at once: retrying cannot help.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529}
+
+
+class TransportError(Exception):
+    """A call that failed for good (retries exhausted or a non-transient error)."""
+
+    def __init__(self, message: str, attempts: int):
+        super().__init__(message)
+        self.attempts = attempts
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_retries: int = 6
+    budget: float = 300.0
+    base: float = 0.5
+    cap: float = 30.0
+    timeout: float = 60.0
+
+
+def status_of(exc: BaseException) -> int | None:
+    for obj in (exc, getattr(exc, "response", None)):
+        code = getattr(obj, "status_code", None)
+        if isinstance(code, int):
+            return code
+    return None
+
+
+def is_transient(exc: BaseException) -> bool:
+    """429/5xx, timeouts, connection trouble, undecodable bodies."""
+    if isinstance(exc, (asyncio.TimeoutError, TimeoutError, ConnectionError)):
+        return True
+    status = status_of(exc)
+    if status is not None:
+        return status in TRANSIENT_STATUS or status >= 500
+    names = {c.__name__ for c in type(exc).__mro__}
+    transient_names = {
+        "APITimeoutError", "APIConnectionError", "TimeoutException", "TransportError", "NetworkError",
+        "RemoteProtocolError", "ConnectError", "ReadError", "JSONDecodeError", "APIResponseValidationError",
+    }
+    return bool(names & transient_names)
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds the server asked us to wait (retry-after-ms, Retry-After seconds or HTTP date)."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000.0)
+        value = headers.get("retry-after")
+        if value is None:
+            return None
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            when = email.utils.parsedate_to_datetime(value)
+            return max(0.0, when.timestamp() - time.time())
+    except Exception:  # noqa: BLE001 - a strange header must not break the retry loop
+        return None
+
+
+def backoff(attempt: int, policy: RetryPolicy, rng: random.Random) -> float:
+    """Full jitter: uniform in [0, min(cap, base * 2**attempt)]."""
+    return rng.uniform(0.0, min(policy.cap, policy.base * (2 ** attempt)))
+
+
+async def call_with_retries(
+    call: Callable[[], Awaitable[Any]], policy: RetryPolicy, rng: random.Random | None = None,
+) -> tuple[Any, int]:
+    """Run `call` until it succeeds; returns (result, retries). Raises TransportError."""
+    rng = rng or random.Random()
+    started = time.monotonic()
+    attempt = 0
+    while True:
+        try:
+            return await asyncio.wait_for(call(), timeout=policy.timeout), attempt
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - classified below
+            if not is_transient(exc):
+                raise TransportError(f"{type(exc).__name__}: {_short(exc)}", attempt + 1) from exc
+            if attempt >= policy.max_retries:
+                raise TransportError(f"gave up after {attempt + 1} attempts: {type(exc).__name__}: {_short(exc)}",
+                                     attempt + 1) from exc
+            wait = backoff(attempt, policy, rng)
+            asked = retry_after(exc)
+            if asked is not None:
+                wait = max(wait, min(asked, policy.cap))
+            left = policy.budget - (time.monotonic() - started)
+            if wait >= left:
+                raise TransportError(f"retry budget of {policy.budget:.0f}s spent: {type(exc).__name__}", attempt + 1) from exc
+            await asyncio.sleep(wait)
+            attempt += 1
+
+
+def _short(exc: BaseException, limit: int = 200) -> str:
+    text = str(exc).replace("\n", " ")
+    return text[:limit]
