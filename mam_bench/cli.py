@@ -12,7 +12,7 @@ import sys
 from mam_bench.errors import ConfigError
 
 #: subcommand modules, in the order `mam-bench --help` lists them (add yours here)
-COMMANDS = ["worlds", "run", "landscape", "tasks"]
+COMMANDS = ["worlds", "run", "landscape", "tasks", "dashboard", "animate", "experiment", "report"]
 
 
 def build_parser() -> argparse.ArgumentParser:

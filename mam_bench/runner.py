@@ -218,6 +218,9 @@ async def arun_pair(
     records = RunRecords(out, resume=False)
     if controller is None:
         controller = make_controller(spec.policy, prep.world_cls, prep.objective, spec.controller_options)
+    attach = getattr(controller, "attach_records", None)
+    if callable(attach):  # LLM controllers write llm_calls.jsonl into the run's records
+        attach(records)
     records.write_json("spec.json", spec.model_dump(mode="json"))
     started = time.perf_counter()
     try:
@@ -228,7 +231,11 @@ async def arun_pair(
         await controller.aclose()
     board.to_jsonl(records.out / "board.jsonl") if records.out else None
     metric = prep.world_cls.primary_metric
-    m_ref = ref_rows[-1]["metrics"][metric]
+    # A fixed-horizon treatment is compared with the reference at the same round (its final
+    # state held if it came to rest earlier), so null steering gives lift exactly 0 even when
+    # the reference is still moving at the horizon; early-stopping worlds compare finals.
+    ref_cmp = ref_rows[-1] if tre.treatment_stops_early else ref_rows[min(tre.round, len(ref_rows) - 1)]
+    m_ref = ref_cmp["metrics"][metric]
     m_tre = tre_rows[-1]["metrics"][metric]
     audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, mismatches)
     result = {
@@ -242,7 +249,7 @@ async def arun_pair(
         "metric": metric,
         "secondary_metric": prep.world_cls.secondary_metric,
         "direction": prep.direction,
-        "reference": _run_summary(ref, ref_rows),
+        "reference": {**_run_summary(ref, ref_rows), "compared_round": ref_cmp["round"], "compared": ref_cmp["metrics"]},
         "treatment": {**_run_summary(tre, tre_rows), "audit": audit},
         **delta_lift_relative(m_tre, m_ref, prep.direction),
         **trajectory_lift([row["metrics"][metric] for row in tre_rows], m_ref, prep.direction),
@@ -250,9 +257,12 @@ async def arun_pair(
     }
     if prep.world_cls.secondary_metric:
         sec = prep.world_cls.secondary_metric
-        result["secondary_delta"] = tre_rows[-1]["metrics"][sec] - ref_rows[-1]["metrics"][sec]
+        result["secondary_delta"] = tre_rows[-1]["metrics"][sec] - ref_cmp["metrics"][sec] + 0.0
     records.write_json("result.json", result)
     result["_wall_seconds"] = time.perf_counter() - started
+    session = getattr(controller, "session_usage", None)
+    if callable(session):  # cache hits, retries, latency: for the printed table, not result.json
+        result["llm"] = {**result["llm"], **session()}
     return result
 
 

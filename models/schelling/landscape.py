@@ -16,7 +16,18 @@ from models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 
 
 def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
-    """Status, transitions, final satisfaction (all agents) and final OEH of one reference run."""
+    """Status, transitions, final satisfaction (all agents) and final OEH of one reference run.
+
+    Runs the compiled kernel (models/schelling/fast_kernel.py), which tests hold to the very
+    same draws and boards as `scan_reference_outcome` and the world.
+    """
+    from models.schelling.fast_kernel import fast_reference_outcome
+
+    return fast_reference_outcome(params, seed, max_rounds)
+
+
+def scan_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
+    """The same run on `ordinary_phase` (a numpy scan of every vacancy per agent): the yardstick."""
     cap = params.max_rounds if max_rounds is None else max_rounds
     grid = initial_board(params, seed)
     n = params.n_agents

@@ -27,6 +27,14 @@ from models.schelling.observe import SchellingObservation, render_grid
 from models.schelling.params import SchellingParams
 from models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 
+def _target_text(proposal: Any) -> str:
+    """`r,c` for a well-formed move, `stay` for a stay, `?` for anything invalid."""
+    action, _ = parse_action(proposal) if isinstance(proposal, dict) else (None, None)
+    if action is None:
+        return "?"
+    return "stay" if action.get("stay") else f"{action['row']},{action['col']}"
+
+
 class SchellingWorld(SteerableWorld):
     """20x20 torus, two groups, threshold 3/4; influence actors move to any empty cell."""
 
@@ -205,11 +213,7 @@ class SchellingWorld(SteerableWorld):
         settle(self.board, self.pos, all_moves)
         for aid, _, dest in all_moves:
             self.residents[aid].cell = self.grid[divmod(dest, self.size)]
-        self.last_outcomes = tuple(
-            (e.actor_id, e.outcome, "stay" if e.proposal == STAY or not isinstance(e.proposal, dict) or "row" not in e.proposal
-             else f"{e.proposal['row']},{e.proposal['col']}")
-            for e in entries
-        )
+        self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.proposal)) for e in entries)
         self._metrics_cache = None
         self._refresh_satisfaction()
         return entries

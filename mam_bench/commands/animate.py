@@ -1,0 +1,45 @@
+"""`mam-bench animate RUN_DIR --out fork.gif`: the paired animation of a recorded run."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from mam_bench.errors import ConfigError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("animate", help="write the paired reference|treatment animation of a run (GIF, MP4)")
+    p.add_argument("run_dir", help="run directory written by `mam-bench run`")
+    p.add_argument("--out", default="fork.gif", help="output .gif or .mp4 (default fork.gif)")
+    p.add_argument("--mp4", action="store_true", help="also write an MP4 beside the GIF (needs ffmpeg)")
+    p.add_argument("--fps", type=float, default=2.0, help="frames per second (default 2)")
+    p.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    run_dir, out = Path(args.run_dir), Path(args.out)
+    if not (run_dir / "treatment.jsonl").exists():
+        raise ConfigError("run_dir", f"{run_dir} holds no treatment.jsonl (not a run directory)")
+    if out.suffix.lower() not in (".gif", ".mp4"):
+        raise ConfigError("out", f"expected a .gif or .mp4 file, got {out.name!r}")
+    if out.suffix.lower() == ".mp4" and shutil.which("ffmpeg") is None:
+        raise ConfigError("out", "MP4 needs ffmpeg on PATH; write a .gif instead")
+    if args.fps <= 0:
+        raise ConfigError("fps", "must be positive")
+    from dashboards.animation import frames, write_gif, write_mp4
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    images = frames(run_dir)
+    written = []
+    if out.suffix.lower() == ".gif":
+        write_gif(images, out, int(round(1000 / args.fps)))
+        written.append(out)
+        if args.mp4 and write_mp4(images, out.with_suffix(".mp4"), args.fps):
+            written.append(out.with_suffix(".mp4"))
+    else:
+        write_mp4(images, out, args.fps)
+        written.append(out)
+    print(f"{len(images)} frames -> {', '.join(map(str, written))}")
+    return 0

@@ -1,0 +1,69 @@
+"""`mam-bench dashboard [WORLD] [--run DIR] [--landscape FILE.csv]`: the Solara app on 127.0.0.1.
+
+Runs `solara run --production` (no call home; front-end assets come from `solara-assets`,
+so the page renders offline) with the choices passed through environment variables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mam_bench.errors import ConfigError
+
+APP = "dashboards.app"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("dashboard", help="watch reference and treatment fork in a browser (Solara)")
+    p.add_argument("world", nargs="?", default="schelling", help="world shown first (default schelling)")
+    p.add_argument("--run", metavar="DIR", help="replay a recorded run directory (no model, no API key)")
+    p.add_argument("--landscape", metavar="FILE.csv", help="CSV from `mam-bench landscape` for the landscape page")
+    p.add_argument("--port", type=int, default=8765)
+    p.set_defaults(handler=handle)
+
+
+def server_command(port: int) -> list[str]:
+    return [sys.executable, "-m", "solara", "run", APP, "--host", "127.0.0.1", "--port", str(port), "--production"]
+
+
+def server_env(world: str, run: str | None, landscape: str | None) -> dict[str, str]:
+    from dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_WORLD
+
+    env = dict(os.environ)
+    env[ENV_WORLD] = world
+    for key, value in ((ENV_RUN, run), (ENV_LANDSCAPE, landscape)):
+        if value:
+            env[key] = str(Path(value).resolve())
+        else:
+            env.pop(key, None)
+    # the app module must import from wherever this package lives
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    env.setdefault("SOLARA_TELEMETRY_MIXPANEL_ENABLE", "False")
+    env.setdefault("MPLBACKEND", "Agg")
+    return env
+
+
+def handle(args: argparse.Namespace) -> int:
+    from mam_bench.registry import world_names
+
+    if args.world not in world_names():
+        raise ConfigError("world", f"unknown world {args.world!r} (known: {', '.join(world_names())})")
+    if args.run and not (Path(args.run) / "treatment.jsonl").exists():
+        raise ConfigError("run", f"{args.run} holds no treatment.jsonl (not a run directory)")
+    if args.landscape and not Path(args.landscape).is_file():
+        raise ConfigError("landscape", f"no such file: {args.landscape}")
+    if not 0 < args.port < 65536:
+        raise ConfigError("port", f"{args.port} is not a TCP port")
+    print(f"dashboard: http://127.0.0.1:{args.port}/  (landscape page: /landscape)", flush=True)
+    proc = subprocess.Popen(server_command(args.port), env=server_env(args.world, args.run, args.landscape))
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        proc.terminate()
+        proc.wait(timeout=10)
+        return 130

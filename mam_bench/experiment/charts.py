@@ -1,0 +1,101 @@
+"""Inline SVG charts for the report: no scripts, no CDN, so the HTML file stands alone."""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Sequence
+
+W, H, PAD = 720, 320, 56
+
+
+def _esc(s: object) -> str:
+    return html.escape(str(s))
+
+
+def _scale(lo: float, hi: float, a: float, b: float):
+    span = (hi - lo) or 1.0
+    return lambda v: a + (v - lo) / span * (b - a)
+
+
+def lift_bars(labels: Sequence[str], mean: Sequence[float], low: Sequence[float], high: Sequence[float]) -> str:
+    """Mean lift per case with its 95% CI as whiskers; the zero line marks 'no effect'."""
+    vals = [v for v in [*mean, *low, *high, 0.0] if v is not None and math.isfinite(v)]
+    lo, hi = min(vals), max(vals)
+    pad = (hi - lo) * 0.1 or 0.01
+    y = _scale(lo - pad, hi + pad, H - PAD, 20)
+    n = max(len(labels), 1)
+    slot = (W - PAD - 20) / n
+    parts = [f'<svg id="lift-chart" class="chart" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H + 60}" '
+             f'viewBox="0 0 {W} {H + 60}" role="img" aria-label="mean lift per case with 95% CI">']
+    parts.append(f'<line x1="{PAD}" x2="{W - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#444"/>')
+    for t in (lo - pad, 0.0, hi + pad):
+        parts.append(f'<text x="{PAD - 6}" y="{y(t) + 4:.1f}" text-anchor="end" font-size="11">{t:+.3f}</text>')
+    for i, (lab, m, a, b) in enumerate(zip(labels, mean, low, high)):
+        x0 = PAD + i * slot + slot * 0.2
+        bw = slot * 0.6
+        top, base = (y(m), y(0)) if m >= 0 else (y(0), y(m))
+        colour = "#2b7bba" if m >= 0 else "#c0504d"
+        parts.append(f'<rect class="bar" x="{x0:.1f}" y="{top:.1f}" width="{bw:.1f}" height="{max(base - top, 0.5):.1f}" '
+                     f'fill="{colour}"><title>{_esc(lab)}: mean lift {m:+.4f}, 95% CI [{a:+.4f}, {b:+.4f}]</title></rect>')
+        cx = x0 + bw / 2
+        if math.isfinite(a) and math.isfinite(b):
+            parts.append(f'<line class="ci" x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(a):.1f}" y2="{y(b):.1f}" stroke="#000"/>')
+            for v in (a, b):
+                parts.append(f'<line x1="{cx - 6:.1f}" x2="{cx + 6:.1f}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#000"/>')
+        parts.append(f'<text x="{cx:.1f}" y="{H - PAD + 16}" font-size="11" text-anchor="end" '
+                     f'transform="rotate(-30 {cx:.1f} {H - PAD + 16})">{_esc(lab)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def time_series(title: str, reference: Sequence[float], treatment: Sequence[float], metric: str) -> str:
+    """Metric per round; the reference is held at its final value after it stops (dashed)."""
+    rounds = max(len(reference), len(treatment), 2)
+    vals = [v for v in [*reference, *treatment] if v is not None and math.isfinite(v)] or [0.0, 1.0]
+    lo, hi = min(vals), max(vals)
+    pad = (hi - lo) * 0.1 or 0.01
+    x = _scale(0, rounds - 1, PAD, W - 20)
+    y = _scale(lo - pad, hi + pad, H - 40, 20)
+
+    def line(vs: Sequence[float], colour: str, cls: str, dash: str = "") -> str:
+        pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vs) if v is not None)
+        return f'<polyline class="{cls}" points="{pts}" fill="none" stroke="{colour}" stroke-width="2" {dash}/>'
+
+    held = list(reference) + [reference[-1]] * (rounds - len(reference)) if reference else []
+    parts = [f'<svg class="series" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
+             f'role="img" aria-label="{_esc(title)}">',
+             f'<text x="{PAD}" y="14" font-size="12">{_esc(title)}</text>',
+             line(held, "#888", "reference", 'stroke-dasharray="4 3"'),
+             line(reference, "#555", "reference"),
+             line(treatment, "#2b7bba", "treatment")]
+    for t in (lo, hi):
+        parts.append(f'<text x="{PAD - 6}" y="{y(t) + 4:.1f}" text-anchor="end" font-size="11">{t:.3f}</text>')
+    parts.append(f'<text x="{W - 20}" y="{H - 12}" text-anchor="end" font-size="11">round ({rounds - 1}); '
+                 f'{_esc(metric)}: grey reference, blue treatment</text></svg>')
+    return "".join(parts)
+
+
+def heatmap(xs: Sequence[str], ys: Sequence[str], z: dict[tuple[str, str], float], label: str) -> str:
+    """The landscape surface seen from above: x = threshold, y = vacancy, colour = mean value."""
+    cw, ch = (W - PAD - 20) / max(len(xs), 1), 22
+    height = ch * len(ys) + 70
+    parts = [f'<svg id="landscape" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height:.0f}" '
+             f'viewBox="0 0 {W} {height:.0f}" role="img" aria-label="{_esc(label)}">']
+    for j, yv in enumerate(ys):
+        parts.append(f'<text x="{PAD - 4}" y="{20 + j * ch + 15}" text-anchor="end" font-size="10">{_esc(yv)}</text>')
+        for i, xv in enumerate(xs):
+            v = z.get((xv, yv))
+            if v is None or not math.isfinite(v):
+                continue
+            shade = int(255 * (1 - max(0.0, min(1.0, v))))
+            parts.append(f'<rect x="{PAD + i * cw:.1f}" y="{20 + j * ch}" width="{cw:.1f}" height="{ch}" '
+                         f'fill="rgb({shade},{shade},255)"><title>threshold {_esc(xv)}, vacancy {_esc(yv)}: '
+                         f'{v:.3f}</title></rect>')
+    for i, xv in enumerate(xs):
+        cx = PAD + (i + 0.5) * cw
+        base = 20 + ch * len(ys) + 12
+        parts.append(f'<text x="{cx:.1f}" y="{base}" font-size="9" text-anchor="end" '
+                     f'transform="rotate(-45 {cx:.1f} {base})">{_esc(xv)}</text>')
+    parts.append(f'<text x="{PAD}" y="12" font-size="11">{_esc(label)} (darker = higher)</text></svg>')
+    return "".join(parts)

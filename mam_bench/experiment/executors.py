@@ -1,0 +1,107 @@
+"""Where pairs run: `local` (a process pool on this machine) or `ray` (tasks on a Ray cluster).
+
+Both run the same `run_job`, a plain function of a JSON-able job, so results cannot depend on
+the executor; only wall times differ.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
+from typing import Any, Protocol
+
+from mam_bench.errors import ConfigError
+
+
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Run one pair into its own run directory; returns runner.run_pair's result."""
+    from mam_bench.runner import PairSpec, run_pair
+
+    spec = PairSpec.build(**job["spec"])
+    return run_pair(spec, job["out"])
+
+
+class Executor(Protocol):
+    slots: int
+
+    def submit(self, job: dict[str, Any]) -> Any: ...
+
+    def wait(self, handles: list[Any], timeout: float) -> list[tuple[Any, dict[str, Any] | None, BaseException | None]]: ...
+
+    def shutdown(self) -> None: ...
+
+
+class LocalExecutor:
+    """A process pool. It asks for fork (or spawn where fork is missing) explicitly, because
+    importing mesa.batch_run switches the global start method to spawn."""
+
+    def __init__(self, jobs: int | None = None):
+        self.slots = jobs or os.cpu_count() or 1
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._pool = ProcessPoolExecutor(self.slots, mp_context=ctx)
+
+    def submit(self, job: dict[str, Any]) -> Future:
+        return self._pool.submit(run_job, job)
+
+    def wait(self, handles: list[Future], timeout: float) -> list[tuple[Any, Any, Any]]:
+        done, _ = wait_futures(handles, timeout=timeout, return_when=FIRST_COMPLETED)
+        out = []
+        for f in done:
+            exc = f.exception()
+            out.append((f, None if exc else f.result(), exc))
+        return out
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayExecutor:
+    """Ray tasks, one CPU each: `address` joins a running cluster, otherwise a local one starts."""
+
+    def __init__(self, address: str | None = None, jobs: int | None = None):
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        try:
+            import ray
+        except ImportError:
+            raise ConfigError("executor", "ray is not installed (pip install 'mam-bench[ray]')") from None
+        self._ray = ray
+        self._owned = not ray.is_initialized()
+        if self._owned:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=jobs or min(2, os.cpu_count() or 1), include_dashboard=False, log_to_driver=False)
+        self.slots = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._task = ray.remote(num_cpus=1, max_retries=0)(run_job)
+
+    def submit(self, job: dict[str, Any]) -> Any:
+        return self._task.remote(job)
+
+    def wait(self, handles: list[Any], timeout: float) -> list[tuple[Any, Any, Any]]:
+        ready, _ = self._ray.wait(handles, num_returns=1, timeout=timeout)
+        out = []
+        for ref in ready:
+            try:
+                out.append((ref, self._ray.get(ref), None))
+            except Exception as exc:  # a failed pair is reported, the suite goes on
+                out.append((ref, None, exc))
+        return out
+
+    def shutdown(self) -> None:
+        if self._owned:
+            self._ray.shutdown()
+
+
+def make_executor(name: str, address: str | None = None, jobs: int | None = None) -> Executor:
+    if jobs is not None and jobs < 1:
+        raise ConfigError("jobs", "must be at least 1")
+    if name == "local":
+        if address:
+            raise ConfigError("address", "only the ray executor takes an address")
+        return LocalExecutor(jobs)
+    if name == "ray":
+        return RayExecutor(address, jobs)
+    raise ConfigError("executor", f"unknown executor {name!r} (known: local, ray)")

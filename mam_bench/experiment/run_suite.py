@@ -1,0 +1,164 @@
+"""Run a validated suite: skip finished pairs, feed the executor a bounded window, append each
+finished pair to the table, stop cleanly at a call or cost limit, then summarise.
+
+Limits count provider requests (cache hits are free) over the whole experiment folder (finished pairs of earlier invocations included), so a
+budget is a budget; a pair is not started when the spend so far plus the expected spend of the
+pairs in flight would pass the limit.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import pandas as pd
+
+from mam_bench.experiment.executors import make_executor
+from mam_bench.experiment.progress import Progress
+from mam_bench.experiment.stats import summarize, write_summary
+from mam_bench.experiment.suite import Pair, Suite, pairs_of
+from mam_bench.experiment.table import TidyTable, row_from_result
+from mam_bench.records import dumps, ensure_writable
+
+LLM_POLICIES = ("llm",)
+
+
+@dataclass
+class ExperimentOutcome:
+    """What one invocation did; `stopped` names the limit that ended it early, if any."""
+
+    total: int
+    skipped: int
+    finished: int
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    stopped: str | None = None
+    table: pd.DataFrame | None = None
+    summary: pd.DataFrame | None = None
+
+
+def pair_dir(out: Path, pair: Pair) -> Path:
+    return out / "pairs" / pair.pair_id
+
+
+def job_of(out: Path, pair: Pair) -> dict[str, Any]:
+    """The executor's job. LLM pairs keep their call cache in their run directory, so a rerun
+    of an unfinished pair answers its finished calls from the cache instead of the provider."""
+    where = pair_dir(out, pair)
+    extra = {"cache": str(where / "llm_cache.sqlite")} if pair.case.controller in LLM_POLICIES else {}
+    if pair.case.controller in LLM_POLICIES and "cache" in pair.case.controller_options:
+        extra = {}
+    spec = pair.case.pair_spec(pair.seed, extra)
+    return {"spec": spec.model_dump(mode="json"), "out": str(where), "pair_id": pair.pair_id}
+
+
+class _Budget:
+    def __init__(self, max_calls: int | None, max_cost: float | None, calls: int, cost: float, pairs: int):
+        self.max_calls, self.max_cost = max_calls, max_cost
+        self.calls, self.cost, self.pairs = calls, cost, pairs
+
+    def add(self, calls: int, cost: float) -> None:
+        self.calls += calls
+        self.cost += cost
+        self.pairs += 1
+
+    def exhausted(self) -> str | None:
+        if self.max_calls is not None and self.calls >= self.max_calls:
+            return f"--max-calls {self.max_calls} reached ({self.calls} calls)"
+        if self.max_cost is not None and self.cost >= self.max_cost:
+            return f"--max-cost {self.max_cost:g} reached (${self.cost:.4f})"
+        return None
+
+    def room_for(self, in_flight: int) -> bool:
+        """Would one more pair (at the mean spend per finished pair) stay within the limits?"""
+        if self.max_calls is None and self.max_cost is None:
+            return True
+        if self.pairs == 0:
+            return in_flight == 0  # no estimate yet: one pair at a time
+        k = in_flight + 1
+        if self.max_calls is not None and self.calls + k * self.calls / self.pairs > self.max_calls:
+            return False
+        if self.max_cost is not None and self.cost + k * self.cost / self.pairs > self.max_cost:
+            return False
+        return True
+
+
+def run_experiment(
+    suite: Suite,
+    out: Path | str,
+    executor: str = "local",
+    address: str | None = None,
+    jobs: int | None = None,
+    max_cost: float | None = None,
+    max_calls: int | None = None,
+    stream: TextIO | None = None,
+) -> ExperimentOutcome:
+    stream = stream or sys.stderr
+    out = ensure_writable(out)
+    (out / "suite.json").write_text(dumps(suite.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+    pairs = pairs_of(suite)
+    order = [p.pair_id for p in pairs]
+    table = TidyTable(out)
+    todo = [p for p in pairs if not table.done(p.pair_id)]
+    mine = [table.rows[pid] for pid in order if table.done(pid)]
+    budget = _Budget(max_calls, max_cost, sum(int(float(r["requests"] or 0)) for r in mine),
+                     sum(float(r["cost"] or 0) for r in mine), len(mine))
+    outcome = ExperimentOutcome(total=len(pairs), skipped=len(pairs) - len(todo), finished=0)
+    if outcome.skipped:
+        print(f"resuming: {outcome.skipped} of {len(pairs)} pairs already finished in {out}", file=stream)
+    progress = Progress(len(pairs), outcome.skipped, stream)
+    done = outcome.skipped
+    failures = out / "failures.jsonl"
+    pool = make_executor(executor, address, jobs) if todo else None
+    in_flight: dict[Any, Pair] = {}
+    queue = list(todo)
+    try:
+        while queue or in_flight:
+            outcome.stopped = outcome.stopped or budget.exhausted()
+            while queue and not outcome.stopped and len(in_flight) < pool.slots and budget.room_for(len(in_flight)):
+                pair = queue.pop(0)
+                where = pair_dir(out, pair)
+                if where.exists():  # unfinished leftovers of a killed run; keep only the LLM cache
+                    for child in where.iterdir():
+                        if not child.name.startswith("llm_cache"):
+                            shutil.rmtree(child) if child.is_dir() else child.unlink()
+                in_flight[pool.submit(job_of(out, pair))] = pair
+            if not in_flight:
+                if queue and not outcome.stopped:
+                    outcome.stopped = budget.exhausted() or "the next pair would pass the limit"
+                break
+            for handle, result, exc in pool.wait(list(in_flight), timeout=1.0):
+                pair = in_flight.pop(handle)
+                if exc is not None:
+                    outcome.failed.append((pair.pair_id, f"{type(exc).__name__}: {exc}"))
+                    with open(failures, "a", encoding="utf-8") as fh:
+                        fh.write(json.dumps({"pair_id": pair.pair_id, "case": pair.case.label(), "seed": pair.seed,
+                                             "repeat": pair.repeat, "error": f"{type(exc).__name__}: {exc}"}) + "\n")
+                    continue
+                row = row_from_result(pair, result)
+                table.append(row)
+                budget.add(row["requests"], row["cost"])
+                done += 1
+                outcome.finished += 1
+                progress.update(done, budget.calls, budget.cost)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+        progress.close()
+    df = table.finish(order)
+    table.close()
+    df = df[df["pair_id"].isin(set(order))]
+    outcome.table = df
+    outcome.summary = summarize(df)
+    write_summary(outcome.summary, out / "summary.csv")
+    if outcome.stopped:
+        left = len(pairs) - done - len(outcome.failed)
+        print(f"stopped: {outcome.stopped}; kept {done} finished pairs, {left} not run. "
+              f"Raise the limit and rerun the same command to continue.", file=stream)
+    if outcome.failed:
+        print(f"{len(outcome.failed)} pairs failed (see {failures}); rerun to retry them", file=stream)
+    return outcome

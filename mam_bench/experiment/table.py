@@ -1,0 +1,134 @@
+"""The tidy table: one row per finished pair, appended to CSV as it lands, mirrored to Parquet.
+
+A line is written whole and flushed per pair, so a killed experiment leaves only complete rows;
+a torn last line (power cut mid-write) is dropped on the next open, and its pair reruns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+COLUMNS = (
+    "pair_id", "case", "world", "seed", "repeat", "controller", "model", "objective", "metric",
+    "reference_initial", "reference_final", "reference_compared", "compared_round", "treatment_final", "delta", "lift", "relative",
+    "best_lift", "lift_area", "secondary_metric", "secondary_delta",
+    "reference_status", "reference_rounds", "treatment_status", "treatment_rounds",
+    "calls", "requests", "input_tokens", "output_tokens", "cost", "wall_seconds",
+)
+#: columns that may differ between two runs of the same suite (timing only)
+TIMING_COLUMNS = ("wall_seconds",)
+
+
+def row_from_result(pair: Any, result: dict[str, Any]) -> dict[str, Any]:
+    """Flatten runner.run_pair's result dict into one table row."""
+    metric = result["metric"]
+    llm = result.get("llm") or {}
+    sec = result.get("secondary_metric")
+    return {
+        "pair_id": pair.pair_id, "case": pair.case.label(), "world": result["world"], "seed": pair.seed,
+        "repeat": pair.repeat, "controller": pair.case.controller, "model": pair.case.model or "",
+        "objective": result["objective"], "metric": metric,
+        "reference_initial": result["reference"]["initial"][metric],
+        "reference_final": result["reference"]["final"][metric],
+        "reference_compared": result["reference"].get("compared", result["reference"]["final"])[metric],
+        "compared_round": result["reference"].get("compared_round", result["reference"]["rounds"]),
+        "treatment_final": result["treatment"]["final"][metric],
+        "delta": result["delta"], "lift": result["lift"], "relative": result["relative"],
+        "best_lift": result.get("best_lift"), "lift_area": result.get("lift_area"),
+        "secondary_metric": sec or "", "secondary_delta": result.get("secondary_delta"),
+        "reference_status": result["reference"]["status"], "reference_rounds": result["reference"]["rounds"],
+        "treatment_status": result["treatment"]["status"], "treatment_rounds": result["treatment"]["rounds"],
+        "calls": int(llm.get("calls", 0) or 0),
+        "requests": int(llm.get("requests", llm.get("calls", 0)) or 0), "input_tokens": int(llm.get("input_tokens", 0) or 0),
+        "output_tokens": int(llm.get("output_tokens", 0) or 0), "cost": float(llm.get("cost", 0.0) or 0.0),
+        "wall_seconds": round(float(result.get("_wall_seconds", 0.0)), 4),
+    }
+
+
+def _num(v: Any) -> Any:
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else v
+
+
+class TidyTable:
+    """`table.csv` (append per pair) and `table.parquet` (rewritten) in the experiment folder."""
+
+    def __init__(self, out: Path):
+        self.csv = out / "table.csv"
+        self.parquet = out / "table.parquet"
+        self.rows: dict[str, dict[str, Any]] = {}
+        if self.csv.exists():
+            self._load()
+        self._fh = open(self.csv, "a", newline="", encoding="utf-8")
+        if self.csv.stat().st_size == 0:
+            self._fh.write(",".join(COLUMNS) + "\n")
+            self._fh.flush()
+
+    def _load(self) -> None:
+        """Read complete rows back; rewrite the file clean if a torn line or duplicate was found."""
+        text = self.csv.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
+        complete = [ln for ln in lines if ln.endswith("\n")]
+        dirty = len(complete) != len(lines)
+        for row in csv.DictReader(io.StringIO("".join(complete))):
+            if None in row or len(row) != len(COLUMNS) or any(v is None for v in row.values()):
+                dirty = True
+                continue
+            if row["pair_id"] in self.rows:
+                dirty = True
+            self.rows[row["pair_id"]] = row
+        if dirty:
+            self._rewrite(list(self.rows.values()))
+
+    def _rewrite(self, rows: list[dict[str, Any]]) -> None:
+        tmp = self.csv.with_suffix(".csv.tmp")
+        with open(tmp, "w", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+            w.writeheader()
+            for r in rows:
+                w.writerow({k: _num(r.get(k)) for k in COLUMNS})
+        os.replace(tmp, self.csv)
+
+    def done(self, pair_id: str) -> bool:
+        return pair_id in self.rows
+
+    def append(self, row: dict[str, Any]) -> None:
+        buf = io.StringIO()
+        csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n").writerow({k: _num(row.get(k)) for k in COLUMNS})
+        self._fh.write(buf.getvalue())
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self.rows[row["pair_id"]] = row
+
+    def frame(self) -> pd.DataFrame:
+        """The table as typed columns (CSV round trip, so fresh and resumed rows agree)."""
+        self._fh.flush()
+        return read_table(self.csv)
+
+    def finish(self, order: list[str]) -> pd.DataFrame:
+        """Sort rows into suite order, rewrite the CSV, write Parquet; returns the frame."""
+        rank = {pid: i for i, pid in enumerate(order)}
+        rows = sorted(self.rows.values(), key=lambda r: rank.get(r["pair_id"], len(rank)))
+        self._fh.close()
+        self._rewrite(rows)
+        self._fh = open(self.csv, "a", newline="", encoding="utf-8")
+        df = read_table(self.csv)
+        df.to_parquet(self.parquet, index=False)
+        return df
+
+    def write_parquet(self) -> None:
+        self.frame().to_parquet(self.parquet, index=False)
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def read_table(path: Path | str) -> pd.DataFrame:
+    return pd.read_csv(path, dtype={"pair_id": str, "model": str, "secondary_metric": str},
+                       keep_default_na=False, na_values=[""]).fillna({"model": "", "secondary_metric": ""})

@@ -1,0 +1,1 @@
+"""Crafting economy (AgentWorld-inspired): roles, a mine -> smelt -> craft pipeline, verifiers."""

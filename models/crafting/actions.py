@@ -1,0 +1,120 @@
+"""The action schema an influence agent may use, and its parsing from LLM text.
+
+Eight tools (AgentWorld names accepted as aliases). Anything that does not validate becomes an
+`invalid` audit outcome with the reason; it never raises into the round.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+ALIASES = {
+    "move": "move_to", "harvest_resource": "harvest", "craft_item": "craft",
+    "transfer_items": "transfer", "request_items": "request", "equip_item": "equip",
+    "wait": "sleep", "send_chat": "chat",
+}
+TOOLS = ("move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep")
+
+
+REQUIRED = {
+    "move_to": ("site",), "harvest": ("node",), "craft": ("item",), "transfer": ("item", "to"),
+    "chat": ("message",), "request": ("item", "to"), "equip": ("item",), "sleep": (),
+}
+OPTIONAL = {"craft": ("skill",), "transfer": ("qty",), "chat": ("to",), "request": ("qty", "recipient")}
+FIELDS = ("site", "node", "item", "skill", "qty", "to", "recipient", "message")
+
+
+class CraftingAction(BaseModel):
+    """One tool call, flat so that LLM structured output stays simple; per-tool fields are checked.
+
+    `CraftingAction.model_validate({"tool": "harvest", "node": "ore1"})`; AgentWorld tool names
+    and `{"name": ..., "arguments": {...}}` shapes are accepted.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tool: Literal["move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep"]
+    site: str | None = None
+    node: str | None = None
+    item: str | None = None
+    skill: str | None = None
+    qty: int | None = Field(None, ge=1, le=50)
+    to: int | None = None
+    recipient: int | None = None
+    message: str | None = Field(None, min_length=1, max_length=500)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _aliases(cls, data: Any) -> Any:
+        return normalise(data) if isinstance(data, dict) else data
+
+    @model_validator(mode="after")
+    def _fields_of_tool(self) -> "CraftingAction":
+        need = REQUIRED[self.tool]
+        allowed = set(need) | set(OPTIONAL.get(self.tool, ()))
+        for f in FIELDS:
+            value = getattr(self, f)
+            if f in need and value is None:
+                raise ValueError(f"{self.tool} needs {f}")
+            if f not in allowed and value is not None:
+                raise ValueError(f"{self.tool} takes no {f}")
+        if self.tool == "request" and self.qty is not None and self.qty > 20:
+            raise ValueError("request qty is at most 20")
+        return self
+
+    def as_json(self) -> dict[str, Any]:
+        d = self.model_dump(mode="json", exclude_none=True)
+        if self.tool in ("transfer", "request") and "qty" not in d:
+            d["qty"] = 1
+        return d
+
+
+def normalise(raw: dict[str, Any]) -> dict[str, Any]:
+    """Accept AgentWorld tool names and `{"name":..., "arguments":{...}}` tool-call shapes."""
+    d = dict(raw)
+    if "tool" not in d and "action" in d and isinstance(d["action"], str):
+        d["tool"] = d.pop("action")
+    if "tool" not in d and "name" in d:
+        args = d.get("arguments") or d.get("args") or {}
+        if isinstance(args, str):
+            args = json.loads(args)
+        d = {"tool": d["name"], **args}
+    tool = str(d.get("tool", "")).strip()
+    d["tool"] = ALIASES.get(tool, tool)
+    if d["tool"] == "chat":
+        d["message"] = " ".join(str(d.get("message", "")).split())  # one line, for the text form
+    return d
+
+
+def validate_action(raw: Any) -> tuple[dict[str, Any] | None, str]:
+    """(action dict, "") or (None, reason)."""
+    if not isinstance(raw, dict):
+        return None, f"action must be an object, got {type(raw).__name__}"
+    try:
+        model = CraftingAction.model_validate(raw)
+    except (ValidationError, ValueError) as exc:
+        first = exc.errors()[0] if isinstance(exc, ValidationError) else {"msg": str(exc), "loc": ()}
+        loc = ".".join(str(p) for p in first.get("loc", ()))
+        return None, f"{loc}: {first.get('msg')}" if loc else str(first.get("msg"))
+    return model.as_json(), ""
+
+
+_JSON = re.compile(r"\{.*\}", re.S)
+
+
+def parse_answer(text: str) -> dict[str, Any] | None:
+    """The first JSON object in an LLM answer (fenced or bare), normalised; None if absent."""
+    if not text:
+        return None
+    for block in re.findall(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.S) or _JSON.findall(text):
+        try:
+            obj = json.loads(block)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(obj, dict):
+            return normalise(obj)
+    return None

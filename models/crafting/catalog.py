@@ -1,0 +1,93 @@
+"""The static economy read from data/: items, recipes, sites, nodes, stations, roles.
+
+Loaded once and shared; worlds never mutate it (node stocks live in the model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+DATA = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True)
+class Recipe:
+    output: str
+    qty: int
+    skill: str
+    station: str
+    inputs: dict[str, int]
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    node_id: str
+    site: str
+    resource: str
+    skill: str
+    tool: str | None
+    stock: int
+
+
+@dataclass(frozen=True)
+class Role:
+    name: str
+    skills: dict[str, int]
+    makes: tuple[str, ...]
+    coordinator: bool = False
+
+
+@dataclass(frozen=True)
+class Catalog:
+    items: dict[str, str]
+    recipes: dict[str, Recipe]
+    sites: dict[str, tuple[int, int]]
+    nodes: dict[str, NodeSpec]
+    stations: dict[str, str]
+    roles: dict[str, Role]
+    depth: dict[str, int] = field(default_factory=dict)
+
+    def kind(self, item: str) -> str:
+        return self.items[item]
+
+    def raw_nodes(self, resource: str) -> list[NodeSpec]:
+        return [n for n in self.nodes.values() if n.resource == resource]
+
+
+def _depth(item: str, recipes: dict[str, Recipe], memo: dict[str, int]) -> int:
+    if item not in memo:
+        r = recipes.get(item)
+        memo[item] = 0 if r is None else 1 + max(_depth(i, recipes, memo) for i in r.inputs)
+    return memo[item]
+
+
+@lru_cache(maxsize=1)
+def catalog() -> Catalog:
+    items_doc = yaml.safe_load((DATA / "items.yaml").read_text())
+    world_doc = yaml.safe_load((DATA / "world.yaml").read_text())
+    recipes = {
+        out: Recipe(out, int(v[0]), str(v[1]), str(v[2]), {k: int(n) for k, n in v[3].items()})
+        for out, v in items_doc["recipes"].items()
+    }
+    nodes = {
+        nid: NodeSpec(nid, v[0], v[1], v[2], v[3], int(v[4])) for nid, v in world_doc["nodes"].items()
+    }
+    roles = {
+        name: Role(name, dict(v.get("skills") or {}), tuple(v.get("makes") or ()), bool(v.get("coordinator")))
+        for name, v in world_doc["roles"].items()
+    }
+    memo: dict[str, int] = {}
+    depth = {item: _depth(item, recipes, memo) for item in items_doc["items"]}
+    return Catalog(
+        items=dict(items_doc["items"]),
+        recipes=recipes,
+        sites={k: (int(v["x"]), int(v["y"])) for k, v in world_doc["sites"].items()},
+        nodes=nodes,
+        stations=dict(world_doc["stations"]),
+        roles=roles,
+        depth=depth,
+    )

@@ -1,0 +1,198 @@
+"""Outcome metrics: SR, PSR, target units, and exact Causal Collaboration Effectiveness.
+
+CCE (AgentWorld F.1) = |C| / |T|, C = success actions plus all their causal ancestors, T = every
+action. Our edges are mechanical (item provenance FIFO, transfers, the last move before a located
+action, equips, request -> fulfilling transfer) plus one chat rule: a chat x enables a later
+action y by another agent within 3 rounds whose item, site, node or agent the chat names; so a
+chat counts when a later contributing action answers it. A failed task scores CCE 0.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Iterable
+
+from models.crafting.catalog import catalog
+from models.crafting.tasks import Task, psr, verify
+
+if TYPE_CHECKING:  # pragma: no cover
+    from models.crafting.model import CraftingWorld
+
+CHAT_WINDOW = 3
+
+
+def _keys(y: dict[str, Any], usernames: dict[int, str]) -> set[str]:
+    cat = catalog()
+    args = y.get("args", {})
+    keys = {usernames.get(y["agent"], ""), y.get("site", "")}
+    for k in ("item", "site", "node"):
+        if isinstance(args.get(k), str):
+            keys.add(args[k])
+    node = cat.nodes.get(args.get("node", ""))
+    if node is not None:
+        keys.add(node.resource)
+    return {k.lower() for k in keys if k}
+
+
+def chat_edges(actions: list[dict[str, Any]], usernames: dict[int, str]) -> list[tuple[int, int]]:
+    """Heuristic chat edges (x, y): y by another agent, within 3 rounds, named by the chat."""
+    edges = []
+    chats = [x for x in actions if x["tool"] == "chat" and x.get("ok", True)]
+    for x in chats:
+        words = set(re.findall(r"[a-z0-9_]+", x["args"].get("message", "").lower()))
+        for y in actions:
+            if y["id"] <= x["id"] or y["agent"] == x["agent"] or y["tool"] == "chat":
+                continue
+            if y["round"] - x["round"] > CHAT_WINDOW:
+                break
+            if words & _keys(y, usernames):
+                edges.append((x["id"], y["id"]))
+    return edges
+
+
+def contributing(actions: list[dict[str, Any]], success: Iterable[int],
+                 extra_edges: Iterable[tuple[int, int]] = ()) -> set[int]:
+    """C = S plus every ancestor of S in the causal action graph."""
+    parents: dict[int, set[int]] = {a["id"]: set(a.get("parents", ())) for a in actions}
+    for x, y in extra_edges:
+        parents.setdefault(y, set()).add(x)
+    seen = set(success)
+    frontier = list(seen)
+    while frontier:
+        y = frontier.pop()
+        for x in parents.get(y, ()):
+            if x not in seen:
+                seen.add(x)
+                frontier.append(x)
+    return seen
+
+
+def cce(actions: list[dict[str, Any]], success: Iterable[int], succeeded: bool,
+        edges: Iterable[tuple[int, int]] = ()) -> dict[str, Any]:
+    """CCE with chat, CCE without chat (chat left out of C and T), and PAC per agent."""
+    agents = sorted({a["agent"] for a in actions})
+    if not succeeded or not actions:
+        return {"cce": 0.0, "cce_no_chat": 0.0, "pac": {i: 0.0 for i in agents}, "contributing": []}
+    edges = list(edges)
+    c = contributing(actions, success, edges)
+    c_plain = contributing(actions, success)
+    plain = [a for a in actions if a["tool"] != "chat"]
+    pac = {}
+    for i in agents:
+        mine = [a["id"] for a in actions if a["agent"] == i]
+        pac[i] = sum(1 for x in mine if x in c) / len(mine)
+    return {
+        "cce": len(c) / len(actions),
+        "cce_no_chat": (sum(1 for a in plain if a["id"] in c_plain) / len(plain)) if plain else 0.0,
+        "pac": pac,
+        "contributing": sorted(c),
+    }
+
+
+def success_actions(task: Task, world: "CraftingWorld") -> set[int]:
+    """S: the actions that directly achieve the checkpoints (produced or delivered counted units)."""
+    cat = world.cat
+    s: set[int] = set()
+    for cp in task.checkpoints:
+        if cp.kind == "held":
+            left = cp.qty
+            for h in task.holders(cp.scope):
+                for src, q in world.actors[h].lots.get(cp.item, []):
+                    if left <= 0:
+                        break
+                    if src >= 0:
+                        s.add(src)
+                    left -= q
+        elif cp.kind in ("crafted", "harvested"):
+            left = cp.qty
+            for a in world.log:
+                if left <= 0:
+                    break
+                if not a["ok"]:
+                    continue
+                if cp.kind == "crafted" and a["tool"] == "craft" and a["args"]["item"] == cp.item:
+                    s.add(a["id"])
+                    left -= cat.recipes[cp.item].qty
+                elif cp.kind == "harvested" and a["tool"] == "harvest" and cat.nodes[a["args"]["node"]].resource == cp.item:
+                    s.add(a["id"])
+                    left -= 1
+        else:
+            here = [h for h in task.holders(cp.scope) if world.actors[h].site == cp.site][: cp.qty]
+            for h in here:
+                moves = [a["id"] for a in world.log if a["agent"] == h and a["ok"] and a["tool"] == "move_to"]
+                if moves:
+                    s.add(moves[-1])
+    return s
+
+
+def collaboration(world: "CraftingWorld", judged_edges: Iterable[tuple[int, int]] | None = None) -> dict[str, Any]:
+    usernames = {a.actor_id: a.username for a in world.actors}
+    if judged_edges is not None:
+        edges = list(judged_edges)
+    elif world.params.chat_edges == "heuristic":
+        edges = chat_edges(world.log, usernames)
+    else:
+        edges = []
+    ok = world.verify()[0] == 1
+    return cce(world.log, success_actions(world.task, world) if ok else set(), ok, edges)
+
+
+def target_units(world: "CraftingWorld") -> int:
+    total = 0
+    for t in world.task.targets:
+        held = sum(world.actors[h].held(t.item) for h in world.task.holders(t.to))
+        total += min(held, t.qty)
+    return total
+
+
+def outcome(world: "CraftingWorld") -> dict[str, float]:
+    state = world.final_state()
+    sr = verify(world.task, state)[0]
+    collab = collaboration(world)
+    return {
+        "psr": psr(world.task, state, world.params.psr_mode),
+        "psr_binary": psr(world.task, state, "binary"),
+        "sr": float(sr),
+        "target_units": float(target_units(world)),
+        "speed": (world.budget - world.round) / world.budget if sr else 0.0,
+        "cce": collab["cce"],
+        "cce_no_chat": collab["cce_no_chat"],
+        "actions": float(len(world.log)),
+        "chats": float(len(world.chats)),
+    }
+
+
+JUDGE_PROMPT = (
+    "You judge causal collaboration in a multi-agent crafting game.\n"
+    "Earlier action [{x}] Round {xr}, {xa}: chat({msg!r})\n"
+    "Later action [{y}] Round {yr}, {ya}: {tool}({args})\n"
+    "Did the earlier chat causally enable or contribute to the later action? Be INCLUSIVE. "
+    'Answer with JSON only: {{"contributes": true|false}}'
+)
+
+
+async def judge_chat_edges(world: "CraftingWorld", chat_model: Any) -> dict[str, Any]:
+    """Optional LLM judge (LangChain BaseChatModel) for chat edges; the model name is recorded.
+
+    Candidates are the heuristic's window (later action by another agent within 3 rounds).
+    Pass the returned edges to `collaboration(world, judged_edges=...)`.
+    """
+    from langchain_core.messages import HumanMessage  # optional dependency
+
+    usernames = {a.actor_id: a.username for a in world.actors}
+    edges = []
+    for x in (a for a in world.log if a["tool"] == "chat" and a["ok"]):
+        for y in world.log:
+            if y["id"] <= x["id"] or y["agent"] == x["agent"] or y["tool"] == "chat":
+                continue
+            if y["round"] - x["round"] > CHAT_WINDOW:
+                break
+            prompt = JUDGE_PROMPT.format(x=x["id"], xr=x["round"], xa=usernames[x["agent"]],
+                                         msg=x["args"].get("message", ""), y=y["id"], yr=y["round"],
+                                         ya=usernames[y["agent"]], tool=y["tool"], args=y["args"])
+            reply = await chat_model.ainvoke([HumanMessage(content=prompt)])
+            text = str(getattr(reply, "content", reply)).lower()
+            if re.search(r'"contributes"\s*:\s*true', text) or text.strip().startswith("yes"):
+                edges.append((x["id"], y["id"]))
+    model = getattr(chat_model, "model_name", None) or getattr(chat_model, "model", None) or type(chat_model).__name__
+    return {"edges": edges, "judge_model": str(model)}

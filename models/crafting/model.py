@@ -1,0 +1,408 @@
+"""The crafting world: a Mesa model of an AgentWorld-style economy with sequential turns.
+
+Each round every agent takes one turn in order (fixed, or a seeded shuffle per round). Influence
+agents decided from the start-of-round state; their action resolves at their turn, and an action
+that became illegal by then is a logged failure ("blocked"). Every action is logged with its
+causal parents (item provenance, moves, equips, requests) so CCE is exact.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar, Mapping
+
+from mesa.discrete_space import OrthogonalMooreGrid
+
+from mam_bench.controller import Decision
+from mam_bench.streams import stream
+from mam_bench.world import AuditEntry, SteerableWorld
+from models.crafting import metrics as crafting_metrics
+from models.crafting.actions import CraftingAction, parse_answer, validate_action
+from models.crafting.agents import (BLOCKED_BEFORE_REQUEST, REQUEST_COOLDOWN, CraftingAgent, Obligation,
+                                    build_plan, rule_action)
+from models.crafting.catalog import catalog
+from models.crafting.observe import CraftingObservation, observe_agent
+from models.crafting.params import CraftingParams
+from models.crafting.tasks import Task, all_tasks, get_task
+
+GRID = (24, 24)
+
+
+class CraftingWorld(SteerableWorld):
+    name = "crafting"
+    summary = "AgentWorld-style crafting economy: roles, a pull pipeline, verifiers, exact CCE"
+    Params = CraftingParams
+    Action = CraftingAction
+    objectives = {"accelerate": +1, "shortage": -1}
+    default_objective = "shortage"
+    primary_metric = "psr"
+    secondary_metric = "target_units"
+    masks_influence = False
+    treatment_stops_early = True
+    default_influence: ClassVar[int] = 2
+
+    def __init__(self, params: CraftingParams | None = None, seed: int = 0, influence_ids=(), mask_ids=None, **kw):
+        super().__init__(params, seed, influence_ids, mask_ids, **kw)
+        self.cat = catalog()
+        self.task: Task = get_task(self.params.task)
+        self.budget = self.params.rounds or self.task.budget
+        self.grid = OrthogonalMooreGrid(GRID, torus=False, random=self.random)
+        jitter = self.params.stock_jitter
+        self.stock: dict[str, int] = {}
+        self.max_stock: dict[str, int] = {}
+        for k, (nid, spec) in enumerate(sorted(self.cat.nodes.items())):
+            delta = int(stream(self.seed, "stocks", k).integers(-jitter, jitter + 1)) if jitter else 0
+            self.stock[nid] = self.max_stock[nid] = max(1, spec.stock + delta)
+        self.actors: list[CraftingAgent] = []
+        plan = build_plan(self.task, self.cat)
+        for i, spec in enumerate(self.task.agents):
+            role = self.cat.roles[spec.role]
+            makes = tuple(spec.makes) if spec.makes is not None else role.makes
+            a = CraftingAgent(self, i, spec.role, self.task.username(i), role.skills, makes, role.coordinator)
+            for item, qty in spec.inventory.items():
+                a.give(item, qty, -1)
+            for tool in spec.equipment:
+                a.equipment[tool] = -1
+            a.obligations = plan[i]
+            self._place(a, spec.spawn)
+            self.actors.append(a)
+        self.log: list[dict[str, Any]] = []  # every action of every agent, with causal parents
+        self.requests: list[dict[str, Any]] = []
+        self.chats: list[dict[str, Any]] = []
+        self.crafted: dict[str, int] = {}
+        self.harvested: dict[str, int] = {}
+        self.blocked_since: dict[tuple[int, str], int] = {}
+        self.leader_asked: dict[tuple[int, str], int] = {}
+        self.last_outcome: dict[int, str] = {}
+        self._metrics_cache: tuple[int, dict[str, float]] | None = None
+
+    # --- contract: identities and horizon -----------------------------------------------------
+    def actor_ids(self) -> list[int]:
+        return list(range(len(self.actors)))
+
+    def treatment_rounds(self) -> int:
+        return self.budget
+
+    @classmethod
+    def list_tasks(cls) -> list[tuple[str, str]]:
+        return [(t.name, f"[{t.category}, {len(t.agents)} agents, {t.budget} rounds] {t.description}")
+                for t in all_tasks().values()]
+
+    @classmethod
+    def parse_answer(cls, text: str) -> dict[str, Any] | None:
+        return parse_answer(text)
+
+    # --- queries the rule and the observation use ------------------------------------------------
+    def agent(self, actor_id: int) -> CraftingAgent:
+        return self.actors[actor_id]
+
+    def colocated(self, a: int, b: int) -> bool:
+        return self.actors[a].site == self.actors[b].site
+
+    def _place(self, a: CraftingAgent, site: str) -> None:
+        a.site = site
+        a.cell = self.grid[self.cat.sites[site]]
+
+    def nearest_stocked_site(self, here: str, resource: str) -> str | None:
+        hx, hy = self.cat.sites[here]
+        sites = sorted({n.site for n in self.cat.raw_nodes(resource) if self.stock[n.node_id] > 0})
+        if not sites:
+            return None
+        return min(sites, key=lambda s: (max(abs(self.cat.sites[s][0] - hx), abs(self.cat.sites[s][1] - hy)), s))
+
+    def least_loaded_producer(self, item: str, exclude: int) -> int | None:
+        cands = [a for a in self.actors if a.actor_id != exclude and item in a.makes]
+        if not cands:
+            cands = [a for a in self.actors if a.actor_id != exclude and a.held(item) > 0]
+        return min(cands, key=lambda a: (a.load(), a.actor_id)).actor_id if cands else None
+
+    def accept_requests(self, a: CraftingAgent) -> None:
+        """The rule obeys structured requests: each becomes an obligation (or is declined)."""
+        for req in self.requests:
+            if req["to"] != a.actor_id or req["status"] != "pending":
+                continue
+            item = req["item"]
+            if item not in a.makes and a.held(item) == 0:
+                req["status"] = "declined"
+                continue
+            req["status"] = "accepted"
+            a.obligations.append(Obligation(item, req["qty"], req["recipient"], f"request:{req['id']}"))
+            recipe = self.cat.recipes.get(item)
+            if recipe is not None and item in a.makes and a.need(item) > 0:
+                crafts = math.ceil(a.need(item) / recipe.qty)
+                for inp, k in recipe.inputs.items():
+                    missing = crafts * k - a.held(inp)
+                    if missing > 0:
+                        a.outbox.append((inp, missing))
+
+    def leader_request(self, a: CraftingAgent) -> dict[str, Any] | None:
+        """Re-route the longest-blocked input to a producer who does not owe it yet."""
+        for (c, item), since in sorted(self.blocked_since.items(), key=lambda kv: (kv[1], kv[0])):
+            if self.round - since < BLOCKED_BEFORE_REQUEST:
+                continue
+            if self.round - self.leader_asked.get((c, item), -REQUEST_COOLDOWN) < REQUEST_COOLDOWN:
+                continue
+            cands = [p for p in self.actors if p.actor_id not in (c, a.actor_id) and item in p.makes
+                     and not any(o.item == item and o.to == c and o.outstanding > 0 for o in p.obligations)]
+            if not cands:
+                continue
+            p = min(cands, key=lambda x: (x.load(), x.actor_id))
+            self.leader_asked[(c, item)] = self.round
+            consumer = self.actors[c]
+            qty = max(1, self._batch_need(consumer, item))
+            return {"tool": "request", "item": item, "qty": qty, "to": p.actor_id, "recipient": c}
+        return None
+
+    def _batch_need(self, c: CraftingAgent, item: str) -> int:
+        for out in c.makes:
+            r = self.cat.recipes.get(out)
+            if r is not None and c.need(out) > 0 and item in r.inputs:
+                return r.inputs[item] - c.held(item)
+        return 1
+
+    def _update_blocked(self) -> None:
+        blocked: set[tuple[int, str]] = set()
+        for c in self.actors:
+            for out in c.makes:
+                r = self.cat.recipes.get(out)
+                if r is None or c.need(out) <= 0:
+                    continue
+                lacking = [i for i, k in r.inputs.items() if c.held(i) < k]
+                blocked.update((c.actor_id, i) for i in lacking)
+        for key in blocked:
+            self.blocked_since.setdefault(key, self.round)
+        for key in list(self.blocked_since):
+            if key not in blocked:
+                del self.blocked_since[key]
+
+    # --- contract: phases ---------------------------------------------------------------------
+    def observe(self, actor_id: int) -> CraftingObservation:
+        return observe_agent(self, actor_id)
+
+    def null_action(self) -> dict[str, Any]:
+        return {"tool": "sleep"}
+
+    @classmethod
+    def random_action(cls, observation: CraftingObservation, rng: Any) -> dict[str, Any]:
+        return observation.random_action(rng)
+
+    def turn_order(self) -> list[int]:
+        n = len(self.actors)
+        if self.params.turn_order == "fixed":
+            return list(range(n))
+        return [int(i) for i in stream(self.seed, "order", self.round).permutation(n)]
+
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        entries: list[AuditEntry] = []
+        for aid in self.turn_order():
+            a = self.actors[aid]
+            decision = decisions.get(aid) if aid in self.influence_ids else None
+            if decision is None or decision.defer:
+                action = rule_action(self, a)
+                ok, detail = self.execute(a, action)
+                if aid in self.influence_ids:
+                    entries.append(AuditEntry(self.round, aid, action, _outcome(action, ok), detail, deferred=True))
+                continue
+            if decision.error is not None:
+                self.execute(a, self.null_action())
+                entries.append(AuditEntry(self.round, aid, decision.action, "policy_error", decision.error))
+                continue
+            action, reason = validate_action(decision.action)
+            if action is None:
+                self._record(a, {"tool": "invalid", "raw": decision.action}, False, reason, [])
+                entries.append(AuditEntry(self.round, aid, decision.action, "invalid", reason))
+                continue
+            ok, detail = self.execute(a, action, message=decision.message)
+            entries.append(AuditEntry(self.round, aid, action, _outcome(action, ok), detail))
+        self._settle()
+        return entries
+
+    def _settle(self) -> None:
+        if (self.round + 1) % self.params.refill_every == 0:
+            for nid in self.stock:
+                self.stock[nid] = min(self.max_stock[nid], self.stock[nid] + 1)
+        self.round += 1  # blocked bookkeeping sees the next round's number
+        self._update_blocked()
+        self.round -= 1
+        if self.verify()[0]:
+            self.status = "success"
+
+    # --- action execution -------------------------------------------------------------------
+    def _record(self, a: CraftingAgent, action: dict[str, Any], ok: bool, detail: str, parents: list[int]) -> int:
+        rid = len(self.log)
+        args = {k: v for k, v in action.items() if k != "tool"}
+        self.log.append({"id": rid, "round": self.round, "agent": a.actor_id, "tool": action["tool"],
+                         "args": args, "ok": ok, "detail": detail, "site": a.site,
+                         "parents": sorted({p for p in parents if p >= 0})})
+        self.last_outcome[a.actor_id] = f"{action['tool']}:{'ok' if ok else 'failed'}{' ' + detail if detail else ''}"
+        self._metrics_cache = None
+        return rid
+
+    def execute(self, a: CraftingAgent, action: dict[str, Any], message: str | None = None) -> tuple[bool, str]:
+        """Apply one validated action at this agent's turn; failures are logged, never raised."""
+        fail = _precondition(self, a, action)
+        if fail:
+            self._record(a, action, False, fail, [])
+            return False, fail
+        tool = action["tool"]
+        rid = len(self.log)
+        parents: list[int] = []
+        if tool == "move_to":
+            self._place(a, action["site"])
+            a.last_move = rid
+        elif tool == "harvest":
+            spec = self.cat.nodes[action["node"]]
+            self.stock[spec.node_id] -= 1
+            a.give(spec.resource, 1, rid)
+            self.harvested[spec.resource] = self.harvested.get(spec.resource, 0) + 1
+            parents += [_id(a.last_move), a.equipment.get(spec.tool, -1) if spec.tool else -1]
+        elif tool == "craft":
+            r = self.cat.recipes[action["item"]]
+            for inp, k in r.inputs.items():
+                parents += a.take(inp, k)
+                for o in a.obligations:  # own intermediates used up
+                    if o.to == a.actor_id and o.item == inp and o.outstanding > 0:
+                        used = min(k, o.outstanding)
+                        o.delivered += used
+                        k -= used
+            a.give(r.output, r.qty, rid)
+            self.crafted[r.output] = self.crafted.get(r.output, 0) + r.qty
+            parents.append(_id(a.last_move))
+        elif tool == "transfer":
+            to = self.actors[action["to"]]
+            parents += a.take(action["item"], action["qty"])
+            to.give(action["item"], action["qty"], rid)
+            parents += [_id(a.last_move), _id(to.last_move)]
+            parents += self._credit(a, action["item"], action["qty"], to.actor_id)
+        elif tool == "equip":
+            parents += a.take(action["item"], 1)
+            a.equipment[action["item"]] = rid
+        elif tool == "request":
+            self.requests.append({"id": rid, "round": self.round, "frm": a.actor_id, "to": action["to"],
+                                  "item": action["item"], "qty": action["qty"],
+                                  "recipient": action.get("recipient", a.actor_id), "status": "pending"})
+        elif tool == "chat":
+            self.chats.append({"id": rid, "round": self.round, "frm": a.actor_id, "to": action.get("to"),
+                               "text": action["message"]})
+        self._record(a, action, True, "", parents)
+        return True, ""
+
+    def _credit(self, a: CraftingAgent, item: str, qty: int, to: int) -> list[int]:
+        """Count a transfer against the giver's obligations; return the requests it fulfils."""
+        fulfilled = []
+        for o in a.ordered_obligations():
+            if qty <= 0:
+                break
+            if o.item == item and o.to == to and o.outstanding > 0:
+                n = min(qty, o.outstanding)
+                o.delivered += n
+                qty -= n
+                if o.source.startswith("request:"):
+                    fulfilled.append(int(o.source.split(":")[1]))
+        return fulfilled
+
+    # --- outcome ------------------------------------------------------------------------------
+    def final_state(self) -> dict[str, Any]:
+        """What a verifier reads (the same shape tests hand-build)."""
+        return {
+            "inventories": {a.actor_id: a.inventory() for a in self.actors},
+            "equipment": {a.actor_id: sorted(a.equipment) for a in self.actors},
+            "sites": {a.actor_id: a.site for a in self.actors},
+            "crafted": dict(self.crafted),
+            "harvested": dict(self.harvested),
+        }
+
+    def verify(self) -> tuple[int, str]:
+        from models.crafting.tasks import verify
+
+        return verify(self.task, self.final_state())
+
+    def collaboration(self) -> dict[str, Any]:
+        """CCE (with and without chat), per-agent PAC and the contributing set."""
+        return crafting_metrics.collaboration(self)
+
+    def metrics(self) -> dict[str, float]:
+        if self._metrics_cache and self._metrics_cache[0] == self.round:
+            return self._metrics_cache[1]
+        out = crafting_metrics.outcome(self)
+        self._metrics_cache = (self.round, out)
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        this_round = [e for e in self.log if e["round"] == self.round - 1]
+        return {
+            "agents": [{"id": a.actor_id, "site": a.site, "inv": a.inventory(), "eq": sorted(a.equipment)}
+                       for a in self.actors],
+            "stock": dict(self.stock),
+            "actions": this_round,
+            "checkpoints": self.verify()[1],
+        }
+
+    def facts(self, entries: list[AuditEntry]) -> list[str]:
+        parts = [f"{self.actors[e.actor_id].username}:{e.outcome}" for e in entries]
+        m = self.metrics()
+        return [" ".join(parts) + f" | psr={m['psr']:.3f} units={m['target_units']:.0f}"]
+
+
+def _id(action_id: int | None) -> int:
+    return -1 if action_id is None else action_id
+
+
+def _outcome(action: dict[str, Any], ok: bool) -> str:
+    if not ok:
+        return "blocked"
+    return "stay" if action["tool"] == "sleep" else "accepted"
+
+
+def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]) -> str:
+    """Why an action cannot happen now ('' when it can)."""
+    cat = world.cat
+    tool = action["tool"]
+    n = len(world.actors)
+    if tool == "move_to":
+        return "" if action["site"] in cat.sites else f"unknown site {action['site']}"
+    if tool == "harvest":
+        spec = cat.nodes.get(action["node"])
+        if spec is None:
+            return f"unknown node {action['node']}"
+        if spec.site != a.site:
+            return f"{spec.node_id} is at {spec.site}, not here"
+        if a.skills.get(spec.skill, 0) <= 0:
+            return f"needs skill {spec.skill}"
+        if spec.tool and spec.tool not in a.equipment:
+            return f"needs {spec.tool} equipped"
+        return "" if world.stock[spec.node_id] > 0 else f"{spec.node_id} is depleted"
+    if tool == "craft":
+        r = cat.recipes.get(action["item"])
+        if r is None:
+            return f"no recipe for {action['item']}"
+        if action.get("skill") not in (None, r.skill):
+            return f"{r.output} needs skill {r.skill}"
+        if a.skills.get(r.skill, 0) <= 0:
+            return f"needs skill {r.skill}"
+        if cat.stations[r.station] != a.site:
+            return f"needs the {r.station} at {cat.stations[r.station]}"
+        missing = [f"{k} {i}" for i, k in r.inputs.items() if a.held(i) < k]
+        return f"missing {', '.join(missing)}" if missing else ""
+    if tool in ("transfer", "request", "chat"):
+        to = action.get("to")
+        if to is not None and not 0 <= to < n:
+            return f"no agent {to}"
+        if to == a.actor_id and tool != "chat":
+            return "cannot address yourself"
+        if tool == "transfer":
+            if action["item"] not in cat.items or a.held(action["item"]) < action["qty"]:
+                return f"holds only {a.held(action['item'])} {action['item']}"
+            return "" if world.colocated(a.actor_id, to) else "not at the same site"
+        if tool == "request":
+            rec = action.get("recipient", a.actor_id)
+            if action["item"] not in cat.items:
+                return f"unknown item {action['item']}"
+            return "" if 0 <= rec < n else f"no agent {rec}"
+        return ""
+    if tool == "equip":
+        item = action["item"]
+        if cat.items.get(item) != "tool":
+            return f"{item} is not a tool"
+        return "" if a.held(item) > 0 else f"holds no {item}"
+    return ""

@@ -1,0 +1,214 @@
+"""What an influence agent sees (AgentWorld's blackbox rule): its own state, what is at its site,
+chat addressed to it or broadcast, and requests addressed to it. Structured, and as compact text
+that parses back (`from_text`); `prompt_text` wraps it in AgentWorld's E.1/E.2 prompt.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from models.crafting.catalog import catalog
+from models.crafting.tasks import get_task
+
+if TYPE_CHECKING:  # pragma: no cover
+    from models.crafting.model import CraftingWorld
+
+CHAT_ROUNDS = 3
+
+
+class CraftingObservation(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    round: int
+    budget: int
+    actor_id: int
+    username: str
+    role: str
+    site: str
+    skills: dict[str, int]
+    inventory: dict[str, int]
+    equipment: list[str]
+    nodes: list[tuple[str, str, int, str]]  # node, resource, stock, tool ('-' = none)
+    stations: list[str]
+    here: list[int]
+    owed: list[tuple[str, int, int]]  # item, outstanding, to
+    requests: list[tuple[int, int, str, int, int]]  # request id, from, item, qty, recipient
+    team: list[tuple[int, str, str]]  # id, username, role
+    last: str
+    chat: list[tuple[int, int, int, str]]  # round, from, to (-1 = everyone), text
+
+    # --- compact text -----------------------------------------------------------------------
+    def to_text(self) -> str:
+        def kv(d: dict[str, int]) -> str:
+            return " ".join(f"{k}={v}" for k, v in d.items()) or "-"
+
+        lines = [
+            f"crafting {self.task} R{self.round}/{self.budget} me={self.actor_id} {self.username} ({self.role}) at {self.site}",
+            f"skills {kv(self.skills)}",
+            f"inv {kv(self.inventory)}",
+            f"eq {' '.join(self.equipment) or '-'}",
+            f"nodes {' '.join(f'{n}:{r}={s}/{t}' for n, r, s, t in self.nodes) or '-'}",
+            f"stations {' '.join(self.stations) or '-'}",
+            f"here {' '.join(map(str, self.here)) or '-'}",
+            f"owed {' '.join(f'{i}={q}>{t}' for i, q, t in self.owed) or '-'}",
+            f"req {' '.join(f'#{r}:{f}>{i}={q}>{to}' for r, f, i, q, to in self.requests) or '-'}",
+            f"team {' '.join(f'{i}:{u}:{r}' for i, u, r in self.team)}",
+            f"last {self.last or '-'}",
+        ]
+        lines += [f"chat R{r} {f}>{'*' if to < 0 else to}: {text}" for r, f, to, text in self.chat]
+        return "\n".join(lines)
+
+    @classmethod
+    def from_text(cls, text: str) -> "CraftingObservation":
+        lines = text.split("\n")
+        head = re.match(r"crafting (\S+) R(\d+)/(\d+) me=(\d+) (\S+) \((\S+)\) at (\S+)$", lines[0])
+        assert head, lines[0]
+        f: dict[str, str] = {}
+        chat = []
+        for line in lines[1:]:
+            key, _, rest = line.partition(" ")
+            if key == "chat":
+                m = re.match(r"R(\d+) (\d+)>(\*|\d+): (.*)$", rest)
+                assert m, line
+                chat.append((int(m[1]), int(m[2]), -1 if m[3] == "*" else int(m[3]), m[4]))
+            else:
+                f[key] = rest
+
+        def items(s: str) -> list[str]:
+            return [] if s == "-" else s.split(" ")
+
+        def kv(s: str) -> dict[str, int]:
+            return {k: int(v) for k, v in (x.split("=") for x in items(s))}
+
+        nodes = []
+        for x in items(f["nodes"]):
+            m = re.match(r"(\w+):(\w+)=(\d+)/(\S+)$", x)
+            nodes.append((m[1], m[2], int(m[3]), m[4]))
+        owed = [(m[1], int(m[2]), int(m[3])) for m in (re.match(r"(\w+)=(\d+)>(\d+)$", x) for x in items(f["owed"]))]
+        reqs = [(int(m[1]), int(m[2]), m[3], int(m[4]), int(m[5]))
+                for m in (re.match(r"#(\d+):(\d+)>(\w+)=(\d+)>(\d+)$", x) for x in items(f["req"]))]
+        team = [(int(i), u, r) for i, u, r in (x.split(":") for x in items(f["team"]))]
+        return cls(task=head[1], round=int(head[2]), budget=int(head[3]), actor_id=int(head[4]),
+                   username=head[5], role=head[6], site=head[7], skills=kv(f["skills"]),
+                   inventory=kv(f["inv"]), equipment=items(f["eq"]), nodes=nodes,
+                   stations=items(f["stations"]), here=[int(x) for x in items(f["here"])], owed=owed,
+                   requests=reqs, team=team, last="" if f["last"] == "-" else f["last"], chat=chat)
+
+    # --- prompts ------------------------------------------------------------------------------
+    def prompt_text(self) -> str:
+        """AgentWorld E.1 (system) and E.2 (user) prompts with this observation and chat."""
+        task = get_task(self.task)
+        others = ", ".join(f"{u} (id {i}, {r})" for i, u, r in self.team if i != self.actor_id)
+        chat = "\n".join(f"R{r} {self.team[f][1]}{'' if to < 0 else ' to you'}: {t}" for r, f, to, t in self.chat)
+        return "\n".join([
+            "You are an intelligent AI agent that plays the AgentWorld MMORPG game (crafting economy).",
+            "CRITICAL RESPONSE RULE: You MUST call exactly ONE tool function in every response, written as a",
+            'single JSON object such as {"tool": "harvest", "node": "ore1"}. Be decisive; use sleep only when',
+            "waiting serves a purpose. Chat and requests use up your turn.",
+            "TOOLS:",
+            *TOOL_LINES,
+            "=== CURRENT ENVIRONMENT OBSERVATION ===", self.to_text(), "=== END OBSERVATION ===",
+            "=== CHAT HISTORY ===", chat or "(none)", "=== END CHAT HISTORY ===",
+            "",
+            f"**Task:** {task.name} **Description:** {task.description}",
+            f"**Primary Objective:** {task.objective}",
+            "**Secondary Objectives:** " + " ".join(f"- {c.name} ({c.qty})" for c in task.checkpoints),
+            f"**Relevant Context:** {relevant_context(task.name)}",
+            f"**Team Information:** - Total agents in party: {len(self.team)} - Your username: "
+            f"{self.username} (id {self.actor_id}) - Other team members: {others}",
+        ])
+
+    # --- the random controller's draw -----------------------------------------------------------
+    def random_action(self, rng: Any) -> dict[str, Any]:
+        cat = catalog()
+        n = len(self.team)
+        choice = ["move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep"][int(rng.integers(8))]
+        pick = lambda seq: seq[int(rng.integers(len(seq)))]  # noqa: E731
+        if choice == "move_to":
+            return {"tool": "move_to", "site": pick(sorted(cat.sites))}
+        if choice == "harvest" and self.nodes:
+            return {"tool": "harvest", "node": pick(self.nodes)[0]}
+        if choice == "craft":
+            return {"tool": "craft", "item": pick(sorted(cat.recipes))}
+        if choice == "transfer" and self.inventory and self.here:
+            return {"tool": "transfer", "item": pick(sorted(self.inventory)), "qty": 1, "to": pick(self.here)}
+        if choice == "chat":
+            return {"tool": "chat", "message": "hello team"}
+        if choice == "request" and n > 1:
+            to = pick([i for i in range(n) if i != self.actor_id])
+            return {"tool": "request", "item": pick(sorted(cat.items)), "qty": 1, "to": to}
+        if choice == "equip":
+            tools = [i for i in self.inventory if cat.items[i] == "tool"]
+            if tools:
+                return {"tool": "equip", "item": pick(sorted(tools))}
+        return {"tool": "sleep"}
+
+
+TOOL_LINES = [
+    '- {"tool": "move_to", "site": SITE}  (sites: forest, mine, river, town, meet; one action)',
+    '- {"tool": "harvest", "node": NODE}  (a node at your site; needs the skill and tool)',
+    '- {"tool": "craft", "item": ITEM, "skill": SKILL}  (at the recipe station, holding the inputs)',
+    '- {"tool": "transfer", "item": ITEM, "qty": N, "to": AGENT_ID}  (same site only)',
+    '- {"tool": "chat", "message": TEXT, "to": AGENT_ID or null}  (null: whole team)',
+    '- {"tool": "request", "item": ITEM, "qty": N, "to": AGENT_ID, "recipient": AGENT_ID or null}',
+    '- {"tool": "equip", "item": TOOL}',
+    '- {"tool": "sleep"}',
+]
+
+
+def relevant_context(task_name: str) -> str:
+    """The task's context document: recipes of its target tree, where nodes and stations are."""
+    cat = catalog()
+    task = get_task(task_name)
+    tree: set[str] = set()
+    todo = [t.item for t in task.targets]
+    while todo:
+        item = todo.pop()
+        if item in tree:
+            continue
+        tree.add(item)
+        r = cat.recipes.get(item)
+        if r:
+            todo.extend(r.inputs)
+        elif cat.items[item] == "raw":
+            tool = cat.raw_nodes(item)[0].tool
+            if tool and tool in cat.recipes:
+                todo.append(tool)
+    parts = []
+    for item in sorted(tree):
+        r = cat.recipes.get(item)
+        if r:
+            ins = " + ".join(f"{k} {i}" for i, k in r.inputs.items())
+            parts.append(f"{r.qty} {item} = {ins} ({r.skill} at {r.station})")
+        elif cat.items[item] == "raw":
+            n = cat.raw_nodes(item)
+            parts.append(f"{item}: harvest at {n[0].site} ({n[0].skill}, tool {n[0].tool or 'none'})")
+    parts.append("stations: " + ", ".join(f"{s} at {site}" for s, site in cat.stations.items()))
+    return "; ".join(parts)
+
+
+def observe_agent(world: "CraftingWorld", actor_id: int) -> CraftingObservation:
+    a = world.actors[actor_id]
+    cat = world.cat
+    nodes = [(n.node_id, n.resource, world.stock[n.node_id], n.tool or "-")
+             for n in sorted(cat.nodes.values(), key=lambda n: n.node_id) if n.site == a.site]
+    chat = [(c["round"], c["frm"], -1 if c["to"] is None else c["to"], c["text"]) for c in world.chats
+            if c["frm"] != actor_id and c["to"] in (None, actor_id) and c["round"] >= world.round - CHAT_ROUNDS]
+    return CraftingObservation(
+        task=world.task.name, round=world.round, budget=world.budget, actor_id=actor_id,
+        username=a.username, role=a.role, site=a.site, skills=dict(a.skills), inventory=a.inventory(),
+        equipment=sorted(a.equipment),
+        nodes=nodes,
+        stations=sorted(s for s, site in cat.stations.items() if site == a.site),
+        here=[b.actor_id for b in world.actors if b.site == a.site and b.actor_id != actor_id],
+        owed=[(o.item, o.outstanding, o.to) for o in a.ordered_obligations() if o.outstanding > 0],
+        requests=[(r["id"], r["frm"], r["item"], r["qty"], r["recipient"]) for r in world.requests
+                  if r["to"] == actor_id and r["status"] == "pending"],
+        team=[(b.actor_id, b.username, b.role) for b in world.actors],
+        last=world.last_outcome.get(actor_id, ""),
+        chat=chat,
+    )

@@ -1,0 +1,147 @@
+"""Tasks as data (data/tasks/*.yaml) and their verifiers with named checkpoints.
+
+A verifier reads a final state (inventories, sites, roles, craft and harvest counts), so tests
+can hand-build states; it returns AgentWorld's `(0|1, "checkpoint string")` plus fractions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from models.crafting.catalog import DATA, catalog
+
+
+class AgentSpec(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    role: str
+    spawn: str
+    inventory: dict[str, int] = Field(default_factory=dict)
+    equipment: list[str] = Field(default_factory=list)
+    makes: list[str] | None = None
+
+
+class Target(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    item: str
+    qty: int
+    to: str | int  # "role:smith" or an agent index
+
+
+class Checkpoint(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    kind: Literal["held", "crafted", "harvested", "at_site"]
+    qty: int
+    item: str | None = None
+    scope: str = "any"  # any | role:<role> | agent:<index>
+    site: str | None = None
+
+
+class Task(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    category: str
+    description: str
+    objective: str
+    budget: int
+    agents: list[AgentSpec]
+    targets: list[Target]
+    checkpoints: list[Checkpoint]
+    rally: str | None = None
+
+    def holders(self, scope: str | int) -> list[int]:
+        """Agent indices a scope names (targets and checkpoints share the syntax)."""
+        if isinstance(scope, int):
+            return [scope]
+        if scope == "any":
+            return list(range(len(self.agents)))
+        kind, _, value = scope.partition(":")
+        if kind == "role":
+            return [i for i, a in enumerate(self.agents) if a.role == value]
+        if kind == "agent":
+            return [int(value)]
+        raise ValueError(f"unknown scope {scope!r}")
+
+    def username(self, index: int) -> str:
+        role = self.agents[index].role
+        k = sum(1 for a in self.agents[:index] if a.role == role) + 1
+        return f"{role}_{k}"
+
+    def check(self) -> "Task":
+        cat = catalog()
+        assert 3 <= len(self.agents) <= 20, f"{self.name}: 3 to 20 agents"
+        for a in self.agents:
+            assert a.role in cat.roles and a.spawn in cat.sites, f"{self.name}: {a}"
+            for item in [*a.inventory, *a.equipment, *(a.makes or [])]:
+                assert item in cat.items, f"{self.name}: unknown item {item}"
+        for t in self.targets:
+            assert t.item in cat.items, f"{self.name}: unknown target {t.item}"
+        return self
+
+
+@lru_cache(maxsize=1)
+def all_tasks() -> dict[str, Task]:
+    tasks = {}
+    for path in sorted((DATA / "tasks").glob("*.yaml")):
+        task = Task.model_validate(yaml.safe_load(path.read_text())).check()
+        tasks[task.name] = task
+    return tasks
+
+
+def task_names() -> list[str]:
+    return sorted(all_tasks())
+
+
+def get_task(name: str) -> Task:
+    tasks = all_tasks()
+    if name in tasks:
+        return tasks[name]
+    for t in tasks.values():
+        if name in t.aliases:
+            return t
+    raise KeyError(name)
+
+
+def checkpoint_progress(task: Task, state: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """(name, achieved, target) per checkpoint over a final state.
+
+    state: inventories {index: {item: n}}, sites {index: site}, crafted {item: n},
+    harvested {item: n} (string or int keys accepted).
+    """
+    inv = {int(k): v for k, v in state.get("inventories", {}).items()}
+    sites = {int(k): v for k, v in state.get("sites", {}).items()}
+    out = []
+    for cp in task.checkpoints:
+        if cp.kind == "held":
+            got = sum(inv.get(i, {}).get(cp.item, 0) for i in task.holders(cp.scope))
+        elif cp.kind == "crafted":
+            got = state.get("crafted", {}).get(cp.item, 0)
+        elif cp.kind == "harvested":
+            got = state.get("harvested", {}).get(cp.item, 0)
+        else:
+            got = sum(1 for i in task.holders(cp.scope) if sites.get(i) == cp.site)
+        out.append((cp.name, int(got), cp.qty))
+    return out
+
+
+def verify(task: Task, state: dict[str, Any]) -> tuple[int, str]:
+    """AgentWorld's verifier shape: (1 if every checkpoint holds else 0, the checkpoint string)."""
+    progress = checkpoint_progress(task, state)
+    ok = all(got >= need for _, got, need in progress)
+    text = "; ".join(f"{name}: {min(got, need)}/{need}" for name, got, need in progress)
+    return (1 if ok else 0), text
+
+
+def psr(task: Task, state: dict[str, Any], mode: str = "fractional") -> float:
+    """Partial success: mean over checkpoints of min(1, got/target) (or 0/1 in binary mode)."""
+    progress = checkpoint_progress(task, state)
+    if mode == "binary":
+        parts = [1.0 if got >= need else 0.0 for _, got, need in progress]
+    else:
+        parts = [min(1.0, got / need) for _, got, need in progress]
+    return sum(parts) / len(parts)

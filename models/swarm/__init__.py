@@ -1,0 +1,1 @@
+"""SwarmBench worlds: one shared grid environment (physics, views, messages) and five tasks."""

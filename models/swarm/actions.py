@@ -1,0 +1,16 @@
+"""The swarm action schema: one primary action plus an optional local message (<= 120 chars)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class SwarmAction(BaseModel):
+    """`{"action": "UP", "message": "..."}`; longer messages are cut to 120 chars with '...'."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    action: Literal["UP", "DOWN", "LEFT", "RIGHT", "STAY"] = "STAY"
+    message: str | None = None

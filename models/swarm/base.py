@@ -1,0 +1,278 @@
+"""SwarmWorld: the shared steerable grid world the five SwarmBench tasks subclass.
+
+A round (spec section 1): every agent decides from the start-of-round state; influence agents
+that defer run exactly the ordinary rule with the same addressed stream (seed, "policy", id,
+round), so null steering is exact. Then physics, then the task rule, then messages are sent
+(heard next round), then metrics. Ordinary agents never read message text.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, ClassVar, Mapping
+
+import numpy as np
+from mesa.datacollection import DataCollector
+from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
+from pydantic import ValidationError
+
+from mam_bench.controller import Decision
+from mam_bench.streams import stream
+from mam_bench.world import AuditEntry, SteerableWorld
+from models.swarm import dynamics, physics
+from models.swarm.actions import SwarmAction
+from models.swarm.answer import parse_answer
+from models.swarm.grid import DELTA, EMPTY, MOVES
+from models.swarm.layouts import walled
+from models.swarm.messages import MessageBus, clip_message
+from models.swarm.navigation import LazyRng
+from models.swarm.params import SwarmParams
+from models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
+
+
+class SwarmAgent(CellAgent):
+    """The Mesa identity of one swarm agent; the world's arrays hold its state."""
+
+    def __init__(self, model: "SwarmWorld", cell: Any, actor_id: int) -> None:
+        super().__init__(model)
+        self.cell = cell
+        self.actor_id = actor_id
+        self.influence = actor_id in model.influence_ids
+        self.escaped = False
+
+
+class SwarmWorld(SteerableWorld):
+    """Subclasses set `name`, `Params`, `Action`, `Observation`, `allowed` and the task hooks."""
+
+    Params: ClassVar[type[SwarmParams]] = SwarmParams
+    Action: ClassVar[type] = SwarmAction
+    Observation: ClassVar[type[SwarmObservation]] = SwarmObservation
+    objectives: ClassVar[dict[str, int]] = {"help": +1, "hinder": -1}
+    default_objective: ClassVar[str] = "help"
+    primary_metric: ClassVar[str] = "score"
+    secondary_metric: ClassVar[str | None] = None
+    masks_influence: ClassVar[bool] = False
+    treatment_stops_early: ClassVar[bool] = True
+    default_influence: ClassVar[int] = 2
+    #: actions the schema accepts; `aliases` map no-op names to what physics sees
+    allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY")
+    aliases: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, params: SwarmParams | None = None, seed: int = 0, **kwargs: Any):
+        super().__init__(params, seed, **kwargs)
+        p = self.params
+        self.size, self.n, self.reach = p.size, p.agents, p.view // 2
+        self.terrain = walled(p.size)
+        self.bodies: list[physics.Body] = []
+        self.marks: dict[tuple[int, int], str] = {}
+        self.pos = np.zeros((self.n, 2), dtype=np.int64)
+        self.active = np.ones(self.n, dtype=bool)
+        self.score = 0.0
+        self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))
+        self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.message_range)
+        self.inbox: dict[int, list[str]] = {}
+        self.history: dict[int, deque] = {i: deque(maxlen=p.memory) for i in range(self.n)}
+        self.recent: dict[int, deque] = {i: deque([tuple(self.pos[i])], maxlen=8) for i in range(self.n)}
+        self.frames: deque[FrameData] = deque(maxlen=p.memory)
+        self.last_actions: list[str | None] = [None] * self.n
+        self.last_messages: list[str | None] = [None] * self.n
+        self.tracker = dynamics.DynamicsTracker((p.size, p.size), self.n, self.reach)
+        self.tracker.start(self.pos, self.active)
+        self._dyn = dynamics.zero()
+        self._dyn["exploration_rate"] = float(self.tracker.visited.sum())
+        self.grid = OrthogonalVonNeumannGrid((p.size, p.size), torus=False, random=self.random)
+        self.swarm = [SwarmAgent(self, self.grid[tuple(int(x) for x in self.pos[i])], i) for i in range(self.n)]
+        self._record_frame()
+        self.datacollector = DataCollector(model_reporters={"score": lambda m: m.score})
+        self.datacollector.collect(self)
+
+    # --- task hooks -----------------------------------------------------------------------------
+    def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
+        """Build terrain, bodies and agent positions (and task state)."""
+        raise NotImplementedError
+
+    def plan(self) -> Any:
+        """Task-wide data every rule reads this round (computed once from the start state)."""
+        return None
+
+    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
+        """The ordinary agent's (action, message) from the start-of-round state."""
+        raise NotImplementedError
+
+    def before_physics(self, actions: list[str | None]) -> None:
+        """Task actions that are not moves (SWITCH)."""
+
+    def after_physics(self, escaped: list[int]) -> None:
+        """Task rule and scoring after agents moved."""
+
+    def task_metrics(self) -> dict[str, float]:
+        return {}
+
+    def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
+        return ()
+
+    def dollar(self) -> np.ndarray:
+        """Who renders as `$id` (sync: light off; foraging: not carrying)."""
+        return np.zeros(self.n, dtype=bool)
+
+    def static_mask(self) -> np.ndarray:
+        return self.terrain != EMPTY
+
+    def passable(self) -> np.ndarray:
+        """Cells a path may cross: empty terrain not under a body or a mark."""
+        ok = self.terrain == EMPTY
+        for b in self.bodies:
+            for r, c in b.cells:
+                if 0 <= r < self.size and 0 <= c < self.size:
+                    ok[r, c] = False
+        for (r, c) in self.marks:
+            ok[r, c] = False
+        return ok
+
+    # --- contract -------------------------------------------------------------------------------
+    def actor_ids(self) -> list[int]:
+        return list(range(self.n))
+
+    def treatment_rounds(self) -> int:
+        return self.params.rounds
+
+    def null_action(self) -> dict[str, Any]:
+        return {"action": "STAY", "message": None}
+
+    @classmethod
+    def random_action(cls, observation: Any, rng: np.random.Generator) -> dict[str, Any]:
+        names = [a for a in cls.allowed if a not in cls.aliases]
+        return {"action": names[int(rng.integers(len(names)))], "message": None}
+
+    @classmethod
+    def parse_answer(cls, text: str) -> dict[str, Any]:
+        """SwarmBench answer text -> action dict (raises AnswerError when nothing valid)."""
+        return parse_answer(text, cls.allowed)
+
+    def observe(self, actor_id: int) -> SwarmObservation:
+        frames = [v for f in reversed(self.frames) if (v := render(f, actor_id, self.params.view)) is not None]
+        pos = tuple(int(x) for x in self.pos[actor_id]) if self.active[actor_id] else None
+        return self.Observation(
+            task=self.name, actor_id=actor_id, round=self.round, size=self.size, view=self.params.view,
+            max_round=self.params.rounds, position=pos, score=float(self.score),
+            status=self.status_of(actor_id), frames=tuple(frames),
+            messages=tuple(self.inbox.get(actor_id, ())), actions=tuple(self.history[actor_id]),
+            allowed=self.allowed,
+        )
+
+    def _decision_action(self, d: Decision) -> tuple[str | None, str | None, str]:
+        """(action, message, problem) from a controller's decision; never raises."""
+        raw = dict(d.action) if isinstance(d.action, dict) else ({} if d.action is None else {"action": d.action})
+        if isinstance(raw.get("action"), str):
+            raw["action"] = raw["action"].strip().upper()
+        msg = raw.pop("message", None)
+        msg = d.message if d.message is not None else msg
+        try:
+            act = self.Action.model_validate(raw).action
+        except ValidationError as exc:
+            return None, clip_message(msg), exc.errors()[0].get("msg", "invalid action")
+        except Exception as exc:  # noqa: BLE001 - hostile input must never crash a round
+            return None, clip_message(msg), str(exc)
+        return act, clip_message(msg if msg is None else str(msg)), ""
+
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        r = self.round
+        influence = set(self.influence_ids)
+        plan = self.plan()
+        actions: list[str | None] = [None] * self.n
+        messages: list[str | None] = [None] * self.n
+        verdict: dict[int, tuple[str, str, bool]] = {}
+        for aid in range(self.n):
+            if not self.active[aid]:
+                if aid in influence:
+                    verdict[aid] = ("stay", "escaped", bool(decisions.get(aid, Decision.follow_rule()).defer))
+                continue
+            d = decisions.get(aid) if aid in influence else None
+            if d is None or d.defer:
+                rng = LazyRng(lambda aid=aid: stream(self.seed, "policy", aid, r))
+                a, m = self.rule(aid, plan, rng)
+                actions[aid], messages[aid] = a, clip_message(m)
+                if aid in influence:
+                    verdict[aid] = ("", "", True)
+            elif d.error:
+                actions[aid] = "STAY"
+                verdict[aid] = ("policy_error", d.error, False)
+            else:
+                a, m, problem = self._decision_action(d)
+                if a is None:
+                    actions[aid], messages[aid] = "STAY", m
+                    verdict[aid] = ("invalid", problem, False)
+                else:
+                    actions[aid], messages[aid] = a, m
+                    verdict[aid] = ("", "", False)
+        self.before_physics(actions)
+        moves = [a if a in DELTA else None for a in actions]
+        prev, was_active = self.pos.copy(), self.active.copy()
+        res = physics.resolve(self.static_mask(), self.pos, self.active, moves, self.bodies)
+        self.pos, self.bodies = res.positions, res.bodies
+        off = ~((self.pos[:, 0] >= 0) & (self.pos[:, 0] < self.size) & (self.pos[:, 1] >= 0) & (self.pos[:, 1] < self.size))
+        escaped = [int(i) for i in np.flatnonzero(off & self.active)]
+        self.active &= ~off
+        self.after_physics(escaped)
+        for aid in range(self.n):
+            if messages[aid]:
+                self.bus.send(r, aid, (int(prev[aid, 0]), int(prev[aid, 1])), messages[aid])
+            if actions[aid] is not None:
+                self.history[aid].append(ActionRecord(round=r, action=actions[aid], message=messages[aid]))
+            if self.active[aid]:
+                self.recent[aid].append((int(self.pos[aid, 0]), int(self.pos[aid, 1])))
+        self.inbox = self.bus.deliver(r + 1, self.pos, self.active)
+        self._sync_mesa(prev, was_active)
+        self._dyn = self.tracker.update(prev, self.pos, was_active, self.active, actions, [m for m in messages if m], res.push_events)
+        self.last_actions, self.last_messages = actions, messages
+        entries = []
+        for aid in self.influence_ids:
+            outcome, detail, deferred = verdict[aid]
+            a = actions[aid] or "STAY"
+            if not outcome:
+                outcome = self._outcome(a, res.moved[aid], aid in escaped)
+                detail = "escaped" if aid in escaped else ("automatic" if a in self.aliases else "")
+            entries.append(AuditEntry(r, aid, {"action": a, "message": messages[aid]}, outcome, detail, deferred))
+        self.round_done = r
+        self._record_frame(next_round=r + 1)
+        return entries
+
+    def _outcome(self, action: str, moved: np.ndarray, escaped: bool) -> str:
+        if action in DELTA:
+            dr, dc = DELTA[action]
+            return "accepted" if (moved[0] * dr + moved[1] * dc) > 0 or escaped else "blocked"
+        if action == "STAY" or action in self.aliases:
+            return "stay"
+        return "accepted"
+
+    def _sync_mesa(self, prev: np.ndarray, was_active: np.ndarray) -> None:
+        for aid in range(self.n):
+            agent = self.swarm[aid]
+            if was_active[aid] and not self.active[aid]:
+                agent.escaped = True
+                agent.cell = None
+            elif self.active[aid] and (prev[aid] != self.pos[aid]).any():
+                agent.cell = self.grid[(int(self.pos[aid, 0]), int(self.pos[aid, 1]))]
+
+    def _record_frame(self, next_round: int = 0) -> None:
+        box = frozenset(c for b in self.bodies for c in b.cells)
+        self.frames.append(FrameData(next_round, self.terrain, self.pos.copy(), self.active.copy(), self.dollar().copy(), box, dict(self.marks)))
+
+    # --- outcome --------------------------------------------------------------------------------
+    def metrics(self) -> dict[str, float]:
+        return {"score": float(self.score), **self.task_metrics(), **self._dyn}
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "size": self.size,
+            "positions": [[int(r), int(c)] if a else None for (r, c), a in zip(self.pos.tolist(), self.active)],
+            "dollar": [bool(x) for x in self.dollar()],
+            "box": sorted([int(r), int(c)] for b in self.bodies for r, c in b.cells),
+            "marks": {f"{r},{c}": s for (r, c), s in sorted(self.marks.items())},
+            "actions": list(self.last_actions),
+            "messages": list(self.last_messages),
+        }
+
+    def facts(self, entries: list[AuditEntry]) -> list[str]:
+        parts = [f"{e.actor_id}:{e.proposal['action']}={e.outcome}" for e in entries]
+        return [" ".join(parts) + f" | score={self.score:g}"]

@@ -1,0 +1,111 @@
+"""Group-dynamics metrics of spec section 6, computed every round from positions, actions, messages."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+from scipy.sparse.csgraph import connected_components
+
+from models.swarm.embedding import edit_consistency, homogeneity
+from models.swarm.grid import DELTA, MOVES
+
+_UNIT = {m: (DELTA[m][1], DELTA[m][0]) for m in MOVES}  # (x, y) with UP = (0, -1)
+
+NAMES = (
+    "directional_entropy", "stillness_proportion", "dominant_action_prop", "polarization_index",
+    "avg_moving_distance", "exploration_rate", "local_structure_preservation", "agent_push_events",
+    "mean_message_length", "std_message_length", "prop_question_sentences", "prop_digit_chars",
+    "info_homogeneity", "norm_mean_message_embedding", "edit_consistency", "action_gini",
+    "visibility_components", "separation_force",
+)
+
+
+def zero() -> dict[str, float]:
+    out = {k: 0.0 for k in NAMES}
+    out["info_homogeneity"] = 1.0
+    out["edit_consistency"] = 1.0
+    return out
+
+
+def gini(counts: np.ndarray) -> float:
+    """Gini coefficient of one agent's U/D/L/R counts (0 when it never moved)."""
+    x = np.sort(counts.astype(float))
+    n, s = len(x), x.sum()
+    if s == 0:
+        return 0.0
+    return float((2 * np.arange(1, n + 1) - n - 1) @ x / (n * s))
+
+
+class DynamicsTracker:
+    """Keeps what the metrics need across rounds: visited cells and per-agent action counts."""
+
+    def __init__(self, shape: tuple[int, int], n_agents: int, reach: int):
+        self.visited = np.zeros(shape, dtype=bool)
+        self.counts = np.zeros((n_agents, 4), dtype=np.int64)
+        self.reach = reach
+
+    def start(self, pos: np.ndarray, active: np.ndarray) -> None:
+        self._mark(pos, active)
+
+    def _mark(self, pos: np.ndarray, active: np.ndarray) -> None:
+        H, W = self.visited.shape
+        p = pos[active]
+        ok = (p[:, 0] >= 0) & (p[:, 0] < H) & (p[:, 1] >= 0) & (p[:, 1] < W)
+        self.visited[p[ok, 0], p[ok, 1]] = True
+
+    def update(
+        self, prev: np.ndarray, pos: np.ndarray, was_active: np.ndarray, active: np.ndarray,
+        actions: list[str | None], messages: list[str], push_events: int,
+    ) -> dict[str, float]:
+        out = zero()
+        acted = [a for a in actions if a is not None]
+        moves = Counter(a for a in acted if a in _UNIT)
+        base = Counter(a for a in acted if a in _UNIT or a == "STAY")
+        n_moves = sum(moves.values())
+        if n_moves:
+            ps = np.array(list(moves.values()), dtype=float) / n_moves
+            out["directional_entropy"] = float(-(ps * np.log2(ps)).sum())
+        if acted:
+            out["stillness_proportion"] = sum(1 for a in acted if a == "STAY") / len(acted)
+            vec = np.array([_UNIT.get(a, (0, 0)) for a in acted], dtype=float)
+            out["polarization_index"] = float(np.linalg.norm(vec.mean(axis=0)))
+        if base:
+            out["dominant_action_prop"] = max(base.values()) / sum(base.values())
+        both = was_active & active
+        if both.any():
+            out["avg_moving_distance"] = float(np.abs(pos[both] - prev[both]).sum(axis=1).mean())
+            a, b = prev[both], pos[both]
+            adj_a = np.abs(a[:, None, :] - a[None, :, :]).sum(-1) == 1
+            adj_b = np.abs(b[:, None, :] - b[None, :, :]).sum(-1) == 1
+            out["local_structure_preservation"] = float(np.triu(adj_a & adj_b, 1).sum())
+        self._mark(pos, active)
+        out["exploration_rate"] = float(self.visited.sum())
+        out["agent_push_events"] = float(push_events)
+        for i, a in enumerate(actions):
+            if a in _UNIT:
+                self.counts[i, MOVES.index(a)] += 1
+        live = np.flatnonzero(active)
+        if len(live):
+            out["action_gini"] = float(np.mean([gini(self.counts[i]) for i in live]))
+            p = pos[live].astype(float)
+            diff = p[:, None, :] - p[None, :, :]
+            cheb = np.abs(diff).max(-1)
+            vis = (cheb <= self.reach) & (cheb > 0)
+            out["visibility_components"] = float(connected_components(vis | np.eye(len(live), dtype=bool), directed=False)[0])
+            d2 = (diff ** 2).sum(-1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                f = np.where(vis[..., None], diff / np.where(d2 > 0, d2, 1)[..., None], 0.0).sum(1)
+            out["separation_force"] = float(np.linalg.norm(f, axis=1).mean())
+        msgs = [m for m in messages if m]
+        if msgs:
+            lengths = np.array([len(m) for m in msgs], dtype=float)
+            out["mean_message_length"] = float(lengths.mean())
+            out["std_message_length"] = float(lengths.std()) if len(msgs) >= 2 else 0.0
+            out["prop_question_sentences"] = sum(1 for m in msgs if "?" in m) / len(msgs)
+            chars = sum(len(m) for m in msgs)
+            out["prop_digit_chars"] = sum(ch.isdigit() for m in msgs for ch in m) / chars if chars else 0.0
+            out["info_homogeneity"], out["norm_mean_message_embedding"] = homogeneity(msgs)
+            out["edit_consistency"] = edit_consistency(msgs)
+        return {k: (0.0 if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}

@@ -1,0 +1,1 @@
+"""SwarmBench flocking task as a steerable world."""

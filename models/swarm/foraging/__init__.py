@@ -1,0 +1,1 @@
+"""SwarmBench foraging task as a steerable world."""

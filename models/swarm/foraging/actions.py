@@ -1,0 +1,14 @@
+"""Foraging actions: the moves and STAY; PICKUP and DROP are accepted as no-op aliases.
+
+Picking up and dropping happen automatically next to F and N (upstream and the paper's A.4.3).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from models.swarm.actions import SwarmAction
+
+
+class ForagingAction(SwarmAction):
+    action: Literal["UP", "DOWN", "LEFT", "RIGHT", "STAY", "PICKUP", "DROP"] = "STAY"

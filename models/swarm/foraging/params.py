@@ -1,0 +1,16 @@
+"""Foraging parameters: swarm defaults plus the ordinary agents' strategy."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from models.swarm.params import SwarmParams
+
+
+class ForagingParams(SwarmParams):
+    strategy: Literal["bfs", "explore"] = Field(
+        "bfs", description="bfs: shortest path over the known maze; explore: random walk until F or N was seen, then BFS"
+    )
+    jitter: float = Field(0.1, ge=0.0, le=1.0, description="chance of a random step (breaks corridor jams)")

@@ -1,0 +1,70 @@
+"""Local anonymous messages: at most 120 chars, heard next round within the sender's range.
+
+Range is Chebyshev <= view // 2 around the sender's position when sending (the paper) or when
+delivering (`message_range="deliver"`, upstream). Noise corrupts characters and delay holds a
+message back 0..delay rounds; both draw from streams addressed by (sender, round).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mam_bench.streams import stream
+
+MAX_CHARS = 120
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789 "
+
+
+def clip_message(text: str | None) -> str | None:
+    """Upstream truncation: overflow is cut and '...' appended."""
+    if text is None:
+        return None
+    text = str(text).replace("\n", " ").strip()
+    if not text:
+        return None
+    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 3] + "..."
+
+
+@dataclass(frozen=True)
+class Pending:
+    deliver: int
+    sender: int
+    origin: tuple[int, int]
+    text: str
+
+
+class MessageBus:
+    def __init__(self, seed: int, reach: int, noise: float = 0.0, delay: int = 0, mode: str = "send"):
+        self.seed, self.reach, self.noise, self.delay, self.mode = seed, reach, noise, delay, mode
+        self.pending: list[Pending] = []
+
+    def send(self, round_: int, sender: int, origin: tuple[int, int], text: str) -> None:
+        lag = 0
+        if self.delay or self.noise:
+            rng = stream(self.seed, "message", sender, round_)
+            lag = int(rng.integers(self.delay + 1)) if self.delay else 0
+            if self.noise and rng.random() < self.noise:
+                chars = list(text)
+                for i in range(len(chars)):
+                    if rng.random() < 0.3:
+                        chars[i] = _ALPHABET[int(rng.integers(len(_ALPHABET)))]
+                text = "".join(chars)
+        self.pending.append(Pending(round_ + 1 + lag, sender, origin, text))
+
+    def deliver(self, round_: int, positions: np.ndarray, active: np.ndarray) -> dict[int, list[str]]:
+        """Messages heard at the start of `round_`, per receiving agent (sender excluded)."""
+        due = [m for m in self.pending if m.deliver <= round_]
+        self.pending = [m for m in self.pending if m.deliver > round_]
+        inbox: dict[int, list[str]] = {}
+        if not due:
+            return inbox
+        idx = np.flatnonzero(active)
+        for m in due:
+            o = m.origin if self.mode == "send" else tuple(int(x) for x in positions[m.sender])
+            dist = np.maximum(abs(positions[idx, 0] - o[0]), abs(positions[idx, 1] - o[1]))
+            for i in idx[dist <= self.reach].tolist():
+                if i != m.sender:
+                    inbox.setdefault(i, []).append(m.text)
+        return inbox

@@ -1,0 +1,96 @@
+"""Path helpers for the rule agents: BFS distance fields and seeded single steps."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Iterable
+
+import numpy as np
+
+from models.swarm.grid import DELTA, MOVES
+
+FAR = 10**6
+
+
+def bfs(passable: np.ndarray, targets: Iterable[tuple[int, int]]) -> np.ndarray:
+    """Steps from every cell to the nearest target over passable cells (targets count as passable)."""
+    H, W = passable.shape
+    dist = np.full((H, W), FAR, dtype=np.int64)
+    q: deque[tuple[int, int]] = deque()
+    for t in targets:
+        if 0 <= t[0] < H and 0 <= t[1] < W and dist[t] == FAR:
+            dist[t] = 0
+            q.append(t)
+    while q:
+        r, c = q.popleft()
+        d = dist[r, c] + 1
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            nr, nc = r + dr, c + dc
+            if 0 <= nr < H and 0 <= nc < W and passable[nr, nc] and dist[nr, nc] > d:
+                dist[nr, nc] = d
+                q.append((nr, nc))
+    return dist
+
+
+def downhill(pos: tuple[int, int], dist: np.ndarray, rng: Callable[[], np.random.Generator]) -> str:
+    """A move that lowers the distance field (seeded tie-break), or STAY at a minimum."""
+    H, W = dist.shape
+    here = dist[pos] if 0 <= pos[0] < H and 0 <= pos[1] < W else FAR
+    best, options = here, []
+    for m in MOVES:
+        dr, dc = DELTA[m]
+        t = (pos[0] + dr, pos[1] + dc)
+        if not (0 <= t[0] < H and 0 <= t[1] < W):
+            continue
+        v = dist[t]
+        if v < best:
+            best, options = v, [m]
+        elif v == best and v < here:
+            options.append(m)
+    if not options:
+        return "STAY"
+    return options[0] if len(options) == 1 else options[int(rng().integers(len(options)))]
+
+
+def toward(pos: tuple[int, int], goal: tuple[int, int], passable: np.ndarray, rng: Callable[[], np.random.Generator]) -> str:
+    """A Manhattan step toward `goal` into a passable cell (seeded tie-break), else STAY."""
+    options = []
+    for m in MOVES:
+        dr, dc = DELTA[m]
+        if (dr and (goal[0] - pos[0]) * dr > 0) or (dc and (goal[1] - pos[1]) * dc > 0):
+            t = (pos[0] + dr, pos[1] + dc)
+            if passable[t]:
+                options.append(m)
+    if not options:
+        return "STAY"
+    return options[0] if len(options) == 1 else options[int(rng().integers(len(options)))]
+
+
+def wander(pos: tuple[int, int], recent: Iterable[tuple[int, int]], passable: np.ndarray, rng: Callable[[], np.random.Generator]) -> str:
+    """Random walk away from recently visited cells (the spec's exploration fallback)."""
+    recent = set(recent)
+    fresh, any_ = [], []
+    for m in MOVES:
+        dr, dc = DELTA[m]
+        t = (pos[0] + dr, pos[1] + dc)
+        if passable[t]:
+            any_.append(m)
+            if t not in recent:
+                fresh.append(m)
+    options = fresh or any_
+    if not options:
+        return "STAY"
+    return options[int(rng().integers(len(options)))]
+
+
+class LazyRng:
+    """Creates the addressed per-agent stream only when a rule actually needs a draw."""
+
+    def __init__(self, factory: Callable[[], np.random.Generator]):
+        self._factory = factory
+        self._rng: np.random.Generator | None = None
+
+    def __call__(self) -> np.random.Generator:
+        if self._rng is None:
+            self._rng = self._factory()
+        return self._rng

@@ -1,0 +1,1 @@
+"""SwarmBench pursuit task as a steerable world."""

@@ -1,0 +1,124 @@
+"""Pursuit (spec section 5): corner a faster prey; a catch scores 1 and the prey respawns."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mam_bench.streams import stream
+from models.swarm.base import SwarmWorld
+from models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
+from models.swarm.layouts import free_cells, place
+from models.swarm.navigation import LazyRng
+from models.swarm.pursuit.actions import PursuitAction
+from models.swarm.pursuit.agents import greedy_rule, hungarian_plan, hungarian_rule
+from models.swarm.pursuit.metrics import captured, threat
+from models.swarm.pursuit.observe import PursuitObservation
+from models.swarm.pursuit.params import PursuitParams
+
+
+class PursuitWorld(SwarmWorld):
+    name: ClassVar[str] = "pursuit"
+    summary: ClassVar[str] = "SwarmBench Pursuit: corner the prey P (score = catches)"
+    Params = PursuitParams
+    Action = PursuitAction
+    Observation = PursuitObservation
+
+    def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
+        s = self.size
+        hi = min(max(s // 2, 5), s - 2)
+        self.pos = place(free_cells(self.terrain, region=(1, hi, 1, hi)), self.n, placement_rng)
+        taken = {tuple(p) for p in self.pos.tolist()}
+        spots = free_cells(self.terrain, blocked=taken, region=(s // 2, s - 2, s // 2, s - 2)) or free_cells(self.terrain, blocked=taken)
+        self.prey = spots[int(layout_rng.integers(len(spots)))]
+        self.marks = {self.prey: "P"}
+        self.catches = 0
+        self.seen: dict[int, tuple[int, int] | None] = {i: None for i in range(self.n)}
+        self._remember()
+
+    # --- state helpers --------------------------------------------------------------------------
+    def _agent_grid(self) -> np.ndarray:
+        g = np.zeros((self.size, self.size), dtype=np.int64)
+        p = self.pos[self.active]
+        np.add.at(g, (p[:, 0], p[:, 1]), 1)
+        return g
+
+    def static_mask(self) -> np.ndarray:
+        m = self.terrain != EMPTY
+        m[self.prey] = True
+        return m
+
+    def _remember(self) -> None:
+        """Each agent's memory of the prey: its last sighting in its own view."""
+        for i in range(self.n):
+            here = (int(self.pos[i, 0]), int(self.pos[i, 1]))
+            if chebyshev(here, self.prey) <= self.reach:
+                self.seen[i] = self.prey
+            elif self.seen[i] is not None and chebyshev(here, self.seen[i]) <= 1:
+                self.seen[i] = None
+
+    # --- rule -----------------------------------------------------------------------------------
+    def plan(self) -> Any:
+        passable = self.passable()
+        if self.params.strategy == "hungarian":
+            return hungarian_plan(self.prey, self.terrain, passable, self.pos, self.active)
+        return {"passable": passable, "cells": {(int(r), int(c)) for r, c in self.pos[self.active].tolist()}}
+
+    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
+        here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
+        visible = chebyshev(here, self.prey) <= self.reach
+        msg = f"P at {self.prey[0]},{self.prey[1]}" if visible else None
+        if self.params.strategy == "hungarian":
+            return hungarian_rule(aid, here, plan, rng, self.recent[aid]), msg
+        others = {c for c in plan["cells"] if c != here and chebyshev(c, here) <= self.reach}
+        return greedy_rule(here, self.seen[aid], others, self.terrain, plan["passable"], rng, self.recent[aid]), msg
+
+    # --- task -----------------------------------------------------------------------------------
+    def after_physics(self, escaped: list[int]) -> None:
+        agents = self._agent_grid()
+        if captured(self.prey, agents, self.terrain):
+            self.score += 1
+            self.catches += 1
+            self.prey = self._respawn(agents)
+        else:
+            self.prey = self._flee(agents)
+        self.marks = {self.prey: "P"}
+        self._remember()
+
+    def _respawn(self, agents: np.ndarray) -> tuple[int, int]:
+        """Among the empty interior cells in a seeded order, the one with the least threat."""
+        cells = [c for c in free_cells(self.terrain) if agents[c] == 0 and c != self.prey]
+        order = stream(self.seed, "respawn", self.round).permutation(len(cells))
+        best, best_h = self.prey, None
+        for k in order.tolist():
+            h = threat(cells[k], agents, self.terrain)
+            if best_h is None or h < best_h:
+                best, best_h = cells[k], h
+        return best
+
+    def _flee(self, agents: np.ndarray) -> tuple[int, int]:
+        """Two steps through empty cells to the least threatened cell, only if strictly better."""
+        here_h = threat(self.prey, agents, self.terrain)
+        best, best_h = self.prey, here_h
+        for m1 in MOVES:
+            a = (self.prey[0] + DELTA[m1][0], self.prey[1] + DELTA[m1][1])
+            if self.terrain[a] != EMPTY or agents[a]:
+                continue
+            for m2 in MOVES:
+                b = (a[0] + DELTA[m2][0], a[1] + DELTA[m2][1])
+                if b == self.prey or self.terrain[b] != EMPTY or agents[b]:
+                    continue
+                h = threat(b, agents, self.terrain)
+                if h < best_h:
+                    best, best_h = b, h
+        return best
+
+    def task_metrics(self) -> dict[str, float]:
+        return {"catches": float(self.catches)}
+
+    def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
+        return ()
+
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "prey": list(self.prey)}

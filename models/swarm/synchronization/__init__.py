@@ -1,0 +1,1 @@
+"""SwarmBench synchronization task as a steerable world."""

@@ -1,0 +1,65 @@
+"""Synchronization (spec section 5): alternate unanimous light states as often as possible."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from models.swarm.base import SwarmWorld
+from models.swarm.layouts import free_cells, place
+from models.swarm.navigation import LazyRng
+from models.swarm.synchronization.actions import SynchronizationAction
+from models.swarm.synchronization.agents import sync_rule
+from models.swarm.synchronization.metrics import unanimous_flip
+from models.swarm.synchronization.observe import SynchronizationObservation
+from models.swarm.synchronization.params import SynchronizationParams
+
+
+class SynchronizationWorld(SwarmWorld):
+    name: ClassVar[str] = "synchronization"
+    summary: ClassVar[str] = "SwarmBench Synchronization: alternating unanimous lights (score = flips)"
+    Params = SynchronizationParams
+    Action = SynchronizationAction
+    Observation = SynchronizationObservation
+    allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "SWITCH")
+
+    def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
+        self.pos = place(free_cells(self.terrain), self.n, placement_rng)
+        self.lights = layout_rng.integers(2, size=self.n).astype(bool)
+        self.prev_state: bool | None = None
+
+    def dollar(self) -> np.ndarray:
+        return ~self.lights
+
+    def plan(self) -> Any:
+        p = self.pos
+        cheb = np.maximum(np.abs(p[:, None, 0] - p[None, :, 0]), np.abs(p[:, None, 1] - p[None, :, 1]))
+        return {"visible": (cheb <= self.reach) & self.active[None, :], "passable": self.passable()}
+
+    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
+        a = sync_rule(
+            aid, self.round, self.params.period, self.params.strategy == "vote", self.pos, self.lights,
+            plan["visible"][aid], plan["passable"], rng, self.recent[aid],
+        )
+        return a, None
+
+    def before_physics(self, actions: list[str | None]) -> None:
+        for i, a in enumerate(actions):
+            if a == "SWITCH":
+                self.lights[i] = ~self.lights[i]
+
+    def after_physics(self, escaped: list[int]) -> None:
+        scored, self.prev_state = unanimous_flip(self.lights, self.active, self.prev_state)
+        if scored:
+            self.score += 1
+
+    def task_metrics(self) -> dict[str, float]:
+        live = self.lights[self.active]
+        return {"lights_on": float(live.sum()), "agreement": float(max(live.sum(), len(live) - live.sum()) / max(len(live), 1))}
+
+    def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
+        return (("light", "on" if self.lights[aid] else "off"),)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "lights": [bool(x) for x in self.lights]}

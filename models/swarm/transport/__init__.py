@@ -1,0 +1,1 @@
+"""SwarmBench transport task as a steerable world."""

@@ -1,0 +1,20 @@
+"""What a Transport agent sees: the shared swarm observation plus the task text."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from models.swarm.view import SwarmObservation
+
+
+class TransportObservation(SwarmObservation):
+    task_text: ClassVar[str] = (
+        "Task: Transport. A large obstacle B (mass 5) blocks the only gap in the outer wall. At least 5 agents "
+        "must push it the same way at once to move it. Push it out through the gap, then leave the map through "
+        "the gap yourselves: every agent that gets off the map scores (max_round - round) / max_round, so "
+        "escaping early is worth more."
+    )
+
+
+def prompt_text(observation: SwarmObservation) -> str:
+    return TransportObservation.model_validate(observation.model_dump()).prompt_text()

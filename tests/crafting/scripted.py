@@ -1,0 +1,32 @@
+"""A scripted fake LLM: answers are fixed texts per (round, actor), parsed like a model's reply."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Sequence
+
+from mam_bench.controller import Controller, Decision, Request
+from models.crafting.model import CraftingWorld
+
+
+class ScriptedLLM(Controller):
+    name = "scripted-llm"
+
+    def __init__(self, script: dict[tuple[int, int], str], default: str = '{"tool": "sleep"}'):
+        self.script = script
+        self.default = default
+        self.prompts: list[str] = []
+
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]:
+        out = []
+        for req in requests:
+            prompt = req.observation.prompt_text()
+            self.prompts.append(hashlib.sha256(prompt.encode()).hexdigest()[:12])
+            text = self.script.get((req.round, req.actor_id), self.default)
+            action = CraftingWorld.parse_answer(text)
+            out.append(Decision(action=action, raw=text) if action is not None
+                       else Decision.policy_error("no tool call in the answer", raw=text))
+        return out
+
+    def usage(self) -> dict:
+        return {"calls": len(self.prompts)}

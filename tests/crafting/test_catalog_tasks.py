@@ -1,0 +1,38 @@
+"""The data meets the issue's floor: items, recipes, chain depth, tasks, agent counts, categories."""
+
+from models.crafting.catalog import catalog
+from models.crafting.model import CraftingWorld
+from models.crafting.tasks import all_tasks, get_task
+
+
+def test_economy_size_and_depth():
+    cat = catalog()
+    assert len(cat.items) >= 25
+    assert len(cat.recipes) >= 15
+    assert max(cat.depth.values()) == 4  # house <- wall/door <- brick, plank, nails <- iron_bar <- ore
+    assert cat.recipes["stick"].qty == 4 and cat.recipes["stick"].inputs == {"logs": 1}  # AgentWorld's
+    assert cat.recipes["staff"].inputs == {"stick": 5, "bead": 1}
+
+
+def test_tasks_cover_categories_and_sizes():
+    tasks = all_tasks()
+    assert len(tasks) >= 12
+    sizes = [len(t.agents) for t in tasks.values()]
+    assert min(sizes) == 3 and max(sizes) == 20
+    cats = {t.category for t in tasks.values()}
+    assert {"crafting chain", "gathering", "trading", "construction", "coordination"} <= cats
+
+
+def test_forge_vanguard_is_the_spec_flagship():
+    t = get_task("forge_vanguard_mini")
+    assert t.name == "forge_vanguard" and t.budget == 40 and len(t.agents) == 10
+    roles = [a.role for a in t.agents]
+    assert roles.count("miner") == 3 and roles.count("smith") == 2 and roles.count("smelter") == 1
+    assert {(x.item, x.qty) for x in t.targets} == {("heavysword", 2), ("axe", 1)}
+
+
+def test_list_tasks_one_line_each():
+    rows = CraftingWorld.list_tasks()
+    assert len(rows) == len(all_tasks())
+    assert all("\n" not in d and d for _, d in rows)
+    assert "forge_vanguard" in dict(rows)

@@ -1,0 +1,55 @@
+"""AgentWorld reproduction mode: every seat is an influence agent, chat only (board off).
+
+A scripted fake LLM answers in text with JSON tool calls (AgentWorld's tool names); the answers
+replay what a good team would do, plus chat, a request and one unparseable answer, so the run
+exercises every action type and is recorded and scored like an LLM run.
+"""
+
+import json
+
+from mam_bench.records import read_jsonl
+from mam_bench.runner import PairSpec, run_pair
+from models.crafting.actions import TOOLS
+from models.crafting.model import CraftingWorld
+from tests.crafting.scripted import ScriptedLLM
+
+AW_NAMES = {"harvest": "harvest_resource", "craft": "craft_item", "transfer": "transfer_items",
+            "request": "request_items"}
+PARAMS = {"task": "fishing_gear", "board": "off", "turn_order": "fixed"}
+
+
+def _script() -> dict[tuple[int, int], str]:
+    w = CraftingWorld(**PARAMS, seed=4)
+    while not w.done:
+        w.play_round()
+    script = {}
+    for a in w.log:
+        name = AW_NAMES.get(a["tool"], a["tool"])
+        script[(a["round"], a["agent"])] = (f"I will {a['tool']} now.\n"
+                                            + json.dumps({"name": name, "arguments": a["args"]}))
+    sleeps = sorted(k for k, v in script.items() if '"sleep"' in v)
+    script[sleeps[0]] = '{"tool": "chat", "message": "fisher_1 the fishing_rod is on its way, go to river"}'
+    script[sleeps[1]] = '{"tool": "request", "item": "fish", "qty": 1, "to": 5}'
+    script[sleeps[2]] = "Hmm, let me think about this for a while."  # no tool call: policy_error
+    script[sleeps[3]] = '{"tool": "chat", "message": "cook_1 thanks", "to": 0}'
+    return script
+
+
+def test_scripted_llm_drives_a_full_task_in_reproduction_mode(tmp_path):
+    n = len(CraftingWorld(task="fishing_gear").actor_ids())
+    llm = ScriptedLLM(_script())
+    spec = PairSpec.build(world="crafting", seed=4, params=PARAMS, influence=n, policy="llm")
+    res = run_pair(spec, out=tmp_path, controller=llm)
+    assert res["influence_ids"] == list(range(n)) and res["params"]["board"] is False
+    final = res["treatment"]["final"]
+    assert res["treatment"]["status"] == "success" and final["sr"] == 1.0 and final["psr"] == 1.0
+    assert final["chats"] == 2 and 0 < final["cce"] < 1
+    audit = res["treatment"]["audit"]
+    assert audit["identity_holds"] and audit["policy_error"] == 1
+    decisions = read_jsonl(tmp_path / "decisions.jsonl")
+    assert {d["action"]["tool"] for d in decisions if d["action"]} >= set(TOOLS)
+    assert all(d["raw"] for d in decisions) and not any(d["deferred"] for d in decisions)
+    assert (tmp_path / "board.jsonl").read_text() == ""  # chat only: no board
+    assert len(llm.prompts) == len(decisions)
+    rows = read_jsonl(tmp_path / "treatment.jsonl")
+    assert rows[-1]["metrics"]["sr"] == 1.0 and "checkpoints" in rows[-1]

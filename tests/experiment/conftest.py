@@ -1,0 +1,50 @@
+"""Shared bits for the experiment tests: a small two-world suite and a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def second_world() -> dict:
+    """The second world of the suite: crafting when it is registered and runs, else a stand-in."""
+    try:
+        from mam_bench.registry import get_world
+        from mam_bench.runner import PairSpec, prepare
+
+        get_world("crafting")
+        prepare(PairSpec.build(world="crafting", seed=0, policy="random"))
+        return {"world": "crafting"}
+    except Exception:
+        return {"world": "schelling", "params": {"size": 10, "move_rule": "random_empty", "max_rounds": 40}}
+
+
+def two_by_two(seeds: int = 10) -> dict:
+    second = second_world()
+    cases = []
+    for policy in ("rule", "random"):
+        cases.append({"name": f"schelling-{policy}", "world": "schelling", "params": {"size": 10, "max_rounds": 60},
+                      "policy": policy, "influence": 4})
+        cases.append({"name": f"{second['world']}-2-{policy}", **second, "policy": policy})
+    return {"name": "two-by-two", "seeds": seeds, "cases": cases}
+
+
+@pytest.fixture
+def write_suite(tmp_path: Path):
+    def write(data: dict, name: str = "suite.yaml") -> Path:
+        p = tmp_path / name
+        p.write_text(yaml.safe_dump(data), encoding="utf-8")
+        return p
+    return write
+
+
+def cli(*args: str, env: dict | None = None, timeout: float = 180) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mam_bench", *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
