@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs and runs it: Debian chromium for the browser tests, the
+# package with its `test` and `local` extras (llama-cpp-python builds from source, ~5 min on
+# 2 cores, once), then pytest. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+python3 -m pip install -q --disable-pip-version-check -e ".[test,local]"
+export RAY_USAGE_STATS_ENABLED=0 PYTHONHASHSEED=0
+exec python3 -m pytest -q -p no:cacheprovider "$@"
