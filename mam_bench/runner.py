@@ -70,10 +70,12 @@ class Prepared:
 
     def new_world(self, treatment: bool) -> Any:
         ids = self.influence_ids if treatment else ()
-        return self.world_cls(
+        world = self.world_cls(
             self.params, seed=self.spec.seed, influence_ids=ids, mask_ids=self.influence_ids,
             role="treatment" if treatment else "reference",
         )
+        world.objective = self.objective
+        return world
 
 
 def prepare(spec: PairSpec) -> Prepared:

@@ -80,6 +80,8 @@ class SteerableWorld(mesa.Model):
         self.audit: list[AuditEntry] = []
         #: "reference" (all rule, may stop at rest) or "treatment" (plays its horizon)
         self.role = role
+        #: the steering objective influence agents are told (the runner sets the chosen one)
+        self.objective = self.default_objective
         #: a world sets this False when a round attempt found nothing to do (no transition)
         self.transitioned = True
 

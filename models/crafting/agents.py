@@ -212,7 +212,6 @@ def rule_action(world: "CraftingWorld", a: CraftingAgent) -> dict[str, Any]:
     for o in a.ordered_obligations():
         if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0:
             return {"tool": "move_to", "site": world.agent(o.to).site}
-    # tools arrive in the inventory: equip them for the quota
     # leader: re-route the longest-blocked input
     if a.coordinator:
         req = world.leader_request(a)

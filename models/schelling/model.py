@@ -123,7 +123,7 @@ class SchellingWorld(SteerableWorld):
         r, c = divmod(int(self.pos[actor_id]), self.size)
         return SchellingObservation(
             round=self.round, actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c,
-            size=self.size, threshold=fraction_text(self.params.threshold), objective=getattr(self, "objective", "integrate"),
+            size=self.size, threshold=fraction_text(self.params.threshold), objective=self.objective,
             oeh=round(m["oeh"], 4), satisfaction=round(m["satisfaction"], 4),
             grid=render_grid(self.board, self.types, sat, influence),
             influence=tuple(

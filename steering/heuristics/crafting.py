@@ -2,8 +2,9 @@
 
 shortage: hoard (never transfer, ignore requests), drain the nodes the target tree needs, and
 mis-route intermediates by requesting them from their makers for oneself.
-accelerate: follow the shared plan (the rule), but fulfil demand greedily: hand owed output over
-unit by unit and, when idle, dig demanded raw material and give it to its consumer.
+accelerate: follow the shared plan (the rule), but fulfil demand greedily: keep stations busy
+(craft before handing over), and when idle dig demanded raw material
+and give it to its consumer.
 """
 
 from __future__ import annotations
@@ -73,6 +74,11 @@ class AccelerateHeuristic(Controller):
 
     def _one(self, obs: CraftingObservation) -> Decision:
         cat = catalog()
+        for item, left, to in obs.owed:  # keep the station busy: craft before handing over
+            r = cat.recipes.get(item)
+            if (r and left > obs.inventory.get(item, 0) and r.station in obs.stations
+                    and all(obs.inventory.get(i, 0) >= k for i, k in r.inputs.items())):
+                return Decision(action={"tool": "craft", "item": item, "skill": r.skill})
         for item, left, to in obs.owed:  # hand over whatever is owed, as soon as possible
             if to != obs.actor_id and obs.inventory.get(item, 0) > 0 and to in obs.here:
                 return Decision(action={"tool": "transfer", "item": item,
