@@ -47,3 +47,10 @@ def test_random_actions_are_valid_schema():
     for _ in range(200):
         action = CraftingWorld.random_action(w.observe(int(rng.integers(10))), rng)
         assert validate_action(action)[0] is not None
+
+
+def test_action_schema_is_flat_for_structured_output():
+    schema = CraftingWorld.Action.model_json_schema()
+    assert set(schema["properties"]) == {"tool", "site", "node", "item", "skill", "qty", "to", "recipient", "message"}
+    a = CraftingWorld.Action.model_validate({"name": "craft_item", "arguments": {"item": "stick", "skill": "fletching"}})
+    assert a.as_json() == {"tool": "craft", "item": "stick", "skill": "fletching"}

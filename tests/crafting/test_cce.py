@@ -92,3 +92,18 @@ def test_failed_task_scores_zero():
     world = _run(script, rounds=9)
     assert world.status == "horizon_exhausted" and world.metrics()["sr"] == 0.0
     assert world.metrics()["cce"] == 0.0 and world.metrics()["psr"] == 0.0
+
+
+def test_llm_judge_hook_for_chat_edges_records_its_model():
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from models.crafting.metrics import collaboration, judge_chat_edges
+
+    world = _run(_staff_script())
+    judge = FakeListChatModel(responses=['{"contributes": true}'] + ['{"contributes": false}'] * 50)
+    judged = asyncio.run(judge_chat_edges(world, judge))
+    assert judged["judge_model"] and judged["edges"] == [(11, 12)]  # the first candidate after the chat
+    collab = collaboration(world, judged_edges=judged["edges"])
+    assert 11 in collab["contributing"] and collab["cce"] == 10 / 27
+    none = collaboration(world, judged_edges=[])
+    assert 11 not in none["contributing"] and none["cce"] == 9 / 27
