@@ -1,0 +1,258 @@
+"""Hand-written help/hinder controllers for the SwarmBench worlds: the bar an LLM must clear.
+
+They see exactly what an LLM sees (the local observation, messages included), never the world.
+Pursuit: help = step onto a free side of the prey next to me (also from 'P at r,c' messages),
+otherwise follow the swarm's rule;
+hinder = shove agents that hold a side of the prey sideways, and never hold one.
+Flocking: help = fill a hole (<= 2 steps) of the best-filled visible square outline, else rule; hinder = push agents off it.
+Synchronization: hinder = keep my light opposite the swarm (clock included).
+Foraging / Transport: hinder = sit on the food's pick-up cells / against the box as dead weight.
+Where no real help exists, help defers to the rule (lift 0 is the honest floor).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from mam_bench.controller import Controller, Decision, Request
+from mam_bench.errors import ConfigError
+from mam_bench.streams import stream
+from models.swarm.grid import DELTA, MOVES, OPPOSITE, manhattan
+from models.swarm.view import SwarmObservation
+
+_AT = re.compile(r"P at (\d+),(\d+)")
+Cell = tuple[int, int]
+
+
+def _is_agent(sym: str) -> bool:
+    return sym.lstrip("$").isdigit()
+
+
+def _agents(obs: SwarmObservation) -> dict[Cell, str]:
+    return {c: s for c, s in obs.visible().items() if _is_agent(s)}
+
+
+def _free(obs: SwarmObservation, cell: Cell) -> bool:
+    return obs.visible().get(cell, ".") == "."
+
+
+def _step(obs: SwarmObservation, goal: Cell, rng: np.random.Generator, avoid: set[Cell] = frozenset()) -> str:
+    """A Manhattan step toward `goal` into a free visible cell; a sideways step if blocked."""
+    here = obs.position
+    if here is None or here == goal:
+        return "STAY"
+    good, side = [], []
+    for m in MOVES:
+        dr, dc = DELTA[m]
+        t = (here[0] + dr, here[1] + dc)
+        if not _free(obs, t) or t in avoid:
+            continue
+        (good if manhattan(t, goal) < manhattan(here, goal) else side).append(m)
+    options = good or side
+    return options[int(rng.integers(len(options)))] if options else "STAY"
+
+
+def _wander(obs: SwarmObservation, rng: np.random.Generator) -> str:
+    centre = (obs.size // 2, obs.size // 2)
+    if obs.position and manhattan(obs.position, centre) > 2 and rng.random() < 0.6:
+        return _step(obs, centre, rng)
+    options = [m for m in MOVES if obs.position and _free(obs, (obs.position[0] + DELTA[m][0], obs.position[1] + DELTA[m][1]))]
+    return options[int(rng.integers(len(options)))] if options else "STAY"
+
+
+def _sides(cell: Cell) -> list[Cell]:
+    return [(cell[0] + DELTA[m][0], cell[1] + DELTA[m][1]) for m in MOVES]
+
+
+def _move_from(a: Cell, b: Cell) -> str:
+    d = (b[0] - a[0], b[1] - a[1])
+    return next(m for m in MOVES if DELTA[m] == d)
+
+
+# --- pursuit ---------------------------------------------------------------------------------------
+def _prey(obs: SwarmObservation) -> Cell | None:
+    for c, s in obs.visible().items():
+        if s == "P":
+            return c
+    for m in obs.messages:
+        hit = _AT.search(m)
+        if hit:
+            return int(hit.group(1)), int(hit.group(2))
+    return None
+
+
+def pursuit_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    prey = _prey(obs)
+    if prey is None or obs.position is None:
+        return Decision.follow_rule()
+    vis = obs.visible()
+    slots = [c for c in _sides(prey) if vis.get(c, ".") != "W"]
+    if obs.position in slots:
+        return Decision(action={"action": "STAY"}, message=f"P at {prey[0]},{prey[1]}")
+    free = [c for c in slots if vis.get(c, ".") == "." and manhattan(obs.position, c) == 1]
+    if not free:  # the swarm's own assignment is better at a distance: follow it
+        return Decision.follow_rule()
+    return Decision(action={"action": _move_from(obs.position, min(free))}, message=f"P at {prey[0]},{prey[1]}")
+
+
+def pursuit_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    prey = _prey(obs)
+    here = obs.position
+    if here is None:
+        return Decision(action={"action": "STAY"})
+    if prey is None:
+        return Decision(action={"action": _wander(obs, rng)})
+    slots = set(_sides(prey))
+    vis = obs.visible()
+    if here in slots:  # never help close the cage
+        away = [m for m in MOVES if _free(obs, (here[0] + DELTA[m][0], here[1] + DELTA[m][1]))
+                and (here[0] + DELTA[m][0], here[1] + DELTA[m][1]) not in slots]
+        return Decision(action={"action": away[0] if away else "STAY"})
+    targets = []
+    for x in slots:
+        if _is_agent(vis.get(x, "")):
+            axis = (x[0] - prey[0], x[1] - prey[1])
+            for perp in ((axis[1], axis[0]), (-axis[1], -axis[0])):
+                stand = (x[0] + perp[0], x[1] + perp[1])
+                if stand == here:
+                    return Decision(action={"action": _move_from(here, x)})
+                if _free(obs, stand) and stand not in slots:
+                    targets.append(stand)
+    if targets:
+        goal = min(targets, key=lambda c: (manhattan(here, c), c))
+        return Decision(action={"action": _step(obs, goal, rng, avoid=slots)})
+    return Decision(action={"action": "STAY" if manhattan(here, prey) > 2 else _step(obs, (2 * here[0] - prey[0], 2 * here[1] - prey[1]), rng, avoid=slots)})
+
+
+# --- flocking --------------------------------------------------------------------------------------
+def _side(obs: SwarmObservation) -> int:
+    hit = re.search(r"side (\d+)", obs.status_dict().get("target", ""))
+    return int(hit.group(1)) if hit else 3
+
+
+def _outline(top: Cell, side: int) -> list[Cell]:
+    return [(top[0] + r, top[1] + c) for r in range(side) for c in range(side) if r in (0, side - 1) or c in (0, side - 1)]
+
+
+def _best_outline(obs: SwarmObservation) -> list[Cell] | None:
+    side, here = _side(obs), obs.position
+    agents = set(_agents(obs)) | {here}
+    vis = obs.visible()
+    best, key = None, None
+    for r in range(here[0] - side + 1, here[0] + side):
+        for c in range(here[1] - side + 1, here[1] + side):
+            cells = _outline((r, c), side)
+            if any(vis.get(x, ".") in ("W", "*") for x in cells):
+                continue
+            k = (sum(x in agents for x in cells), -manhattan(here, (r, c)), -r, -c)
+            if key is None or k > key:
+                best, key = cells, k
+    return best
+
+
+def flocking_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    if obs.position is None or _side(obs) > obs.view:
+        return Decision.follow_rule()
+    if not _agents(obs):
+        return Decision(action={"action": _wander(obs, rng)})
+    cells = _best_outline(obs)
+    if cells is None or obs.position in cells:
+        return Decision(action={"action": "STAY"})
+    holes = [x for x in cells if _free(obs, x) and manhattan(obs.position, x) <= 2]
+    if not holes:
+        return Decision.follow_rule()
+    goal = min(holes, key=lambda x: (manhattan(obs.position, x), x))
+    return Decision(action={"action": _step(obs, goal, rng)})
+
+
+def flocking_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    here = obs.position
+    if here is None:
+        return Decision(action={"action": "STAY"})
+    agents = _agents(obs)
+    if not agents:
+        return Decision(action={"action": _wander(obs, rng)})
+    centre = tuple(np.mean(list(agents), axis=0))
+    for m in MOVES:  # shove an adjacent agent away from the group's centre
+        t = (here[0] + DELTA[m][0], here[1] + DELTA[m][1])
+        if t in agents and manhattan(t, centre) >= manhattan(here, centre) - 1:
+            return Decision(action={"action": m})
+    goal = min(agents, key=lambda c: (manhattan(here, c), c))
+    return Decision(action={"action": _step(obs, goal, rng)})
+
+
+# --- synchronization -------------------------------------------------------------------------------
+def sync_hinder_factory(period: int) -> Callable[[SwarmObservation, np.random.Generator], Decision]:
+    def hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+        mine = obs.status_dict().get("light") == "on"
+        agents = _agents(obs)
+        on = sum(1 for s in agents.values() if not s.startswith("$"))
+        off = len(agents) - on
+        majority = mine if on == off else on > off
+        clock = (obs.round + 1) % period == 0  # the swarm flips this round: flip with it to stay apart
+        switch = (mine == majority) != clock
+        return Decision(action={"action": "SWITCH" if switch else "STAY"})
+    return hinder
+
+
+# --- foraging / transport --------------------------------------------------------------------------
+def _dead_weight(symbol: str) -> Callable[[SwarmObservation, np.random.Generator], Decision]:
+    """Go next to the named object and stay there (blocks pick-up cells or adds mass to pushes)."""
+    def hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+        if obs.position is None:
+            return Decision(action={"action": "STAY"})
+        targets = [c for c, s in obs.visible().items() if s == symbol]
+        if not targets:
+            return Decision(action={"action": _wander(obs, rng)})
+        if any(t in _sides(obs.position) for t in targets):
+            return Decision(action={"action": "STAY"})
+        spots = [x for t in targets for x in _sides(t) if _free(obs, x)]
+        if not spots:
+            return Decision(action={"action": "STAY"})
+        goal = min(spots, key=lambda x: (manhattan(obs.position, x), x))
+        return Decision(action={"action": _step(obs, goal, rng)})
+    return hinder
+
+
+def _defer(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    return Decision.follow_rule()
+
+
+class SwarmHeuristic(Controller):
+    """One strategy function per (task, objective); per-decision draws come from addressed streams."""
+
+    name = "heuristic"
+
+    def __init__(self, world_cls: Any, objective: str, strategy: Callable[[SwarmObservation, np.random.Generator], Decision]):
+        self.world_cls, self.objective_name, self.strategy = world_cls, objective, strategy
+
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]:
+        out = []
+        for req in requests:
+            rng = stream(self.seed, "controller.heuristic", req.actor_id, req.round)
+            out.append(self.strategy(req.observation, rng))
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "world": self.world_cls.name, "objective": self.objective_name,
+                "strategy": getattr(self.strategy, "__name__", "strategy")}
+
+
+def make_swarm_heuristic(world_cls: Any, objective: str, period: int = 10, **options: Any) -> Controller:
+    """The heuristic controller for a swarm world and objective (`help` or `hinder`)."""
+    table = {
+        ("pursuit", "help"): pursuit_help, ("pursuit", "hinder"): pursuit_hinder,
+        ("flocking", "help"): flocking_help, ("flocking", "hinder"): flocking_hinder,
+        ("synchronization", "help"): _defer, ("synchronization", "hinder"): sync_hinder_factory(period),
+        ("foraging", "help"): _defer, ("foraging", "hinder"): _dead_weight("F"),
+        ("transport", "help"): _defer, ("transport", "hinder"): _dead_weight("B"),
+    }
+    key = (world_cls.name, objective)
+    if key not in table:
+        raise ConfigError("objective", f"no swarm heuristic for {key}")
+    if options:
+        raise ConfigError("controller_options", f"unknown option {sorted(options)[0]!r}")
+    return SwarmHeuristic(world_cls, objective, table[key])
