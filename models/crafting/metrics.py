@@ -1,4 +1,11 @@
-"""Outcome metrics: SR, PSR, target units, and exact Causal Collaboration Effectiveness.
+"""Outcome metrics: progress, SR, PSR, target units, and exact Causal Collaboration Effectiveness.
+
+progress (the primary metric) = mean over rounds t = 1..budget of PSR(t), the PSR at the end of
+round t, with the last state held for the rounds a run did not play (it stopped on success, so
+those count as PSR 1). It is the area under the PSR curve, in [0, 1]: more output and earlier
+success both raise it, and it is defined at the final round of a run that ended early, so the
+finals of a treatment and a reference that stopped at different rounds compare. Unlike PSR it
+does not saturate when the rule already succeeds within the budget.
 
 CCE (AgentWorld F.1) = |C| / |T|, C = success actions plus all their causal ancestors, T = every
 action. Our edges are mechanical (item provenance FIFO, transfers, the last move before a located
@@ -145,12 +152,24 @@ def target_units(world: "CraftingWorld") -> int:
     return total
 
 
+def current_psr(world: "CraftingWorld") -> float:
+    return psr(world.task, world.final_state(), world.params.psr_mode)
+
+
+def progress(curve: list[float], current: float, budget: int) -> float:
+    """Area under the PSR curve over rounds 1..budget; rounds not (yet) played hold `current`."""
+    played = curve[:budget]
+    return (sum(played) + (budget - len(played)) * current) / budget
+
+
 def outcome(world: "CraftingWorld") -> dict[str, float]:
     state = world.final_state()
     sr = verify(world.task, state)[0]
     collab = collaboration(world)
+    now = psr(world.task, state, world.params.psr_mode)
     return {
-        "psr": psr(world.task, state, world.params.psr_mode),
+        "progress": progress(world.psr_curve, now, world.budget),
+        "psr": now,
         "psr_binary": psr(world.task, state, "binary"),
         "sr": float(sr),
         "target_units": float(target_units(world)),

@@ -35,8 +35,8 @@ class CraftingWorld(SteerableWorld):
     Action = CraftingAction
     objectives = {"accelerate": +1, "shortage": -1}
     default_objective = "shortage"
-    primary_metric = "psr"
-    secondary_metric = "target_units"
+    primary_metric = "progress"  # area under the PSR curve over the budget (metrics.progress)
+    secondary_metric = "psr"
     masks_influence = False
     treatment_stops_early = True
     default_influence: ClassVar[int] = 2
@@ -75,6 +75,7 @@ class CraftingWorld(SteerableWorld):
         self.leader_asked: dict[tuple[int, str], int] = {}
         self.last_outcome: dict[int, str] = {}
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
+        self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress`)
 
     # --- contract: identities and horizon -----------------------------------------------------
     def actor_ids(self) -> list[int]:
@@ -224,6 +225,8 @@ class CraftingWorld(SteerableWorld):
         self.round += 1  # blocked bookkeeping sees the next round's number
         self._update_blocked()
         self.round -= 1
+        self.psr_curve.append(crafting_metrics.current_psr(self))
+        self._metrics_cache = None
         if self.verify()[0]:
             self.status = "success"
 
@@ -341,7 +344,7 @@ class CraftingWorld(SteerableWorld):
     def facts(self, entries: list[AuditEntry]) -> list[str]:
         parts = [f"{self.actors[e.actor_id].username}:{e.outcome}" for e in entries]
         m = self.metrics()
-        return [" ".join(parts) + f" | psr={m['psr']:.3f} units={m['target_units']:.0f}"]
+        return [" ".join(parts) + f" | psr={m['psr']:.3f} progress={m['progress']:.3f} units={m['target_units']:.0f}"]
 
 
 def _id(action_id: int | None) -> int:

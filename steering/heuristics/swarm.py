@@ -1,10 +1,13 @@
 """Hand-written help/hinder controllers for the SwarmBench worlds: the bar an LLM must clear.
 
 They see exactly what an LLM sees (the local observation, messages included), never the world.
-Pursuit: help = step onto a free side of the prey next to me (also from 'P at r,c' messages),
-otherwise follow the swarm's rule;
+Pursuit: help = the influence agents, deciding as one team (as through the shared board), fill
+the prey's open sides together when each open side is next to a different one of them (the cage
+closes before the prey can flee), otherwise follow the swarm's rule;
 hinder = shove agents that hold a side of the prey sideways, and never hold one.
-Flocking: help = fill a hole (<= 2 steps) of the best-filled visible square outline, else rule; hinder = push agents off it.
+Flocking: help = follow the rule until my view has been frozen for 3 frames short of the square
+(a jam), then fill a hole (<= 2 steps) of the best-filled visible outline or step aside;
+hinder = push agents off it.
 Synchronization: hinder = keep my light opposite the swarm (clock included).
 Foraging / Transport: hinder = sit on the food's pick-up cells / against the box as dead weight.
 Where no real help exists, help defers to the rule (lift 0 is the honest floor).
@@ -20,7 +23,7 @@ import numpy as np
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError
 from mam_bench.streams import stream
-from models.swarm.grid import DELTA, MOVES, OPPOSITE, manhattan
+from models.swarm.grid import DELTA, MOVES, OPPOSITE, chebyshev, manhattan
 from models.swarm.view import SwarmObservation
 
 _AT = re.compile(r"P at (\d+),(\d+)")
@@ -84,18 +87,64 @@ def _prey(obs: SwarmObservation) -> Cell | None:
     return None
 
 
-def pursuit_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
-    prey = _prey(obs)
-    if prey is None or obs.position is None:
-        return Decision.follow_rule()
+def _slot_claims(obs: SwarmObservation) -> tuple[Cell, list[Cell], list[Cell], dict[Cell, str]] | None:
+    """(prey, free sides I see, sides I see, {free side next to me: move}); None unless the prey is in view."""
+    prey, here = _prey(obs), obs.position
+    if prey is None or here is None or chebyshev(here, prey) > obs.view // 2:
+        return None
     vis = obs.visible()
-    slots = [c for c in _sides(prey) if vis.get(c, ".") != "W"]
-    if obs.position in slots:
-        return Decision(action={"action": "STAY"}, message=f"P at {prey[0]},{prey[1]}")
-    free = [c for c in slots if vis.get(c, ".") == "." and manhattan(obs.position, c) == 1]
-    if not free:  # the swarm's own assignment is better at a distance: follow it
-        return Decision.follow_rule()
-    return Decision(action={"action": _move_from(obs.position, min(free))}, message=f"P at {prey[0]},{prey[1]}")
+    free = [c for c in _sides(prey) if vis.get(c) == "."]
+    seen = [c for c in _sides(prey) if c in vis and vis[c] != "*"]
+    if here in _sides(prey):
+        return prey, free, seen, {}
+    return prey, free, seen, {c: _move_from(here, c) for c in free if manhattan(here, c) == 1}
+
+
+def pursuit_help_batch(observations: Sequence[SwarmObservation], rngs: Sequence[np.random.Generator]) -> list[Decision]:
+    """Close the cage now when the influence agents alone can fill every side still open.
+
+    Each agent sees the prey and the free sides next to it; through the board the team pools
+    which free sides each member can reach in one step. If together they cover all of them (a
+    matching, one agent per side), they step in together: the capture happens this round, before
+    the prey can flee, however far the rule's own assignee for that side still is. Otherwise
+    every agent follows the swarm's rule (whose slot assignment is better at a distance).
+    """
+    out: list[Decision] = [Decision.follow_rule() for _ in observations]
+    claims = {k: c for k, o in enumerate(observations) if (c := _slot_claims(o)) is not None}
+    by_prey: dict[Cell, list[int]] = {}
+    for k, claim in claims.items():
+        by_prey.setdefault(claim[0], []).append(k)
+    for prey, members in by_prey.items():
+        free = set().union(*(set(claims[k][1]) for k in members))
+        seen = set().union(*(set(claims[k][2]) for k in members))
+        if not free or len(free) > len(members) or len(seen) < 4:  # an unseen side may be open
+            continue
+        plan = _cover(sorted(free), [claims[k][3] for k in members])
+        if plan is None:
+            continue
+        for k, cell in zip(members, plan):
+            if cell is not None:
+                out[k] = Decision(action={"action": claims[k][3][cell]}, message=f"P at {prey[0]},{prey[1]}")
+    return out
+
+
+def _cover(free: list[Cell], options: list[dict[Cell, str]]) -> list[Cell | None] | None:
+    """Give every free side its own agent (agent k may take the sides in options[k]); None if impossible."""
+    def go(i: int, used: frozenset) -> list[Cell | None] | None:
+        if i == len(options):
+            return [] if used == frozenset(free) else None
+        for cell in list(options[i]) + [None]:
+            if cell is not None and cell in used:
+                continue
+            rest = go(i + 1, used | {cell} if cell is not None else used)
+            if rest is not None:
+                return [cell] + rest
+        return None
+    return go(0, frozenset())
+
+
+def pursuit_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    return pursuit_help_batch([obs], [rng])[0]
 
 
 def pursuit_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
@@ -153,19 +202,39 @@ def _best_outline(obs: SwarmObservation) -> list[Cell] | None:
     return best
 
 
+def _stuck(obs: SwarmObservation, frames: int = 3) -> bool:
+    """My view has not changed for `frames` frames (the swarm around me is deadlocked)."""
+    return len(obs.frames) >= frames and all(f.cells == obs.frames[0].cells and f.row0 == obs.frames[0].row0
+                                             and f.col0 == obs.frames[0].col0 for f in obs.frames[1:frames])
+
+
+def _dissimilarity(obs: SwarmObservation) -> float | None:
+    hit = re.match(r"\s*([0-9.]+)", obs.status_dict().get("dissimilarity", ""))
+    return float(hit.group(1)) if hit else None
+
+
 def flocking_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
-    if obs.position is None or _side(obs) > obs.view:
+    """Follow the rule while the swarm converges; break a deadlock when it stalls short of the square.
+
+    The rule's nearest-slot agents can jam (two agents shoving toward one hole from both sides,
+    an extra agent parked on the outline's only open cell); the score is the best dissimilarity
+    ever reached, so once my view has been frozen for 3 frames while the status still reports a
+    dissimilarity above 0, moving costs nothing: fill a hole of the best visible outline, or else
+    step aside at random to unjam the pushers.
+    """
+    here = obs.position
+    dis = _dissimilarity(obs)
+    if here is None or not dis or not _stuck(obs):
         return Decision.follow_rule()
-    if not _agents(obs):
-        return Decision(action={"action": _wander(obs, rng)})
-    cells = _best_outline(obs)
-    if cells is None or obs.position in cells:
-        return Decision(action={"action": "STAY"})
-    holes = [x for x in cells if _free(obs, x) and manhattan(obs.position, x) <= 2]
-    if not holes:
-        return Decision.follow_rule()
-    goal = min(holes, key=lambda x: (manhattan(obs.position, x), x))
-    return Decision(action={"action": _step(obs, goal, rng)})
+    if _side(obs) <= obs.view and _agents(obs):
+        cells = _best_outline(obs)
+        if cells is not None and here not in cells:
+            holes = [x for x in cells if _free(obs, x) and manhattan(here, x) <= 2]
+            if holes:
+                goal = min(holes, key=lambda x: (manhattan(here, x), x))
+                return Decision(action={"action": _step(obs, goal, rng)})
+    options = [m for m in MOVES if _free(obs, (here[0] + DELTA[m][0], here[1] + DELTA[m][1]))]
+    return Decision(action={"action": options[int(rng.integers(len(options)))] if options else "STAY"})
 
 
 def flocking_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
@@ -221,6 +290,10 @@ def _defer(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
     return Decision.follow_rule()
 
 
+#: strategies whose team decides as one batch (coordination through the shared board)
+_BATCH: dict[Callable[..., Decision], Callable[..., list[Decision]]] = {pursuit_help: pursuit_help_batch}
+
+
 class SwarmHeuristic(Controller):
     """One strategy function per (task, objective); per-decision draws come from addressed streams."""
 
@@ -230,11 +303,11 @@ class SwarmHeuristic(Controller):
         self.world_cls, self.objective_name, self.strategy = world_cls, objective, strategy
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
-        out = []
-        for req in requests:
-            rng = stream(self.seed, "controller.heuristic", req.actor_id, req.round)
-            out.append(self.strategy(req.observation, rng))
-        return out
+        rngs = [stream(self.seed, "controller.heuristic", req.actor_id, req.round) for req in requests]
+        batch = _BATCH.get(self.strategy)
+        if batch is not None:  # the team decides together, as influence agents sharing the board would
+            return batch([req.observation for req in requests], rngs)
+        return [self.strategy(req.observation, rng) for req, rng in zip(requests, rngs)]
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "world": self.world_cls.name, "objective": self.objective_name,

@@ -1,4 +1,4 @@
-"""Heuristic steering: shortage lowers Forge Vanguard's PSR; the run directory is complete."""
+"""Heuristic steering: shortage lowers Forge Vanguard's progress (area under PSR); the run directory is complete."""
 
 import json
 import statistics
@@ -17,7 +17,7 @@ def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
         assert res["influence_ids"] == [0, 1] and res["direction"] == -1
         assert res["treatment"]["audit"]["identity_holds"]
         lifts.append(res["lift"])
-    assert statistics.mean(lifts) > 0.3 and min(lifts) > 0
+    assert statistics.mean(lifts) > 0.2 and min(lifts) > 0  # progress lift; measured mean +0.247, min +0.231
 
 
 def test_accelerate_runs_and_keeps_the_audit_identity():
@@ -34,7 +34,8 @@ def test_cli_equivalent_run_writes_a_complete_directory(tmp_path):
     for name in ("spec.json", "result.json", "reference.jsonl", "treatment.jsonl", "board.jsonl", "decisions.jsonl"):
         assert (tmp_path / name).exists(), name
     result = json.loads((tmp_path / "result.json").read_text())
-    assert result["metric"] == "psr" and result["lift"] == res["lift"] > 0
+    assert result["metric"] == "progress" and result["secondary_metric"] == "psr"
+    assert result["lift"] == res["lift"] > 0
     decisions = read_jsonl(tmp_path / "decisions.jsonl")
     assert {d["actor_id"] for d in decisions} == {0, 1}
     assert len(read_jsonl(tmp_path / "board.jsonl")) > 0  # facts, board on by default
