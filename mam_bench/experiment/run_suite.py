@@ -73,6 +73,14 @@ class _Budget:
             return f"--max-cost {self.max_cost:g} reached (${self.cost:.4f})"
         return None
 
+    def would_pass(self) -> str:
+        per = self.calls / self.pairs if self.pairs else 0.0
+        limits = " and ".join(x for x in (
+            f"--max-calls {self.max_calls}" if self.max_calls is not None else "",
+            f"--max-cost {self.max_cost:g}" if self.max_cost is not None else "") if x)
+        return (f"{limits}: the next pair would pass the limit ({self.calls} calls, ${self.cost:.4f} spent; "
+                f"about {per:.1f} calls per pair)")
+
     def room_for(self, in_flight: int) -> bool:
         """Would one more pair (at the mean spend per finished pair) stay within the limits?"""
         if self.max_calls is None and self.max_cost is None:
@@ -129,7 +137,7 @@ def run_experiment(
                 in_flight[pool.submit(job_of(out, pair))] = pair
             if not in_flight:
                 if queue and not outcome.stopped:
-                    outcome.stopped = budget.exhausted() or "the next pair would pass the limit"
+                    outcome.stopped = budget.exhausted() or budget.would_pass()
                 break
             for handle, result, exc in pool.wait(list(in_flight), timeout=1.0):
                 pair = in_flight.pop(handle)

@@ -1,0 +1,209 @@
+"""Schelling reference landscapes at speed, with the ratio against a plain per-agent Mesa model.
+
+    python bench/landscape.py                      # both grids + the Mesa ratio
+    python bench/landscape.py --grid pilot         # spec section 6: 23 x 7 x 20 seeds, cap 500 (3,220 runs)
+    python bench/landscape.py --grid boards        # boards 20/60/100 x 9 vacancies x 23 x 50 seeds, cap 30 (31,050)
+    python bench/landscape.py --boards 20 --seeds 5 --grid boards    # a subset
+    python bench/landscape.py --grid none --sample 12                # only the ratio
+
+The Mesa yardstick below is what a newcomer would write from the rule: CellAgents on an
+OrthogonalMooreGrid, each unhappy agent scans every vacancy. It draws from the same streams,
+so its results must equal the kernel's; the script checks that on every sampled run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+from pathlib import Path
+
+import multiprocessing
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import mesa  # noqa: E402
+from mesa.discrete_space import CellAgent, OrthogonalMooreGrid  # noqa: E402
+
+from mam_bench.streams import seeded  # noqa: E402
+from models.schelling.fast_kernel import fast_reference_outcome  # noqa: E402
+from models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams  # noqa: E402
+from models.schelling.seeding import ORDER, TIES, initial_board, stream_words  # noqa: E402
+
+BOARD_VACANCIES = ("1/100", "1/40", "1/20", "1/10", "1/5", "1/4", "3/10", "2/5", "1/2")
+
+
+# --- the straightforward Mesa implementation (the yardstick) -------------------------------------
+class PlainResident(CellAgent):
+    def __init__(self, model: "PlainSchelling", cell, actor_id: int, group: int) -> None:
+        super().__init__(model)
+        self.cell, self.actor_id, self.group = cell, actor_id, group
+
+    def counts_at(self, cell) -> tuple[int, int]:
+        """(same group, occupied) among the cell's neighbours, not counting myself."""
+        same = occ = 0
+        for n in cell.neighborhood:
+            for other in n.agents:
+                if other is self:
+                    continue
+                occ += 1
+                same += other.group == self.group
+        return same, occ
+
+    def content_at(self, cell) -> bool:
+        same, occ = self.counts_at(cell)
+        th = self.model.threshold
+        return occ == 0 or Fraction(same, occ) >= th
+
+
+class PlainSchelling(mesa.Model):
+    """Per-agent reference rule: every unhappy agent scans every start-of-round vacancy."""
+
+    def __init__(self, params: SchellingParams, seed: int) -> None:
+        super().__init__(seed=seed)
+        self.size, self.threshold = params.size, params.threshold
+        self.grid = OrthogonalMooreGrid((params.size, params.size), torus=True, capacity=1, random=self.random)
+        board = initial_board(params, seed)
+        self.residents: list[PlainResident] = [None] * params.n_agents  # type: ignore[list-item]
+        for r in range(params.size):
+            for c in range(params.size):
+                aid = int(board[r, c])
+                if aid >= 0:
+                    self.residents[aid] = PlainResident(self, self.grid[(r, c)], aid, int(aid >= params.n_a))
+        self.order = seeded(stream_words(ORDER, params, seed))
+        self.ties = seeded(stream_words(TIES, params, seed))
+        self.status, self.rounds = "running", 0
+
+    def step(self) -> None:
+        unhappy = [a.actor_id for a in self.residents if not a.content_at(a.cell)]
+        if not unhappy:
+            self.status, self.running = "equilibrium", False
+            return
+        empties = sorted((c for c in self.grid.all_cells if c.is_empty), key=lambda c: c.coordinate[0] * self.size + c.coordinate[1])
+        taken: set = set()
+        moves = []
+        for aid in self.order.permutation(sorted(unhappy)):
+            agent = self.residents[int(aid)]
+            r0, c0 = agent.cell.coordinate
+            best, ties = None, []
+            for cell in empties:
+                if cell in taken or not agent.content_at(cell):
+                    continue
+                r, c = cell.coordinate
+                dr, dc = abs(r - r0), abs(c - c0)
+                d = max(min(dr, self.size - dr), min(dc, self.size - dc))
+                if best is None or d < best:
+                    best, ties = d, [cell]
+                elif d == best:
+                    ties.append(cell)
+            if not ties:
+                continue
+            pick = ties[int(self.ties.integers(len(ties)))] if len(ties) > 1 else ties[0]
+            taken.add(pick)
+            moves.append((agent, pick))
+        if not moves:
+            self.status, self.running = "blocked", False
+            return
+        for agent, dest in moves:  # destinations were empty at round start, so order is irrelevant
+            agent.cell = dest
+        self.rounds += 1
+
+
+def mesa_outcome(params: SchellingParams, seed: int, cap: int) -> tuple[str, int]:
+    model = PlainSchelling(params, seed)
+    while model.running and model.rounds < cap:
+        model.step()
+    return (model.status if model.status != "running" else "horizon_exhausted"), model.rounds
+
+
+# --- the landscapes ---------------------------------------------------------------------------------
+def _run(job: tuple[int, str, str, int, int]) -> dict:
+    size, t, v, seed, cap = job
+    p = SchellingParams.from_strings({"size": str(size), "threshold": t, "vacancy": v})
+    return {"size": size, "threshold": t, "vacancy": v, "seed": seed, **fast_reference_outcome(p, seed, cap)}
+
+
+def pilot_jobs(seeds: int) -> list[tuple]:
+    return [(20, str(t), str(v), s, 500) for t in LANDSCAPE_THRESHOLDS for v in LANDSCAPE_VACANCIES for s in range(seeds)]
+
+
+def board_jobs(boards: list[int], seeds: int, vacancies: list[str]) -> list[tuple]:
+    return [(b, str(t), v, s, 30) for b in boards for v in vacancies for t in LANDSCAPE_THRESHOLDS for s in range(seeds)]
+
+
+def sweep(name: str, jobs: list[tuple], workers: int, out: Path | None) -> list[dict]:
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        rows = list(pool.map(_run, jobs, chunksize=max(1, len(jobs) // (16 * workers))))
+    secs = time.perf_counter() - started
+    print(f"{name}: {len(rows)} runs in {secs:.2f} s = {len(rows) / secs:.0f} runs/s ({workers} processes)")
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{name}.csv"
+        with open(path, "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        print(f"  -> {path}")
+    return rows
+
+
+def report_cells(rows: list[dict], spots: list[tuple[str, str]]) -> None:
+    for t, v in spots:
+        sats = [r["final_satisfaction"] for r in rows if r["threshold"] == t and r["vacancy"] == v and r["size"] == 20]
+        if sats:
+            print(f"  cell threshold {t}, vacancy {v}: mean satisfaction {statistics.fmean(sats):.4f}, "
+                  f"SD {statistics.stdev(sats) if len(sats) > 1 else 0:.4f} over {len(sats)} seeds")
+
+
+def ratio(sample: list[tuple]) -> None:
+    """Same runs through the Mesa yardstick and the kernel (one process each); results must match."""
+    t_mesa = t_fast = 0.0
+    for size, t, v, seed, cap in sample:
+        p = SchellingParams.from_strings({"size": str(size), "threshold": t, "vacancy": v})
+        a = time.perf_counter()
+        status, rounds = mesa_outcome(p, seed, cap)
+        b = time.perf_counter()
+        fast = fast_reference_outcome(p, seed, cap)
+        c = time.perf_counter()
+        t_mesa += b - a
+        t_fast += c - b
+        if (status, rounds) != (fast["status"], fast["rounds"]):
+            raise SystemExit(f"MISMATCH size {size} t {t} v {v} seed {seed}: mesa {status}/{rounds} kernel {fast['status']}/{fast['rounds']}")
+    print(f"ratio on {len(sample)} sampled runs (same results): Mesa per-agent {t_mesa:.2f} s, kernel {t_fast:.4f} s "
+          f"-> {t_mesa / t_fast:.0f}x")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--grid", choices=("all", "pilot", "boards", "none"), default="all")
+    ap.add_argument("--seeds", type=int, default=None, help="seeds per cell (default 20 pilot, 50 boards)")
+    ap.add_argument("--boards", default="20,60,100")
+    ap.add_argument("--vacancies", default=",".join(BOARD_VACANCIES), help="board-grid vacancy levels")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--sample", type=int, default=16, help="runs for the Mesa ratio (0 = skip)")
+    ap.add_argument("--out", type=Path, default=None, help="write pilot.csv / boards.csv here")
+    args = ap.parse_args(argv)
+    fast_reference_outcome(SchellingParams(), 0)  # compile (or load the numba cache) before forking
+    if args.grid in ("all", "pilot"):
+        rows = sweep("pilot", pilot_jobs(args.seeds or 20), args.jobs, args.out)
+        report_cells(rows, [("1/2", "1/4"), ("3/4", "1/4"), ("6/7", "1/4")])
+    if args.grid in ("all", "boards"):
+        boards = [int(b) for b in args.boards.split(",")]
+        sweep("boards", board_jobs(boards, args.seeds or 50, args.vacancies.split(",")), args.jobs, args.out)
+    if args.sample:
+        pool = pilot_jobs(20)[::97][: args.sample // 2] + board_jobs([20, 60], 50, list(BOARD_VACANCIES))[::331][: args.sample - args.sample // 2]
+        ratio(pool)
+        busy = [(20, "3/4", "1/4", seed, 500) for seed in range(max(2, args.sample // 4))]
+        print("busy sample (threshold 3/4, vacancy 1/4, 20x20, cap 500: runs with real dynamics):")
+        ratio(busy)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
