@@ -46,7 +46,7 @@ def is_transient(exc: BaseException) -> bool:
     if isinstance(exc, (asyncio.TimeoutError, TimeoutError, ConnectionError)):
         return True
     status = status_of(exc)
-    if status is not None:
+    if status is not None and status >= 400:  # (a 200 with an undecodable body is judged below)
         return status in TRANSIENT_STATUS or status >= 500
     names = {c.__name__ for c in type(exc).__mro__}
     transient_names = {

@@ -27,7 +27,7 @@ def test_paired_view(world: str, server, browser, shots: Path) -> None:
         boards_render(page)
         round_is(page, 0)
         before = lift_text(page)
-        page.screenshot(path=str(shots / f"{world}-round0.png"), full_page=True)
+        page.screenshot(path=str(shots / f"{world}-round0.png"))
 
         step(page, 3)
         round_is(page, 3)
