@@ -119,6 +119,7 @@ def main() -> None:
                 ("accelerate", "0,1 (default: two miners)", None, {}),
                 ("accelerate", "3 (the smelter)", (3,), {}),
                 ("accelerate", "3,4 (smelter + a smith)", (3, 4), {}),
+                ("accelerate", "3,4,5 (smelter + both smiths)", (3, 4, 5), {}),
                 ("accelerate", "3 (the smelter)", (3,), {"rounds": 18})]
     for obj, label, ids, params in settings:
         s = lift_rows(obj, influence_ids=ids, **params)

@@ -2,9 +2,9 @@
 
 shortage: hoard (never transfer, ignore requests), drain the nodes the target tree needs, and
 mis-route intermediates by requesting them from their makers for oneself.
-accelerate: follow the shared plan (the rule), but fulfil demand greedily: keep stations busy
-(craft before handing over), and when idle dig demanded raw material
-and give it to its consumer.
+accelerate: follow the shared plan (the rule) and defer to it by default; depart only to keep a
+station busy (craft owed output before handing over) and, when owing nothing, to pass true surplus
+(never an input its own obligations still need) to a co-located consumer.
 """
 
 from __future__ import annotations
@@ -70,35 +70,64 @@ class ShortageHeuristic(Controller):
 
 
 class AccelerateHeuristic(Controller):
+    """Defers to the rule except where it can safely do better.
+
+    It departs from the rule in two places only: it crafts owed output before handing over
+    (keeps the station busy, so a batch is ready sooner), and, when it owes nothing to anyone,
+    it passes *surplus* demanded stock (what its own obligations will never use) to a co-located
+    consumer. It never gives away an item or a recipe input its own obligations still need
+    (doing so starved a smith seat of its own heavysword inputs), and it leaves requests to the
+    rule, which accepts them and so books the delivery. Everything else is `Decision(defer=True)`.
+    """
+
     name = "heuristic.crafting.accelerate"
+
+    @staticmethod
+    def reserved(obs: CraftingObservation) -> dict[str, int]:
+        """What the agent's own obligations will consume or hand over: owed items and the
+        inputs (down the recipe tree) of what is still to be crafted."""
+        cat = catalog()
+        makes = set(cat.roles[obs.role].makes) if obs.role in cat.roles else set()
+        owed: dict[str, int] = {}
+        for item, left, _ in obs.owed:
+            owed[item] = owed.get(item, 0) + left
+        keep: dict[str, int] = {}
+        todo = list(owed.items())
+        while todo:
+            item, qty = todo.pop()
+            have = obs.inventory.get(item, 0) - keep.get(item, 0)
+            keep[item] = keep.get(item, 0) + qty
+            short = qty - max(0, have)
+            r = cat.recipes.get(item)
+            if short > 0 and r is not None and item in makes:
+                crafts = -(-short // r.qty)
+                todo.extend((inp, crafts * k) for inp, k in r.inputs.items())
+        return keep
 
     def _one(self, obs: CraftingObservation) -> Decision:
         cat = catalog()
-        for item, left, to in obs.owed:  # keep the station busy: craft before handing over
+        for item, left, _ in obs.owed:  # keep the station busy: craft the next batch before handing over
             r = cat.recipes.get(item)
             if (r and left > obs.inventory.get(item, 0) and r.station in obs.stations
+                    and obs.skills.get(r.skill, 0) > 0
                     and all(obs.inventory.get(i, 0) >= k for i, k in r.inputs.items())):
                 return Decision(action={"tool": "craft", "item": item, "skill": r.skill})
-        for item, left, to in obs.owed:  # hand over whatever is owed, as soon as possible
+        for item, left, to in obs.owed:  # hand over what is owed as soon as it is ready
             if to != obs.actor_id and obs.inventory.get(item, 0) > 0 and to in obs.here:
                 return Decision(action={"tool": "transfer", "item": item,
                                         "qty": min(left, obs.inventory[item]), "to": to})
-        for _, frm, item, qty, rec in obs.requests:  # greedy: serve requests we can serve now
-            if obs.inventory.get(item, 0) > 0 and rec in obs.here:
-                return Decision(action={"tool": "transfer", "item": item,
-                                        "qty": min(qty, obs.inventory[item]), "to": rec})
-        if not any(to != obs.actor_id for _, _, to in obs.owed):
+        if not any(to != obs.actor_id for _, _, to in obs.owed):  # idle: pass on true surplus only
             tree = demand_tree(obs.task)
-            for node, resource, stock, _ in obs.nodes:
-                if resource in tree and stock > 0 and can_harvest(obs, node) and obs.inventory.get(resource, 0) < 2:
-                    return Decision(action={"tool": "harvest", "node": node})
+            keep = self.reserved(obs)
             roles = {i: r for i, _, r in obs.team}
             for item in sorted(obs.inventory):
+                spare = obs.inventory[item] - keep.get(item, 0)
+                if item not in tree or spare <= 0:
+                    continue
                 users = [i for i in obs.here if any(item in cat.recipes[o].inputs
                          for o in cat.roles[roles[i]].makes if o in cat.recipes and o in tree)]
-                if item in tree and users:
-                    return Decision(action={"tool": "transfer", "item": item, "qty": obs.inventory[item],
-                                            "to": users[0]})
+                if users:
+                    return Decision(action={"tool": "transfer", "item": item, "qty": spare, "to": users[0]})
         return Decision.follow_rule()
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:

@@ -1,0 +1,13 @@
+"""Accelerate never does worse than the rule: from a smith's seat it must not give away its own inputs."""
+
+import statistics
+
+from mam_bench.runner import PairSpec, run_pair
+
+
+def test_accelerate_smelter_and_smith_seats_do_not_hurt():
+    lifts = [run_pair(PairSpec.build(world="crafting", seed=seed, params={"task": "forge_vanguard"},
+                                     policy="heuristic", objective="accelerate", influence_ids=(3, 4)))["lift"]
+             for seed in range(20, 24)]
+    # before the fix the smith seat handed its heavysword inputs to the other smith: lift about -0.2
+    assert statistics.mean(lifts) >= 0 and min(lifts) > -0.05
