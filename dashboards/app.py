@@ -1,0 +1,47 @@
+"""The Solara app `mam-bench dashboard` serves: the paired view and the landscape page.
+
+Settings arrive through environment variables set by the command (world, recorded run,
+landscape CSV); `?world=NAME&seed=N` in the address picks another world for one session.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import parse_qs
+
+import solara
+
+from dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
+
+
+@solara.component
+def Paired() -> None:
+    router = solara.use_router()
+    query = parse_qs(router.search or "")
+    cfg = default_config()
+    if "world" in query:
+        cfg = cfg.with_(world=query["world"][0], seed=0)
+    if "seed" in query:
+        cfg = cfg.with_(seed=int(query["seed"][0]))
+    from dashboards.paired import PairedView
+
+    solara.Title("MAM-Bench: paired runs")
+    PairedView(cfg, os.environ.get(ENV_RUN) or None)
+
+
+@solara.component
+def Landscape() -> None:
+    from dashboards.landscape import LandscapeView
+
+    solara.Title("MAM-Bench: landscape")
+    path = os.environ.get(ENV_LANDSCAPE)
+    if not path:
+        solara.Info("start with `mam-bench dashboard --landscape FILE.csv` (a CSV from `mam-bench landscape`)")
+        return
+    LandscapeView(path)
+
+
+routes = [
+    solara.Route(path="/", component=Paired, label="Paired runs"),
+    solara.Route(path="landscape", component=Landscape, label="Landscape"),
+]

@@ -1,0 +1,93 @@
+"""What the controls choose, and how a choice becomes a live pair (or a clear error)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mam_bench.errors import ConfigError
+from mam_bench.registry import get_world, world_names
+from mam_bench.runner import PairSpec
+
+POLICIES = ("rule", "random", "heuristic", "llm", "replay")
+
+#: environment variables `mam-bench dashboard` passes to the Solara process
+ENV_WORLD, ENV_RUN, ENV_LANDSCAPE = "MAM_DASHBOARD_WORLD", "MAM_DASHBOARD_RUN", "MAM_DASHBOARD_LANDSCAPE"
+
+
+@dataclass(frozen=True)
+class DashConfig:
+    world: str = "schelling"
+    seed: int = 22
+    params: tuple[tuple[str, str], ...] = ()
+    objective: str = ""
+    #: a count ("16") or comma-separated ids ("0,1,150"); empty = the world's default
+    influence: str = ""
+    policy: str = "auto"
+    model: str = ""
+    replay: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def with_(self, **kw: Any) -> "DashConfig":
+        return replace(self, **kw)
+
+
+def available_worlds() -> list[str]:
+    """Registered worlds that import right now (others are being built elsewhere)."""
+    out = []
+    for name in world_names():
+        try:
+            get_world(name)
+            out.append(name)
+        except Exception:
+            continue
+    return out
+
+
+def default_config() -> DashConfig:
+    world = os.environ.get(ENV_WORLD) or "schelling"
+    return DashConfig(world=world, seed=22 if world == "schelling" else 0)
+
+
+def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+    text = cfg.influence.strip()
+    if text:
+        try:
+            if "," in text:
+                ids = tuple(int(x) for x in text.split(",") if x.strip())
+            else:
+                count = int(text)
+        except ValueError:
+            raise ConfigError("influence", f"expected a number or comma-separated ids, got {text!r}") from None
+    options: dict[str, Any] = {}
+    if policy == "llm":
+        if not cfg.model:
+            raise ConfigError("model", "the llm controller needs a model string, e.g. openai:gpt-4o-mini")
+        options["model"] = cfg.model
+    if policy == "replay":
+        if not cfg.replay:
+            raise ConfigError("replay", "the replay controller needs a run directory")
+        options["replay"] = cfg.replay
+    return PairSpec.build(
+        world=cfg.world, seed=cfg.seed, params=dict(cfg.params), objective=cfg.objective or None,
+        policy=policy, influence=count, influence_ids=ids, controller_options=options,
+    )
+
+
+def build_session(cfg: DashConfig) -> Any:
+    """A live PairSession; `auto` means heuristic where one exists, else random."""
+    from dashboards.session import PairSession
+
+    if cfg.policy != "auto":
+        return PairSession(to_spec(cfg, cfg.policy))
+    try:
+        return PairSession(to_spec(cfg, "heuristic"))
+    except ConfigError as exc:
+        if exc.field != "policy":
+            raise
+    except (ImportError, AttributeError, NotImplementedError):
+        pass  # no heuristic for this world (yet)
+    return PairSession(to_spec(cfg, "random"))

@@ -1,0 +1,63 @@
+"""Controls for the experiment: world, seed, world parameters, objective, influence, controller."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import solara
+
+from dashboards.config import POLICIES, DashConfig, available_worlds
+from mam_bench.registry import get_world
+
+
+def _param_fields(world: str) -> dict[str, Any]:
+    try:
+        cls = get_world(world)
+    except Exception:
+        return {}
+    defaults = cls.Params().as_json()
+    return {k: v for k, v in defaults.items() if isinstance(v, (int, float, str, bool))}
+
+
+@solara.component
+def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
+    """Every change rebuilds the pair from round 0 (both runs reset together)."""
+    worlds = available_worlds()
+    fields = _param_fields(cfg.world)
+    current = dict(cfg.params)
+    try:
+        cls = get_world(cfg.world)
+        objectives = list(cls.objectives)
+        default_objective = cls.default_objective
+    except Exception:
+        objectives, default_objective = [], ""
+
+
+    def set_param(name: str, value: str | None) -> None:
+        p = dict(cfg.params)
+        if value is None or str(value) == str(fields.get(name)):
+            p.pop(name, None)
+        else:
+            p[name] = str(value)
+        on_cfg(cfg.with_(params=tuple(sorted(p.items()))))
+
+    with solara.Card("Experiment", classes=["mam-controls"]):
+        solara.Select("world", values=worlds or [cfg.world], value=cfg.world,
+                      on_value=lambda w: on_cfg(DashConfig(world=w, seed=cfg.seed)))
+        solara.InputInt("seed", value=cfg.seed, on_value=lambda s: on_cfg(cfg.with_(seed=int(s or 0))),
+                        classes=["mam-seed"])
+        if objectives:
+            solara.Select("objective", values=objectives, value=cfg.objective or default_objective,
+                          on_value=lambda o: on_cfg(cfg.with_(objective=o)))
+        solara.InputText("influence (count or ids 0,1,150)", value=cfg.influence,
+                         on_value=lambda t: on_cfg(cfg.with_(influence=t or "")))
+        solara.Select("controller", values=["auto", *POLICIES], value=cfg.policy,
+                      on_value=lambda p: on_cfg(cfg.with_(policy=p)))
+        if cfg.policy == "llm":
+            solara.InputText("model (provider:model)", value=cfg.model, on_value=lambda m: on_cfg(cfg.with_(model=m or "")))
+        if cfg.policy == "replay":
+            solara.InputText("replay run directory", value=cfg.replay, on_value=lambda d: on_cfg(cfg.with_(replay=d or "")))
+        with solara.Details("world parameters"):
+            for name, default in fields.items():
+                solara.InputText(name, value=str(current.get(name, default)),
+                                 on_value=lambda v, name=name: set_param(name, v))

@@ -1,0 +1,22 @@
+"""World-specific renderers, picked by world name; unknown worlds get the generic one.
+
+A renderer module offers `draw_board(ax, row, info)` (one snapshot on a matplotlib Axes) and may
+offer `Extras(state)`, a Solara component with the world's own panels.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+SWARM = ("pursuit", "synchronization", "foraging", "flocking", "transport")
+
+RENDERERS: dict[str, str] = {
+    "schelling": "dashboards.worlds.schelling",
+    **{name: "dashboards.worlds.swarm" for name in SWARM},
+    "crafting": "dashboards.worlds.crafting",
+}
+
+
+def renderer_for(world: str) -> ModuleType:
+    return importlib.import_module(RENDERERS.get(world, "dashboards.worlds.generic"))

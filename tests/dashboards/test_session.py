@@ -1,0 +1,64 @@
+"""The dashboard's step-wise pair must match the runner's records round for round."""
+
+from __future__ import annotations
+
+import concurrent.futures
+from pathlib import Path
+
+import pytest
+
+from dashboards.config import DashConfig, build_session, to_spec
+from dashboards.replay import ReplaySession, held
+from dashboards.session import PairSession
+from mam_bench.errors import ConfigError
+from mam_bench.records import read_jsonl
+from mam_bench.runner import PairSpec
+from mam_bench.runner import run_pair as _run_pair
+
+def run_pair(spec: PairSpec, out: Path) -> dict:
+    """In a thread of its own: a browser test in the same session may hold this thread's loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(_run_pair, spec, out).result()
+
+SMALL = {"size": "12", "max_rounds": "60"}
+
+
+def test_rule_controller_steps_identically_in_both_panels() -> None:
+    s = PairSession(PairSpec.build(world="schelling", seed=3, policy="rule", params=SMALL, influence=4, rounds=6))
+    while s.step():
+        pass
+    assert s.state.round == 6
+    for ref, tre in zip(s.state.reference, s.state.treatment):
+        assert ref["positions"] == tre["positions"]
+    assert s.state.lift()["lift"] == 0.0
+
+
+def test_live_session_matches_recorded_run(tmp_path: Path) -> None:
+    spec = PairSpec.build(world="schelling", seed=5, policy="random", params=SMALL, influence=4, rounds=5)
+    run_pair(spec, tmp_path / "run")
+    s = PairSession(spec)
+    while s.step():
+        pass
+    recorded = read_jsonl(tmp_path / "run" / "treatment.jsonl")
+    assert [r["positions"] for r in recorded] == [r["positions"] for r in s.state.treatment]
+    ref = read_jsonl(tmp_path / "run" / "reference.jsonl")
+    assert [r["positions"] for r in held(ref, 5)] == [r["positions"] for r in s.state.reference]
+
+
+def test_reset_returns_to_round_zero_and_replay_reveals_rounds(tmp_path: Path) -> None:
+    spec = PairSpec.build(world="schelling", seed=5, policy="random", params=SMALL, influence=4, rounds=4)
+    run_pair(spec, tmp_path / "run")
+    r = ReplaySession(tmp_path / "run")
+    assert r.state.round == 0 and r.state.feed == []
+    r.step()
+    r.step()
+    assert r.state.round == 2 and {e["round"] for e in r.state.feed} == {0, 1}
+    r.reset()
+    assert r.state.round == 0
+
+
+def test_bad_influence_text_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="influence"):
+        to_spec(DashConfig(influence="a,b"), "random")
+    with pytest.raises(ConfigError, match="model"):
+        build_session(DashConfig(policy="llm"))
