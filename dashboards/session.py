@@ -1,7 +1,7 @@
 """A live pair stepped in lockstep: the reference and the treatment advance one round per Step.
 
-The treatment round follows the runner's protocol (coordination, concurrent decisions,
-resolution, mismatch check) but one round at a time, so the dashboard can pause between rounds.
+The treatment is the runner's own `Treatment` (coordination, concurrent decisions, resolution,
+mismatch check), stepped one round at a time so the dashboard can pause between rounds.
 Rows have the same shape as `reference.jsonl` / `treatment.jsonl`, and feed entries the same
 shape as `decisions.jsonl`, so renderers never need to know whether a pair is live or replayed.
 """
@@ -13,11 +13,9 @@ import concurrent.futures
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, TypeVar
 
-from mam_bench.board import CoordinationBoard
-from mam_bench.controller import Decision, Request
 from mam_bench.outcome import delta_lift_relative
 from mam_bench.registry import make_controller
-from mam_bench.runner import PairSpec, Prepared, prepare
+from mam_bench.runner import PairSpec, Prepared, Treatment, prepare, step_reference
 
 T = TypeVar("T")
 
@@ -77,7 +75,7 @@ class PairState:
 
 
 class PairSession:
-    """A live pair: one reference world and one treatment world, stepped together."""
+    """A live pair: the runner's reference and `Treatment`, stepped together one round at a time."""
 
     def __init__(self, spec: PairSpec):
         self.spec = spec
@@ -89,81 +87,32 @@ class PairSession:
     def reset(self) -> None:
         p = self.prep
         self.ref_world = p.new_world(treatment=False)
-        self.tre_world = p.new_world(treatment=True)
-        self.controller.bind(self.spec.world, p.objective, self.spec.seed)
-        board_on = bool(getattr(p.params, "board", True))
-        self.board = CoordinationBoard(window=self.spec.board_window, post_cap=self.spec.post_cap, enabled=board_on)
-        self.history: dict[int, list[dict[str, Any]]] = {i: [] for i in p.influence_ids}
+        self.treatment = Treatment(p, self.controller)
         info = PairInfo(
             world=self.spec.world, seed=self.spec.seed, objective=p.objective, direction=p.direction,
             primary=p.world_cls.primary_metric, secondary=p.world_cls.secondary_metric,
             influence_ids=p.influence_ids, params=p.params.as_json(), horizon=p.rounds,
             policy=self.spec.policy, world_cls=p.world_cls,
         )
-        self.state = PairState(info, [round_row(self.ref_world)], [round_row(self.tre_world)])
+        self.state = PairState(info, [round_row(self.ref_world)], self.treatment.rows, self.treatment.decisions)
+
+    @property
+    def tre_world(self) -> Any:
+        return self.treatment.world
 
     @property
     def finished(self) -> bool:
-        tre = self.tre_world
-        return self.state.round >= self.prep.rounds or (tre.done and tre.treatment_stops_early)
+        return self.treatment.finished
 
     def step(self) -> bool:
         """Play one round of both runs; False when the treatment has reached its end."""
         if self.finished:
             return False
-        self._step_reference()
-        run_sync(self._step_treatment())
+        if step_reference(self.ref_world):
+            self.state.reference.append(round_row(self.ref_world))
+        else:  # at rest: hold the final state so both runs stay time-aligned
+            self.state.reference.append({**self.state.reference[-1], "status": self.ref_world.status})
+        r = self.treatment.round
+        run_sync(self.treatment.step())
+        self.state.facts[r] = [e.text for e in self.treatment.board.entries if e.round == r and e.kind == "authoritative"]
         return True
-
-    def _step_reference(self) -> None:
-        """The reference plays until it is done, then its final state is held."""
-        world, rows = self.ref_world, self.state.reference
-        if not world.done and world.round < world.reference_cap():
-            before = world.round
-            world.play_round()
-            if world.round > before:
-                rows.append(round_row(world))
-                return
-            rows[-1] = {**rows[-1], "status": world.status}
-        rows.append({**rows[-1]})
-
-    def _requests(self, phase: str, r: int) -> list[Request]:
-        p, world = self.prep, self.tre_world
-        window = self.spec.board_window
-        return [
-            Request(
-                world=self.spec.world, actor_id=aid, round=r, objective=p.objective,
-                observation=world.observe(aid), board=self.board.view(r), phase=phase,
-                history=tuple(h for h in self.history[aid] if h["round"] > r - window - 1),
-            )
-            for aid in p.influence_ids
-        ]
-
-    async def _step_treatment(self) -> None:
-        ids, world, r = self.prep.influence_ids, self.tre_world, self.state.round
-        posts: dict[int, str] = {}
-        if self.controller.posts and ids:
-            texts = await self.controller.post(self._requests("coordination", r))
-            for aid, text in zip(ids, texts):
-                if text:
-                    entry = self.board.post(r, aid, text)
-                    posts[aid] = entry.text if entry else str(text)
-        decisions = await self.controller.decide(self._requests("decision", r)) if ids else []
-        by_id: dict[int, Decision] = dict(zip(ids, decisions))
-        entries = world.play_round(by_id)
-        self.state.facts[r] = list(world.facts(entries))
-        for fact in self.state.facts[r]:
-            self.board.fact(r, fact)
-        for e in entries:
-            d = by_id.get(e.actor_id, Decision.follow_rule())
-            post = posts.get(e.actor_id)
-            declared = world.declared_action(e.actor_id, post) if post else None
-            mismatch = declared is not None and not world.same_action(declared, e.proposal)
-            self.history[e.actor_id].append(
-                {"round": r, "post": post, "action": e.proposal, "outcome": e.outcome, "message": d.message}
-            )
-            self.state.feed.append({
-                "round": r, "actor_id": e.actor_id, "post": post, "action": e.proposal,
-                "outcome": e.outcome, "detail": e.detail, "declared": declared, "mismatch": mismatch,
-            })
-        self.state.treatment.append(round_row(world))

@@ -70,17 +70,17 @@ def ensure_writable(out: Path | str) -> Path:
 class RunRecords:
     """Writes one pair's files. Pass `out=None` to keep everything in memory only."""
 
-    def __init__(self, out: Path | str | None, resume: bool = False):
+    def __init__(self, out: Path | str | None):
         self.out = Path(out) if out is not None else None
         self._files: dict[str, IO[str]] = {}
         self.memory: dict[str, list[dict]] = {}
         if self.out is not None:
             ensure_writable(self.out)
-            if not resume:
-                for name in RECORD_FILES:
-                    p = self.out / name
-                    if p.exists():
-                        p.unlink()
+            # a rerun starts its records afresh; the LLM cache (not a record) is kept
+            for name in RECORD_FILES:
+                p = self.out / name
+                if p.exists():
+                    p.unlink()
 
     def append(self, name: str, row: dict[str, Any]) -> None:
         self.memory.setdefault(name, []).append(row)

@@ -104,27 +104,125 @@ def _round_row(world: Any) -> dict[str, Any]:
     return {"round": world.round, "status": world.status, "metrics": world.metrics(), **world.snapshot()}
 
 
+def step_reference(world: Any) -> bool:
+    """One reference round; False once the world is at rest or capped (its final state is held)."""
+    if world.done:
+        return False
+    if world.round >= world.reference_cap():
+        world.status = "horizon_exhausted"
+        return False
+    before = world.round
+    world.play_round()
+    if world.round == before and not world.done:  # nothing happened and nothing will: stop
+        world.status = "horizon_exhausted"
+    return world.round > before
+
+
 def run_reference(prep: Prepared, records: RunRecords | None = None) -> tuple[Any, list[dict[str, Any]]]:
     """All-rule run until the world is done or its cap; the final state is then held."""
     world = prep.new_world(treatment=False)
-    cap = world.reference_cap()
     rows = [_round_row(world)]
-    while not world.done and world.round < cap:
-        before = world.round
-        world.play_round()
-        if world.round > before:
+    while not world.done:
+        if step_reference(world):
             rows.append(_round_row(world))
-        else:
-            rows[-1]["status"] = world.status
-            if not world.done:
-                break
-    if not world.done:
-        world.status = "horizon_exhausted"
-        rows[-1]["status"] = world.status
+    rows[-1]["status"] = world.status
     if records is not None:
         for row in rows:
             records.append("reference.jsonl", row)
     return world, rows
+
+
+class Treatment:
+    """The treatment, one round at a time: coordination, concurrent decisions, resolution, records.
+
+    The runner plays it to the end; the dashboard steps it between frames. Both see the same
+    decision rows (the shape of decisions.jsonl) and the same board.
+    """
+
+    def __init__(self, prep: Prepared, controller: Controller, records: RunRecords | None = None):
+        self.prep = prep
+        self.controller = controller
+        self.records = records
+        self.world = prep.new_world(treatment=True)
+        self.board = CoordinationBoard(
+            window=prep.spec.board_window, post_cap=prep.spec.post_cap, enabled=bool(getattr(prep.params, "board", True))
+        )
+        controller.bind(prep.spec.world, prep.objective, prep.spec.seed)
+        self.history: dict[int, list[dict[str, Any]]] = {i: [] for i in prep.influence_ids}
+        self.rows = [_round_row(self.world)]
+        self.decisions: list[dict[str, Any]] = []
+        self.mismatches = 0
+        self._write("treatment.jsonl", self.rows[0])
+
+    def _write(self, name: str, row: dict[str, Any]) -> None:
+        if self.records is not None:
+            self.records.append(name, row)
+
+    @property
+    def round(self) -> int:
+        return len(self.rows) - 1
+
+    @property
+    def finished(self) -> bool:
+        return self.round >= self.prep.rounds or (self.world.done and self.world.treatment_stops_early)
+
+    def _requests(self, phase: str) -> list[Request]:
+        r, window = self.round, self.prep.spec.board_window
+        return [
+            Request(
+                world=self.prep.spec.world, actor_id=aid, round=r, objective=self.prep.objective,
+                observation=self.world.observe(aid), board=self.board.view(r), phase=phase,
+                history=tuple(h for h in self.history[aid] if h["round"] > r - window - 1),
+            )
+            for aid in self.prep.influence_ids
+        ]
+
+    async def step(self) -> list[dict[str, Any]]:
+        """Play one round; returns its decision rows (empty once finished)."""
+        if self.finished:
+            return []
+        ids, world, r = self.prep.influence_ids, self.world, self.round
+        posts: dict[int, str] = {}
+        if self.controller.posts and ids:
+            texts = await self.controller.post(self._requests("coordination"))
+            for aid, text in zip(ids, texts):
+                if text:
+                    entry = self.board.post(r, aid, text)
+                    posts[aid] = entry.text if entry else str(text)
+        decisions = await self.controller.decide(self._requests("decision")) if ids else []
+        by_id: dict[int, Decision] = dict(zip(ids, decisions))
+        entries = world.play_round(by_id)
+        for fact in world.facts(entries):
+            self.board.fact(r, fact)
+        rows = []
+        for e in entries:
+            d = by_id.get(e.actor_id, Decision.follow_rule())
+            post = posts.get(e.actor_id)
+            declared = world.declared_action(e.actor_id, post) if post else None
+            mismatch = declared is not None and not world.same_action(declared, e.proposal)
+            self.mismatches += int(mismatch)
+            self.history[e.actor_id].append(
+                {"round": r, "post": post, "action": e.proposal, "outcome": e.outcome, "message": d.message}
+            )
+            row = {
+                "round": r, "actor_id": e.actor_id, "post": post, "action": e.proposal,
+                "decision": d.action, "message": d.message, "outcome": e.outcome, "detail": e.detail,
+                "deferred": e.deferred, "error": d.error, "raw": d.raw,
+                "declared": declared, "mismatch": mismatch,
+            }
+            rows.append(row)
+            self._write("decisions.jsonl", row)
+        self.decisions.extend(rows)
+        self.rows.append(_round_row(world))
+        self._write("treatment.jsonl", self.rows[-1])
+        if self.finished:
+            self._close()
+        return rows
+
+    def _close(self) -> None:
+        if self.world.status == "running":
+            self.world.status = "horizon_exhausted" if self.world.treatment_stops_early else "fixed_horizon"
+        self.rows[-1]["status"] = self.world.status
 
 
 async def run_treatment(
@@ -133,70 +231,14 @@ async def run_treatment(
     records: RunRecords | None = None,
     on_round: Callable[[int, Any], None] | None = None,
 ) -> tuple[Any, list[dict[str, Any]], CoordinationBoard, int]:
-    """The treatment: coordination, concurrent decisions, resolution, records; round by round."""
-    world = prep.new_world(treatment=True)
-    board_on = bool(getattr(prep.params, "board", True))
-    board = CoordinationBoard(window=prep.spec.board_window, post_cap=prep.spec.post_cap, enabled=board_on)
-    controller.bind(prep.spec.world, prep.objective, prep.spec.seed)
-    ids = prep.influence_ids
-    history: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
-    rows = [_round_row(world)]
-    if records is not None:
-        records.append("treatment.jsonl", rows[0])
-    mismatches = 0
-    for r in range(prep.rounds):
-        if world.done and world.treatment_stops_early:
-            break
-        window = prep.spec.board_window
-
-        def requests(phase: str) -> list[Request]:
-            return [
-                Request(
-                    world=prep.spec.world, actor_id=aid, round=r, objective=prep.objective,
-                    observation=world.observe(aid), board=board.view(r), phase=phase,
-                    history=tuple(h for h in history[aid] if h["round"] > r - window - 1),
-                )
-                for aid in ids
-            ]
-
-        posts: dict[int, str] = {}
-        if controller.posts and ids:
-            texts = await controller.post(requests("coordination"))
-            for aid, text in zip(ids, texts):
-                if text:
-                    entry = board.post(r, aid, text)
-                    posts[aid] = entry.text if entry else str(text)
-        decisions = await controller.decide(requests("decision")) if ids else []
-        by_id: dict[int, Decision] = dict(zip(ids, decisions))
-        entries = world.play_round(by_id)
-        for fact in world.facts(entries):
-            board.fact(r, fact)
-        for e in entries:
-            d = by_id.get(e.actor_id, Decision.follow_rule())
-            post = posts.get(e.actor_id)
-            declared = world.declared_action(e.actor_id, post) if post else None
-            mismatch = declared is not None and not world.same_action(declared, e.proposal)
-            mismatches += int(mismatch)
-            history[e.actor_id].append(
-                {"round": r, "post": post, "action": e.proposal, "outcome": e.outcome, "message": d.message}
-            )
-            if records is not None:
-                records.append("decisions.jsonl", {
-                    "round": r, "actor_id": e.actor_id, "post": post, "action": e.proposal,
-                    "decision": d.action, "message": d.message, "outcome": e.outcome, "detail": e.detail,
-                    "deferred": e.deferred, "error": d.error, "raw": d.raw,
-                    "declared": declared, "mismatch": mismatch,
-                })
-        row = _round_row(world)
-        rows.append(row)
-        if records is not None:
-            records.append("treatment.jsonl", row)
+    """Play the whole treatment; returns the world, its rows, the board and the mismatch count."""
+    run = Treatment(prep, controller, records)
+    while not run.finished:
+        await run.step()
         if on_round is not None:
-            on_round(r, world)
-    if world.status == "running":
-        world.status = "fixed_horizon" if not world.treatment_stops_early else "horizon_exhausted"
-        rows[-1]["status"] = world.status
-    return world, rows, board, mismatches
+            on_round(run.round - 1, run.world)
+    run._close()
+    return run.world, run.rows, run.board, run.mismatches
 
 
 def _run_summary(world: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -214,12 +256,19 @@ async def arun_pair(
     controller: Controller | None = None,
     prep: Prepared | None = None,
     on_round: Callable[[int, Any], None] | None = None,
-    resume: bool = False,
 ) -> dict[str, Any]:
+    """Play the pair and write its run directory (if `out`); returns the result dict.
+
+    An LLM controller without an explicit cache gets `out/llm_cache.sqlite`, so rerunning the
+    same directory (`mam-bench run --resume DIR`) repeats no call that completed.
+    """
     prep = prep or prepare(spec)
-    records = RunRecords(out, resume=False)
+    records = RunRecords(out)
     if controller is None:
-        controller = make_controller(spec.policy, prep.world_cls, prep.objective, spec.controller_options)
+        options = dict(spec.controller_options)
+        if spec.policy == "llm" and out is not None:
+            options.setdefault("cache", str(Path(out) / "llm_cache.sqlite"))
+        controller = make_controller(spec.policy, prep.world_cls, prep.objective, options)
     attach = getattr(controller, "attach_records", None)
     if callable(attach):  # LLM controllers write llm_calls.jsonl into the run's records
         attach(records)

@@ -73,18 +73,14 @@ def handle(args: argparse.Namespace) -> int:
         spec_file = out / "spec.json"
         if not spec_file.exists():
             raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
+        # the pair is played again; its cache (DIR/llm_cache.sqlite) answers every completed call
         spec = PairSpec.build(**json.loads(spec_file.read_text()))
-        resume = True
     else:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
-        resume = False
-    if spec.policy == "llm" and "cache" not in spec.controller_options:
-        # the run's own cache makes --resume free of repeated calls
-        spec = spec.model_copy(update={"controller_options": {**spec.controller_options, "cache": str(out / "llm_cache.sqlite")}})
     prep = prepare(spec)  # every check before any work
     ensure_writable(out)
-    result = run_pair(spec, out, prep=prep, resume=resume)
+    result = run_pair(spec, out, prep=prep)
     print(format_result(result, out))
     return 0
 

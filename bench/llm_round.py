@@ -1,0 +1,82 @@
+"""One Schelling round (post and act) with 16 LLM influence agents against a loopback server
+answering in 300 ms: round wall time / per-call latency. Sequential calls would give 32; the
+goal is at most 2.5 (both phases concurrent across agents).
+
+    python bench/llm_round.py [--latency 0.3] [--one-call]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from mam_bench.board import CoordinationBoard  # noqa: E402
+from mam_bench.controller import Request  # noqa: E402
+from models.schelling.model import SchellingWorld  # noqa: E402
+from steering.llm import LLMController  # noqa: E402
+
+
+async def one_round(ctl: LLMController, world: SchellingWorld, board: CoordinationBoard) -> float:
+    ids = world.influence_ids
+
+    def requests(phase: str) -> list[Request]:
+        return [Request("schelling", a, world.round, "integrate", world.observe(a), board.view(world.round), phase)
+                for a in ids]
+
+    started = time.perf_counter()
+    posts = await ctl.post(requests("coordination"))
+    for a, p in zip(ids, posts):
+        if p:
+            board.post(world.round, a, p)
+    decisions = await ctl.decide(requests("decision"))
+    world.play_round(dict(zip(ids, decisions)))
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--latency", type=float, default=0.3)
+    ap.add_argument("--one-call", action="store_true")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    os.environ.setdefault("MAM_BENCH_KEY", "sk-bench")
+    # the server runs in its own process, as a real provider would: no GIL shared with the client
+    server = subprocess.Popen([sys.executable, "-m", "tests.support.openai_server", "--latency", str(args.latency)],
+                              cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        base_url = f"http://127.0.0.1:{int(server.stdout.readline())}/v1"
+        ratios = []
+        for _ in range(args.repeats):
+            ctl = LLMController(SchellingWorld, "integrate", model="openai:bench", base_url=base_url,
+                                api_key_env="MAM_BENCH_KEY", max_concurrency=16, one_call=args.one_call)
+            world = SchellingWorld(seed=22, influence_ids=[*range(8), *range(150, 158)],
+                                   mask_ids=[*range(8), *range(150, 158)], role="treatment")
+            board = CoordinationBoard()
+            ctl.bind("schelling", "integrate", 22)
+
+            async def run() -> float:
+                try:
+                    return await one_round(ctl, world, board)
+                finally:
+                    await ctl.aclose()
+
+            wall = asyncio.run(run())
+            ratios.append(wall / args.latency)
+            print(f"round wall {wall:.3f}s  per-call latency {args.latency:.3f}s  ratio {wall / args.latency:.2f}"
+                  f"  (16 agents, {'one call' if args.one_call else 'post + act'})")
+        best, worst = min(ratios), max(ratios)
+        print(f"ratio best {best:.2f} worst {worst:.2f} (goal <= 2.5; sequential would be 32)")
+    finally:
+        server.stdin.close()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""From a model string to a LangChain chat model; the API key only ever lives in memory."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from mam_bench.errors import ConfigError
+from steering.llm.options import LLMOptions
+
+
+def api_key_from_env(options: LLMOptions) -> str | None:
+    if not options.api_key_env:
+        return None
+    key = os.environ.get(options.api_key_env)
+    if not key:
+        raise ConfigError("api_key_env", f"environment variable {options.api_key_env} is not set")
+    return key
+
+
+def build_chat_model(options: LLMOptions, api_key: str | None) -> BaseChatModel:
+    """`local:NAME` -> our llama.cpp model; anything else -> `init_chat_model(PROVIDER:MODEL)`."""
+    provider, _, name = options.model.partition(":")
+    if provider == "local":
+        from steering.llm.local_model import LocalChatModel
+
+        kw: dict[str, Any] = {"model_name": name or "gemma3-270m"}
+        if options.temperature is not None:
+            kw["temperature"] = options.temperature
+        if options.max_tokens is not None:
+            kw["max_tokens"] = options.max_tokens
+        return LocalChatModel(**kw)
+    from langchain.chat_models import init_chat_model
+
+    kw = {"timeout": options.timeout, "max_retries": 0}  # our transport layer retries
+    if options.temperature is not None:
+        kw["temperature"] = options.temperature
+    if options.max_tokens is not None:
+        kw["max_tokens"] = options.max_tokens
+    if options.base_url:
+        kw["base_url"] = options.base_url
+    if api_key is not None:
+        kw["api_key"] = api_key
+    try:
+        return init_chat_model(options.model, **kw)
+    except (ValueError, ImportError) as exc:
+        raise ConfigError("model", f"cannot build chat model {options.model!r}: {exc}") from None
+
+
+def structured(model: BaseChatModel, schema: dict[str, Any] | None) -> Any:
+    """Ask the provider for schema-shaped JSON where we know how; the text is parsed by us anyway."""
+    if schema is None:
+        return model
+    from steering.llm.local_model import LocalChatModel
+
+    if isinstance(model, LocalChatModel):
+        return model.bind(json_schema=schema)
+    try:
+        from langchain_openai import ChatOpenAI
+    except ImportError:  # pragma: no cover
+        ChatOpenAI = None  # type: ignore[assignment]
+    if ChatOpenAI is not None and isinstance(model, ChatOpenAI):
+        return model.bind(response_format={
+            "type": "json_schema", "json_schema": {"name": "answer", "schema": schema, "strict": False},
+        })
+    return model

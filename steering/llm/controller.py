@@ -1,0 +1,264 @@
+"""The LLM controller: every influence agent of a round asks its model at once.
+
+Per call: response cache first (nothing is paid for twice, a resumed run replays what it
+completed), then the model under a concurrency bound with transport retries. Per answer: parse,
+check legality on the start-of-round observation, one repair retry that quotes the error, then
+a policy_error (the world's null action). Each agent's task handles its own failures, so one
+agent never cancels another. Every call is a row of llm_calls.jsonl; the key never is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import time
+from typing import Any, Sequence
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from pydantic import ValidationError
+
+from mam_bench.controller import Controller, Decision, Request
+from mam_bench.errors import config_error_from
+from steering.llm.accounting import PriceTable, Totals
+from steering.llm.cache import ResponseCache, cache_key
+from steering.llm.chat_models import api_key_from_env, build_chat_model, structured
+from steering.llm.options import LLMOptions
+from steering.llm.prompts import prompts_for
+from steering.llm.transport import RetryPolicy, TransportError, call_with_retries
+
+RAW_KEEP = 2000  # characters of an answer kept in decisions.jsonl
+REPAIR_QUOTE = 2000  # characters of a rejected answer quoted back to the model
+
+
+def message_text(msg: Any) -> str:
+    """The answer text of an AIMessage: string content, text blocks, or tool-call arguments."""
+    content = getattr(msg, "content", msg)
+    if isinstance(content, list):
+        content = "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
+    text = content if isinstance(content, str) else str(content)
+    calls = getattr(msg, "tool_calls", None)
+    if not text.strip() and calls:
+        text = json.dumps(calls[0].get("args", {}))
+    return text
+
+
+def wire(messages: list[BaseMessage]) -> list[dict[str, str]]:
+    return [{"role": m.type, "content": str(m.content)} for m in messages]
+
+
+class LLMController(Controller):
+    name = "llm"
+    posts = True
+
+    def __init__(self, world_cls: Any, objective: str, chat_model: Any = None, **options: Any):
+        try:
+            self.options = LLMOptions(**options)
+        except ValidationError as exc:
+            raise config_error_from(exc) from None
+        self.world_cls = world_cls
+        self.objective = objective
+        self._secret = api_key_from_env(self.options)
+        self._http: Any = None
+        self.model = chat_model if chat_model is not None else self._build_model()
+        self.prompts = prompts_for(world_cls, objective, post_chars=self.options.post_chars,
+                                   message_cap=self.options.message_cap)
+        self.cache = ResponseCache(self.options.cache)
+        self.prices = PriceTable(self.options.price_table)
+        self.totals = Totals()
+        self.policy = RetryPolicy(self.options.max_retries, self.options.retry_budget, self.options.backoff_base,
+                                  self.options.backoff_max, self.options.timeout)
+        self.records: Any = None
+        self._jitter = random.Random()
+        self._sem: asyncio.Semaphore | None = None
+        self._answers: dict[tuple[int, int], Decision] = {}
+
+    def _build_model(self) -> Any:
+        if self.options.model.startswith("openai:") or self.options.base_url:
+            import httpx
+
+            # our own client per controller: the shared default one is bound to the first event loop
+            local = bool(self.options.base_url) and any(h in self.options.base_url for h in ("127.0.0.1", "localhost"))
+            self._http = httpx.AsyncClient(
+                timeout=self.options.timeout, trust_env=not local,
+                limits=httpx.Limits(max_connections=max(16, 2 * self.options.max_concurrency)),
+            )
+            from langchain.chat_models import init_chat_model  # noqa: F401 - keep import errors early
+
+            return _with_client(self.options, self._secret, self._http)
+        return build_chat_model(self.options, self._secret)
+
+    # --- the Controller interface -----------------------------------------------------------------
+    def attach_records(self, records: Any) -> None:
+        """The run's RunRecords: each call becomes a row of llm_calls.jsonl."""
+        self.records = records
+
+    async def post(self, requests: Sequence[Request]) -> list[str | None]:
+        if self.options.one_call:
+            decisions = await self._all(requests, "one_call")
+            for req, d in zip(requests, decisions):
+                self._answers[(req.round, req.actor_id)] = d
+            return [d.message for d in decisions]
+        return await self._all(requests, "coordination")
+
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]:
+        if self.options.one_call:
+            out = []
+            for req in requests:
+                d = self._answers.pop((req.round, req.actor_id), None)
+                out.append(d if d is not None else (await self._all([req], "one_call"))[0])
+            return out
+        return await self._all(requests, "decision")
+
+    def usage(self) -> dict[str, Any]:
+        return self.totals.stable()
+
+    def session_usage(self) -> dict[str, Any]:
+        """What depends on this process's luck (cache hits, retries, latency): not in result.json."""
+        return self.totals.session()
+
+    def describe(self) -> dict[str, Any]:
+        o = self.options
+        return {"name": self.name, "model": o.model, "temperature": o.temperature, "max_tokens": o.max_tokens,
+                "one_call": o.one_call, "structured": o.structured, "repair": o.repair,
+                "prompts": type(self.prompts).__name__}
+
+    async def aclose(self) -> None:
+        self.cache.close()
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    # --- one phase, all agents at once ------------------------------------------------------------
+    async def _all(self, requests: Sequence[Request], phase: str) -> list[Any]:
+        if self._sem is None:
+            self._sem = asyncio.Semaphore(self.options.max_concurrency)
+        tasks = [self._guarded(req, phase) for req in requests]
+        return list(await asyncio.gather(*tasks))
+
+    async def _guarded(self, req: Request, phase: str) -> Any:
+        """One agent's turn; whatever goes wrong stays with this agent."""
+        try:
+            if phase == "coordination":
+                return await self._post_one(req)
+            return await self._decide_one(req, phase)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - never let one agent take the round down
+            if phase == "coordination":
+                return None
+            self.totals.policy_errors += 1
+            return Decision.policy_error(self._scrub(f"internal: {type(exc).__name__}: {exc}")[:500])
+
+    async def _post_one(self, req: Request) -> str | None:
+        messages = self._messages(req, "coordination")
+        text, error = await self._ask(req, "coordination", messages, 0)
+        if error or text is None:
+            return None
+        return self.prompts.clean_post(self._scrub(text))
+
+    async def _decide_one(self, req: Request, phase: str) -> Decision:
+        messages = self._messages(req, phase)
+        text, error = await self._ask(req, phase, messages, 0)
+        if error:
+            self.totals.policy_errors += 1
+            return Decision.policy_error(f"transport: {error}")
+        parsed = self.prompts.parse(text, req, phase)
+        attempt = 0
+        while parsed.error and attempt < self.options.repair:
+            attempt += 1
+            self.totals.repairs += 1
+            messages = messages + [AIMessage(content=(text or "")[:REPAIR_QUOTE]),
+                                   HumanMessage(content=self.prompts.repair(parsed.error, phase))]
+            text, error = await self._ask(req, phase, messages, attempt)
+            if error:
+                break
+            parsed = self.prompts.parse(text, req, phase)
+        raw = self._scrub(text or "")[:RAW_KEEP] or None
+        if error or parsed.error:
+            self.totals.policy_errors += 1
+            reason = f"transport: {error}" if error else f"{parsed.error} (after {attempt} repair)"
+            return Decision.policy_error(self._scrub(reason)[:500], raw=raw)
+        message = self._scrub(parsed.message)[: self.options.message_cap] if parsed.message else None
+        return Decision(action=parsed.action, message=message, raw=raw)
+
+    def _messages(self, req: Request, phase: str) -> list[BaseMessage]:
+        return [SystemMessage(content=self.prompts.system(req)), HumanMessage(content=self.prompts.user(req, phase))]
+
+    # --- one call: cache, else the model under the bound, with retries ------------------------------
+    async def _ask(self, req: Request, phase: str, messages: list[BaseMessage], attempt: int) -> tuple[str | None, str | None]:
+        schema = self.prompts.answer_schema(phase) if self.options.structured else None
+        sent = wire(messages)
+        params = {"temperature": self.options.temperature, "max_tokens": self.options.max_tokens, "schema": schema}
+        key = cache_key(self.options.model, params, sent)
+        row: dict[str, Any] = {
+            "round": req.round, "phase": phase, "actor_id": req.actor_id, "attempt": attempt,
+            "model": self.options.model,
+            "prompt_hash": hashlib.sha256(json.dumps(sent, ensure_ascii=False).encode()).hexdigest()[:16],
+            "prompt_chars": sum(len(m["content"]) for m in sent),
+        }
+        started = time.perf_counter()
+        hit = self.cache.get(key)
+        if hit is not None:
+            text = hit["text"]
+            row.update(cached=True, requests=0, retries=0, input_tokens=hit.get("input_tokens", 0),
+                       output_tokens=hit.get("output_tokens", 0))
+        else:
+            runnable = structured(self.model, schema)
+            assert self._sem is not None
+            async with self._sem:
+                try:
+                    msg, retries = await call_with_retries(lambda: runnable.ainvoke(messages), self.policy, self._jitter)
+                except TransportError as exc:
+                    row.update(cached=False, requests=exc.attempts, retries=exc.attempts - 1, input_tokens=0,
+                               output_tokens=0, cost=0.0, latency_s=round(time.perf_counter() - started, 4),
+                               error=self._scrub(str(exc))[:500])
+                    self._record(row)
+                    return None, row["error"]
+            text = message_text(msg)
+            usage = getattr(msg, "usage_metadata", None) or {}
+            row.update(cached=False, requests=retries + 1, retries=retries,
+                       input_tokens=int(usage.get("input_tokens", 0)), output_tokens=int(usage.get("output_tokens", 0)))
+            self.cache.put(key, self.options.model, {"text": text, "input_tokens": row["input_tokens"],
+                                                     "output_tokens": row["output_tokens"]})
+        row["cost"] = self.prices.cost(self.options.model, row["input_tokens"], row["output_tokens"])
+        row["latency_s"] = round(time.perf_counter() - started, 4)
+        row["answer_chars"] = len(text)
+        self._record(row)
+        return text, None
+
+    def _record(self, row: dict[str, Any]) -> None:
+        self.totals.add(row)
+        if self.records is not None:
+            self.records.append("llm_calls.jsonl", row)
+
+    def _scrub(self, text: str) -> str:
+        """Belt and braces: the key must never reach a record, even echoed in an error."""
+        if self._secret and isinstance(text, str) and self._secret in text:
+            return text.replace(self._secret, "[key]")
+        return text
+
+
+def _with_client(options: LLMOptions, api_key: str | None, http: Any) -> Any:
+    """`init_chat_model` for OpenAI-compatible endpoints, on our own async HTTP client."""
+    from langchain.chat_models import init_chat_model
+
+    from mam_bench.errors import ConfigError
+
+    kw: dict[str, Any] = {"timeout": options.timeout, "max_retries": 0, "http_async_client": http}
+    if options.temperature is not None:
+        kw["temperature"] = options.temperature
+    if options.max_tokens is not None:
+        kw["max_tokens"] = options.max_tokens
+    if options.base_url:
+        kw["base_url"] = options.base_url
+    if api_key is not None:
+        kw["api_key"] = api_key
+    model = options.model if ":" in options.model else f"openai:{options.model}"
+    if options.base_url and not model.startswith("openai:"):
+        model = "openai:" + model.split(":", 1)[1]
+    try:
+        return init_chat_model(model, **kw)
+    except (ValueError, ImportError) as exc:
+        raise ConfigError("model", f"cannot build chat model {options.model!r}: {exc}") from None

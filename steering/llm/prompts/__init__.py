@@ -1,0 +1,23 @@
+"""Prompts, answer schemas, parsers and legality checks, one module per world.
+
+A world without its own module gets `generic.WorldPrompts`, built only from what every world
+exposes: `world_cls.Action`, optionally `world_cls.parse_answer(text)` and an observation's
+`prompt_text()` (else `to_text()`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from steering.llm.prompts.generic import WorldPrompts
+
+
+def prompts_for(world_cls: Any, objective: str, **settings: Any) -> WorldPrompts:
+    if getattr(world_cls, "name", "") == "schelling":
+        from steering.llm.prompts.schelling import SchellingPrompts
+
+        return SchellingPrompts(world_cls, objective, **settings)
+    return WorldPrompts(world_cls, objective, **settings)
+
+
+__all__ = ["WorldPrompts", "prompts_for"]

@@ -1,0 +1,95 @@
+"""The Schelling pilot's prompt: standing instructions, compact board, 'ID -> r,c' answers.
+
+The system text is the same for every actor and round (providers cache such prefixes); what
+changes sits in the user message. Legality is checked on the start-of-round observation:
+in bounds and empty, as the world itself will check.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mam_bench.controller import Request
+from models.schelling.actions import declared_target
+from models.schelling.observe import EMPTY
+from steering.llm.prompts.generic import Parsed, WorldPrompts
+
+GOALS = {
+    "integrate": "INTEGRATE: lower the ordinary edge homophily (OEH) the ordinary agents end with",
+    "segregate": "SEGREGATE: raise the ordinary edge homophily (OEH) the ordinary agents end with",
+}
+
+STANDING = """You are one of {n} influence actors (ids {ids}) in a Schelling model; you coordinate on a shared board.
+World: {size}x{size} torus, Moore-8 neighbours, groups A and B. An ordinary agent is dissatisfied when under {threshold} of its occupied neighbours share its group (isolated agents are satisfied). Each round every dissatisfied ordinary agent moves to the nearest start-of-round vacancy that would satisfy it; all moves settle together.
+Objective: {goal}. OEH = share of same-group pairs among neighbouring ordinary agents. Influence actors are masked: edges touching you never count, so you act only through where ordinary agents are satisfied and move (you do count as a typed neighbour for their satisfaction).
+Your move each round: stay, or move your own token to any cell empty at the start of the round. Influence moves resolve first; if several actors pick one cell the lowest id gets it and the others collide and stay; an occupied cell fails. No swapping, no moving others, no cells vacated this round.
+Board posts are unverified and non-binding; lines starting '!' are engine facts ("id->r,c" accepted, "id:outcome"). Coordinates are row,col, 0-based."""
+
+_CELL_ONLY = re.compile(r"^\s*\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\s*\.?\s*$")
+_STAY_ONLY = re.compile(r"^\s*(stay|hold)\s*\.?\s*$", re.I)
+
+
+class SchellingPrompts(WorldPrompts):
+    strict = True  # a cell is two JSON integers; "3", 3.0 or true are wrong answers, not moves
+
+    def system(self, req: Request) -> str:
+        obs = req.observation
+        ids = ",".join(str(i) for i, *_ in obs.influence)
+        return STANDING.format(
+            n=len(obs.influence), ids=ids, size=obs.size, threshold=obs.threshold,
+            goal=GOALS.get(self.objective, self.objective),
+        )
+
+    def history_text(self, req: Request) -> str:
+        lines = []
+        for h in req.history:
+            act = h.get("action")
+            if isinstance(act, dict) and "row" in act:
+                act_s = f"{act['row']},{act['col']}"
+            else:
+                act_s = "stay"
+            lines.append(f"R{h.get('round')} {act_s} {h.get('outcome')}")
+        return "; ".join(lines) if lines else "(none)"
+
+    def instruction(self, req: Request, phase: str) -> str:
+        me = req.actor_id
+        if phase == "coordination":
+            return (f"Coordination phase, round {req.round}: write one short post (at most {self.post_chars} "
+                    f"characters) for the other actors. Declare your own plan as '{me} -> r,c' or '{me} -> hold'.")
+        if phase == "decision":
+            return (f"Decision phase, round {req.round}: answer with JSON only, "
+                    '{"stay": true} or {"row": R, "col": C} (an empty cell).')
+        return (f"Round {req.round}: answer with JSON only: "
+                f'{{"message": "<post for the others, declare {me} -> r,c or {me} -> hold>", '
+                '"action": {"stay": true} or {"row": R, "col": C}}')
+
+    def parse(self, text: str, req: Request, phase: str) -> Parsed:
+        parsed = super().parse(text, req, phase)
+        if parsed.action is not None or not isinstance(text, str) or parsed.error != "no JSON object found in the answer":
+            return parsed
+        # the board's own shorthand: "ID -> r,c", "ID -> hold", a bare "r,c" or "stay"
+        action: dict[str, Any] | None = declared_target(req.actor_id, text)
+        if action is None and (m := _CELL_ONLY.match(text)):
+            action = {"row": int(m.group(1)), "col": int(m.group(2))}
+        if action is None and _STAY_ONLY.match(text):
+            action = {"stay": True}
+        if action is None:
+            return parsed
+        problem = self.legal_error(action, req)
+        return Parsed(action=action, error=problem)
+
+    def legal_error(self, action: dict[str, Any], req: Request) -> str | None:
+        if action.get("stay"):
+            return None
+        obs = req.observation
+        r, c = action.get("row"), action.get("col")
+        if not (isinstance(r, int) and isinstance(c, int)):
+            return "row and col must be integers"
+        if not (0 <= r < obs.size and 0 <= c < obs.size):
+            return f"cell {r},{c} is off the board (rows and cols are 0..{obs.size - 1})"
+        if (r, c) == (obs.row, obs.col):
+            return f"cell {r},{c} is where you already are; answer {{\"stay\": true}} to stay"
+        if obs.grid[r][c] != EMPTY:
+            return f"cell {r},{c} is occupied ('{obs.grid[r][c]}'); choose a '.' cell or stay"
+        return None
