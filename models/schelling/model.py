@@ -82,6 +82,7 @@ class SchellingWorld(SteerableWorld):
             }
         )
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
+        self._view_cache: tuple[int, dict[str, Any]] | None = None
         self._refresh_satisfaction()
         self.datacollector.collect(self)
 
@@ -114,22 +115,30 @@ class SchellingWorld(SteerableWorld):
         return self.params.max_rounds
 
     # --- phases ---------------------------------------------------------------------------------
-    def observe(self, actor_id: int) -> SchellingObservation:
+    def _shared_view(self) -> dict[str, Any]:
+        """The part of an observation every influence actor shares, built once per round."""
+        if self._view_cache is not None and self._view_cache[0] == self.round:
+            return self._view_cache[1]
         m = self.metrics()
         tg = type_grid(self.board, self.types)
         ca, cb = neighbour_counts(tg)
         sat = satisfied_cells(tg, ca, cb, self.num, self.den)
-        influence = set(self.influence_ids)
-        r, c = divmod(int(self.pos[actor_id]), self.size)
-        return SchellingObservation(
-            round=self.round, actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c,
-            size=self.size, threshold=fraction_text(self.params.threshold), objective=self.objective,
-            oeh=round(m["oeh"], 4), satisfaction=round(m["satisfaction"], 4),
-            grid=render_grid(self.board, self.types, sat, influence),
-            influence=tuple(
+        view = {
+            "round": self.round, "size": self.size, "threshold": fraction_text(self.params.threshold),
+            "objective": self.objective, "oeh": round(m["oeh"], 4), "satisfaction": round(m["satisfaction"], 4),
+            "grid": render_grid(self.board, self.types, sat, set(self.influence_ids)),
+            "influence": tuple(
                 (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.influence_ids
             ),
-            last_outcomes=self.last_outcomes,
+            "last_outcomes": self.last_outcomes,
+        }
+        self._view_cache = (self.round, view)
+        return view
+
+    def observe(self, actor_id: int) -> SchellingObservation:
+        r, c = divmod(int(self.pos[actor_id]), self.size)
+        return SchellingObservation(
+            actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c, **self._shared_view()
         )
 
     def null_action(self) -> dict[str, Any]:
@@ -215,6 +224,7 @@ class SchellingWorld(SteerableWorld):
             self.residents[aid].cell = self.grid[divmod(dest, self.size)]
         self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.proposal)) for e in entries)
         self._metrics_cache = None
+        self._view_cache = None
         self._refresh_satisfaction()
         return entries
 

@@ -20,8 +20,12 @@ def api_key_from_env(options: LLMOptions) -> str | None:
     return key
 
 
-def build_chat_model(options: LLMOptions, api_key: str | None) -> BaseChatModel:
-    """`local:NAME` -> our llama.cpp model; anything else -> `init_chat_model(PROVIDER:MODEL)`."""
+def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client: Any = None) -> BaseChatModel:
+    """`local:NAME` -> our llama.cpp model; anything else -> `init_chat_model(PROVIDER:MODEL)`.
+
+    With `--base-url` the endpoint speaks the OpenAI protocol whatever the provider prefix says
+    (OpenRouter, vLLM, Ollama, LM Studio), so the model goes through `openai:`.
+    """
     provider, _, name = options.model.partition(":")
     if provider == "local":
         from steering.llm.local_model import LocalChatModel
@@ -34,7 +38,9 @@ def build_chat_model(options: LLMOptions, api_key: str | None) -> BaseChatModel:
         return LocalChatModel(**kw)
     from langchain.chat_models import init_chat_model
 
-    kw = {"timeout": options.timeout, "max_retries": 0}  # our transport layer retries
+    kw: dict[str, Any] = {"timeout": options.timeout, "max_retries": 0}  # our transport layer retries
+    if http_async_client is not None:
+        kw["http_async_client"] = http_async_client
     if options.temperature is not None:
         kw["temperature"] = options.temperature
     if options.max_tokens is not None:
@@ -43,10 +49,29 @@ def build_chat_model(options: LLMOptions, api_key: str | None) -> BaseChatModel:
         kw["base_url"] = options.base_url
     if api_key is not None:
         kw["api_key"] = api_key
+    model_id = options.model if ":" in options.model else f"openai:{options.model}"
+    if options.base_url:
+        model_id = "openai:" + model_id.split(":", 1)[1]
     try:
-        return init_chat_model(options.model, **kw)
+        model = init_chat_model(model_id, **kw)
     except (ValueError, ImportError) as exc:
         raise ConfigError("model", f"cannot build chat model {options.model!r}: {exc}") from None
+    return freeze_invocation_params(model)
+
+
+def freeze_invocation_params(model: BaseChatModel) -> BaseChatModel:
+    """Compute the model's parameter dict once instead of on every call.
+
+    LangChain rebuilds it per call for callbacks (about 2.5 ms for ChatOpenAI, all on the event
+    loop), which serialises 16 concurrent agents by ~40 ms per phase; it never changes for one
+    model object, so a copy of the first result is returned from then on.
+    """
+    compat = getattr(model, "_dict_for_compat", None)
+    if compat is None:
+        return model
+    frozen = dict(compat())
+    object.__setattr__(model, "_dict_for_compat", lambda: dict(frozen))
+    return model
 
 
 def structured(model: BaseChatModel, schema: dict[str, Any] | None) -> Any:

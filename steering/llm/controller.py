@@ -84,9 +84,7 @@ class LLMController(Controller):
                 timeout=self.options.timeout, trust_env=not local,
                 limits=httpx.Limits(max_connections=max(16, 2 * self.options.max_concurrency)),
             )
-            from langchain.chat_models import init_chat_model  # noqa: F401 - keep import errors early
-
-            return _with_client(self.options, self._secret, self._http)
+            return build_chat_model(self.options, self._secret, http_async_client=self._http)
         return build_chat_model(self.options, self._secret)
 
     # --- the Controller interface -----------------------------------------------------------------
@@ -238,27 +236,3 @@ class LLMController(Controller):
         if self._secret and isinstance(text, str) and self._secret in text:
             return text.replace(self._secret, "[key]")
         return text
-
-
-def _with_client(options: LLMOptions, api_key: str | None, http: Any) -> Any:
-    """`init_chat_model` for OpenAI-compatible endpoints, on our own async HTTP client."""
-    from langchain.chat_models import init_chat_model
-
-    from mam_bench.errors import ConfigError
-
-    kw: dict[str, Any] = {"timeout": options.timeout, "max_retries": 0, "http_async_client": http}
-    if options.temperature is not None:
-        kw["temperature"] = options.temperature
-    if options.max_tokens is not None:
-        kw["max_tokens"] = options.max_tokens
-    if options.base_url:
-        kw["base_url"] = options.base_url
-    if api_key is not None:
-        kw["api_key"] = api_key
-    model = options.model if ":" in options.model else f"openai:{options.model}"
-    if options.base_url and not model.startswith("openai:"):
-        model = "openai:" + model.split(":", 1)[1]
-    try:
-        return init_chat_model(model, **kw)
-    except (ValueError, ImportError) as exc:
-        raise ConfigError("model", f"cannot build chat model {options.model!r}: {exc}") from None

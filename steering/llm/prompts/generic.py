@@ -44,16 +44,26 @@ class WorldPrompts:
 
     # --- schemas ------------------------------------------------------------------------------
     def action_schema(self) -> dict[str, Any]:
-        return self.Action.model_json_schema()
+        cache = self.__dict__.setdefault("_schemas", {})
+        if "action" not in cache:
+            cache["action"] = self.Action.model_json_schema()
+        return cache["action"]
 
     def answer_schema(self, phase: str) -> dict[str, Any] | None:
-        """JSON schema for structured output (None: free text, the coordination post)."""
+        """JSON schema for structured output (None: free text, the coordination post).
+
+        Built once per phase: pydantic's schema generation costs milliseconds per call.
+        """
         if phase == "coordination":
             return None
-        if phase == "decision":
-            return self.action_schema()
-        both = create_model("Answer", message=(str, ...), action=(self.Action, ...))
-        return both.model_json_schema()
+        cache = self.__dict__.setdefault("_schemas", {})
+        if phase not in cache:
+            if phase == "decision":
+                cache[phase] = self.action_schema()
+            else:
+                both = create_model("Answer", message=(str, ...), action=(self.Action, ...))
+                cache[phase] = both.model_json_schema()
+        return cache[phase]
 
     # --- prompts ------------------------------------------------------------------------------
     def system(self, req: Request) -> str:
