@@ -114,8 +114,11 @@ def replay_server(recorded_run: Path, shots: Path) -> Iterator[DashboardServer]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
+    """One Chromium for this package's tests. Package scope, not session: Playwright's sync API
+    keeps an event loop running in the main thread while it lives, and later tests call
+    asyncio.run."""
     from playwright.sync_api import sync_playwright
 
     assert Path(CHROMIUM).exists(), "Debian chromium is missing: apt-get install chromium"
