@@ -183,7 +183,7 @@ class Treatment:
             return []
         ids, world, r = self.prep.influence_ids, self.world, self.round
         posts: dict[int, str] = {}
-        if self.controller.posts and ids:
+        if self.controller.posts and ids and self.board.enabled:  # no board, no coordination phase
             texts = await self.controller.post(self._requests("coordination"))
             for aid, text in zip(ids, texts):
                 if text:

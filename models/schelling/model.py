@@ -272,3 +272,8 @@ class SchellingWorld(SteerableWorld):
 
     def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:
         return declared_target(actor_id, text)
+
+    @staticmethod
+    def declared_target(actor_id: int, text: str) -> dict[str, Any] | None:
+        """The pilot's post shorthand ('ID -> r,c', 'ID -> hold') read for its author."""
+        return declared_target(actor_id, text)

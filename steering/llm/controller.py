@@ -102,11 +102,12 @@ class LLMController(Controller):
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
         if self.options.one_call:
-            out = []
-            for req in requests:
-                d = self._answers.pop((req.round, req.actor_id), None)
-                out.append(d if d is not None else (await self._all([req], "one_call"))[0])
-            return out
+            # answered in the coordination phase; without a board (no such phase) all ask now, at once
+            known = {req.actor_id: self._answers.pop((req.round, req.actor_id), None) for req in requests}
+            missing = [req for req in requests if known[req.actor_id] is None]
+            for req, d in zip(missing, await self._all(missing, "one_call") if missing else []):
+                known[req.actor_id] = d
+            return [known[req.actor_id] for req in requests]
         return await self._all(requests, "decision")
 
     def usage(self) -> dict[str, Any]:

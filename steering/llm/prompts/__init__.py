@@ -12,11 +12,19 @@ from typing import Any
 from steering.llm.prompts.generic import WorldPrompts
 
 
+SWARM = frozenset({"pursuit", "synchronization", "foraging", "flocking", "transport"})
+
+
 def prompts_for(world_cls: Any, objective: str, **settings: Any) -> WorldPrompts:
-    if getattr(world_cls, "name", "") == "schelling":
+    name = getattr(world_cls, "name", "")
+    if name == "schelling":
         from steering.llm.prompts.schelling import SchellingPrompts
 
         return SchellingPrompts(world_cls, objective, **settings)
+    if name in SWARM:
+        from steering.llm.prompts.swarm import SwarmPrompts
+
+        return SwarmPrompts(world_cls, objective, **settings)
     return WorldPrompts(world_cls, objective, **settings)
 
 

@@ -145,6 +145,8 @@ class WorldPrompts:
         except Exception as exc:  # noqa: BLE001
             return Parsed(error=f"action: {str(exc)[:200]}")
         dumped = action.as_json() if hasattr(action, "as_json") else action.model_dump(mode="json", exclude_none=True)
+        if message is None and isinstance(dumped.get("message"), str) and dumped["message"]:
+            message = dumped["message"]  # worlds whose actions carry their message (swarm, crafting chat)
         problem = self.legal_error(dumped, req)
         if problem:
             return Parsed(action=dumped, message=message, error=problem)

@@ -11,8 +11,6 @@ import re
 from typing import Any
 
 from mam_bench.controller import Request
-from models.schelling.actions import declared_target
-from models.schelling.observe import EMPTY
 from steering.llm.prompts.generic import Parsed, WorldPrompts
 
 GOALS = {
@@ -69,7 +67,7 @@ class SchellingPrompts(WorldPrompts):
         if parsed.action is not None or not isinstance(text, str) or parsed.error != "no JSON object found in the answer":
             return parsed
         # the board's own shorthand: "ID -> r,c", "ID -> hold", a bare "r,c" or "stay"
-        action: dict[str, Any] | None = declared_target(req.actor_id, text)
+        action: dict[str, Any] | None = self.world_cls.declared_target(req.actor_id, text)
         if action is None and (m := _CELL_ONLY.match(text)):
             action = {"row": int(m.group(1)), "col": int(m.group(2))}
         if action is None and _STAY_ONLY.match(text):
@@ -90,6 +88,6 @@ class SchellingPrompts(WorldPrompts):
             return f"cell {r},{c} is off the board (rows and cols are 0..{obs.size - 1})"
         if (r, c) == (obs.row, obs.col):
             return f"cell {r},{c} is where you already are; answer {{\"stay\": true}} to stay"
-        if obs.grid[r][c] != EMPTY:
+        if (r, c) not in set(obs.vacancies()):
             return f"cell {r},{c} is occupied ('{obs.grid[r][c]}'); choose a '.' cell or stay"
         return None

@@ -1,0 +1,113 @@
+"""The LLM controller drives every world, not only Schelling, through LangChain chat models.
+
+Swarm: the SwarmBench reproduction mode (every agent an influence agent, board off) with a
+scripted model answering in the paper's `ACTION:`/`MSG:` form. Crafting: the AgentWorld mode
+(every seat, chat only) with a model replaying a good team's tool calls from the prompt.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import count
+from typing import Any
+
+import pytest
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+from mam_bench.records import read_jsonl
+from mam_bench.registry import get_world
+from mam_bench.runner import PairSpec, run_pair
+from steering.llm import LLMController
+from tests.crafting.test_reproduction import PARAMS as CRAFT_PARAMS
+from tests.crafting.test_reproduction import _script as crafting_script
+
+
+class PromptedModel(BaseChatModel):
+    """Answers with `answer(prompt_text)` and keeps every prompt it was given."""
+
+    answer: Any
+    prompts: list = []
+
+    @property
+    def _llm_type(self) -> str:
+        return "prompted-fake"
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any) -> ChatResult:
+        text = "\n".join(str(m.content) for m in messages)
+        self.prompts.append(text)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.answer(text)))])
+
+
+SWARM_ACTIONS = {
+    "pursuit": ("UP", "DOWN", "LEFT", "RIGHT", "STAY"),
+    "synchronization": ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "SWITCH"),
+    "foraging": ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "PICKUP", "DROP"),
+    "flocking": ("UP", "DOWN", "LEFT", "RIGHT", "STAY"),
+    "transport": ("UP", "DOWN", "LEFT", "RIGHT", "STAY"),
+}
+
+
+@pytest.mark.parametrize("task", sorted(SWARM_ACTIONS))
+def test_swarmbench_reproduction_mode_through_the_llm_controller(task, tmp_path):
+    actions = SWARM_ACTIONS[task]
+    turn = count()
+
+    def answer(prompt: str) -> str:
+        if "was rejected" in prompt:
+            return "Still thinking."
+        k = next(turn)
+        if k == 3:
+            return "Let me think... I am not sure."  # no ACTION and no MSG: repaired, then a policy_error
+        act = actions[k % len(actions)]
+        msg = f"MSG: [agent near {k % 10},{k % 7}?]" if k % 2 else "MSG:"
+        return f"The prey is far; I go on.\nACTION: [{act}]\n{msg}"
+
+    model = PromptedModel(answer=answer, prompts=[])
+    world_cls = get_world(task)
+    n = len(world_cls(seed=0).actor_ids())
+    spec = PairSpec.build(world=task, seed=0, policy="llm", influence=n, rounds=3, params={"board": "off"},
+                          objective="help")
+    ctl = LLMController(world_cls, "help", chat_model=model, model="fake:scripted")
+    result = run_pair(spec, tmp_path, controller=ctl)
+
+    decisions = read_jsonl(tmp_path / "decisions.jsonl")
+    played = result["treatment"]["rounds"]
+    assert len(decisions) == n * played and result["treatment"]["audit"]["identity_holds"]
+    chosen = {d["decision"]["action"] for d in decisions if d["decision"]}
+    assert chosen == set(actions)
+    assert any(d["message"] for d in decisions), "messages ride along with actions"
+    assert sum(d["outcome"] == "policy_error" for d in decisions) == 1
+    assert (tmp_path / "board.jsonl").read_text() == ""  # board off: no coordination phase at all
+    calls = read_jsonl(tmp_path / "llm_calls.jsonl")
+    assert {c["phase"] for c in calls} == {"decision"} and len(calls) == n * played + 1  # one repair, failed
+    prompt = model.prompts[0]
+    for section in ("You are Agent", "Vision for the last", "Message you received", "Your action history", "ACTION:"):
+        assert section in prompt
+    # messages are delivered: a later prompt quotes one
+    assert any('Message: "agent near' in p for p in model.prompts[n:])
+
+
+def test_agentworld_reproduction_mode_through_the_llm_controller(tmp_path):
+    script = crafting_script()
+
+    def answer(prompt: str) -> str:
+        m = re.search(r"R(\d+)/\d+ me=(\d+)", prompt)
+        return script.get((int(m.group(1)), int(m.group(2))), '{"tool": "sleep"}')
+
+    model = PromptedModel(answer=answer, prompts=[])
+    world_cls = get_world("crafting")
+    n = len(world_cls(task=CRAFT_PARAMS["task"]).actor_ids())
+    spec = PairSpec.build(world="crafting", seed=4, params=CRAFT_PARAMS, influence=n, policy="llm", objective="accelerate")
+    ctl = LLMController(world_cls, "accelerate", chat_model=model, model="fake:scripted", repair=0)
+    result = run_pair(spec, tmp_path, controller=ctl)
+
+    final = result["treatment"]["final"]
+    assert result["treatment"]["status"] == "success" and final["sr"] == 1.0
+    assert final["chats"] == 2 and 0 < final["cce"] < 1
+    assert result["treatment"]["audit"]["policy_error"] == 1
+    tools = {d["action"]["tool"] for d in read_jsonl(tmp_path / "decisions.jsonl") if d["action"]}
+    assert tools >= {"move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep"}
+    assert result["llm"]["calls"] == len(model.prompts)
+    assert "You MUST call exactly ONE tool" in model.prompts[0]
