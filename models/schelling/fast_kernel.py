@@ -313,8 +313,11 @@ def _uint32_stream(rng: np.random.Generator, words: int) -> np.ndarray:
 def fast_reference(params: SchellingParams, seed: int, max_rounds: int | None = None) -> tuple[str, int, np.ndarray, np.ndarray]:
     """Status, transitions, final board and types of one reference run (same as the world)."""
     cap = params.max_rounds if max_rounds is None else max_rounds
-    n = params.n_agents
-    types = np.array([0] * params.n_a + [1] * (n - params.n_a), dtype=np.int64)
+    n, size = params.n_agents, params.size
+    num, den = params.threshold.numerator, params.threshold.denominator
+    random_empty = params.move_rule == "random_empty"
+    types = np.zeros(n, dtype=np.int64)
+    types[params.n_a:] = 1
     flat0 = _board(params, seed)
     margin = 16
     while True:
@@ -329,8 +332,7 @@ def fast_reference(params: SchellingParams, seed: int, max_rounds: int | None = 
         rounds = 0
         while True:
             code, rounds = run_kernel(
-                flat, types, pos, params.size, params.threshold.numerator, params.threshold.denominator,
-                cap, rounds, params.move_rule == "random_empty", obuf, optr, tbuf, tptr,
+                flat, types, pos, size, num, den, cap, rounds, random_empty, obuf, optr, tbuf, tptr,
             )
             if code != REFILL:
                 break
@@ -338,7 +340,7 @@ def fast_reference(params: SchellingParams, seed: int, max_rounds: int | None = 
             tbuf = np.concatenate([tbuf[tptr[0]:], _uint32_stream(tie_rng, chunk)])
             optr[0] = tptr[0] = 0
         if code != EXHAUSTED:
-            return STATUS[code], rounds, flat.reshape(params.size, params.size), types
+            return STATUS[code], rounds, flat.reshape(size, size), types
         margin *= 4  # a freak run of rejections: replay from the start with longer buffers
 
 
