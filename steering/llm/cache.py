@@ -28,6 +28,9 @@ class ResponseCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
+            # no fsync per answer: a killed process keeps every committed row (the resume
+            # case); only a power cut could lose the last few, and those are simply asked again
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, model TEXT, value TEXT)")
 
     def get(self, key: str) -> dict[str, Any] | None:
