@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mam_bench.board import CoordinationBoard  # noqa: E402
 from mam_bench.controller import Request  # noqa: E402
+from mam_bench.runner import run_async  # noqa: E402
 from models.schelling.model import SchellingWorld  # noqa: E402
 from steering.llm import LLMController  # noqa: E402
 
@@ -67,7 +68,7 @@ def main() -> None:
                 finally:
                     await ctl.aclose()
 
-            wall = asyncio.run(run())
+            wall = run_async(run())
             ratios.append(wall / args.latency)
             print(f"round wall {wall:.3f}s  per-call latency {args.latency:.3f}s  ratio {wall / args.latency:.2f}"
                   f"  (16 agents, {'one call' if args.one_call else 'post + act'})")

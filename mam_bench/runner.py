@@ -317,6 +317,16 @@ async def arun_pair(
     return result
 
 
+def run_async(coro: Any) -> Any:
+    """Run a coroutine on uvloop when it is installed (less per-call overhead when 16 LLM calls
+    share one loop), else on asyncio's own loop."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
+
+
 def run_pair(spec: PairSpec, out: Path | str | None = None, controller: Controller | None = None, **kw: Any) -> dict[str, Any]:
     """Synchronous wrapper around `arun_pair`."""
-    return asyncio.run(arun_pair(spec, out, controller, **kw))
+    return run_async(arun_pair(spec, out, controller, **kw))
