@@ -87,7 +87,10 @@ def structured(model: BaseChatModel, schema: dict[str, Any] | None) -> Any:
     except ImportError:  # pragma: no cover
         ChatOpenAI = None  # type: ignore[assignment]
     if ChatOpenAI is not None and isinstance(model, ChatOpenAI):
-        return model.bind(response_format={
+        # sent as extra_body: the same bytes on the wire, but neither the OpenAI SDK (which walks
+        # a typed response_format recursively on every call) nor LangChain (which then tries to
+        # parse the answer itself) spends time on it; our parser reads the answer anyway
+        return model.bind(extra_body={"response_format": {
             "type": "json_schema", "json_schema": {"name": "answer", "schema": schema, "strict": False},
-        })
+        }})
     return model
