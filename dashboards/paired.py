@@ -7,6 +7,7 @@ steps its own models; nothing is shared at module level.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import solara
@@ -88,9 +89,13 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
         version.value += 1
 
     def play_loop(cancel: threading.Event) -> None:
+        due = time.monotonic()
         while playing.value and session is not None and not cancel.is_set():
-            if cancel.wait(1.0 / max(speed.value, 0.1)):
+            # keep the chosen pace: the time spent drawing the last frame counts toward the wait
+            due += 1.0 / max(speed.value, 0.1)
+            if cancel.wait(max(0.0, due - time.monotonic())):
                 return
+            due = max(due, time.monotonic() - 1.0)
             with lock:
                 advanced = session.step()
             version.value += 1

@@ -32,7 +32,7 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
 def pillar_figure(row: dict[str, Any], info: Any, elev: float = 35, azim: float = -60) -> Figure:
     """One pillar per ordinary agent, height = local same-group share; rings mark influence actors."""
     grid, types = grid_of(row)
-    share, _ = local_share(grid, types)
+    share = local_share(grid, types)
     tau = float(threshold_of(info.params))
     influence = set(info.influence_ids)
     fig = Figure(figsize=(6.4, 5.2), dpi=80)
@@ -69,10 +69,15 @@ def Extras(state: Any, version: int = 0) -> None:
     run, set_run = solara.use_state("treatment")
     elev, set_elev = solara.use_state(35)
     azim, set_azim = solara.use_state(-60)
+    shown, set_shown = solara.use_state(False)
     rows = state.treatment if run == "treatment" else state.reference
     last = len(rows) - 1
     r = last if chosen < 0 or chosen > last else chosen
     with solara.Card("Pillar field: per-agent local same-group share", classes=["mam-pillars"]):
+        # a 3-D figure costs ~0.2 s per frame: drawn only on request, so Play stays fluid
+        solara.Switch(label="show the pillar field", value=shown, on_value=set_shown, classes=["mam-pillars-switch"])
+        if not shown:
+            return
         with solara.Row():
             solara.Select("run", values=["treatment", "reference"], value=run, on_value=set_run)
             solara.SliderInt("round", value=r, min=0, max=max(last, 1), on_value=set_chosen)

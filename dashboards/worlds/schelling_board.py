@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from mam_bench.params import parse_fraction
+from models.schelling.agents import neighbour_counts, satisfied_cells, type_grid
+from models.schelling.metrics import local_share  # noqa: F401 - the pillar field's height
 
 #: group colours (A, B); dissatisfied agents are drawn with DIM alpha
 COLOURS = ((0.16, 0.47, 0.78), (0.93, 0.53, 0.13))
@@ -34,31 +36,11 @@ def grid_of(row: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     return grid.reshape(size, size), types
 
 
-def local_share(grid: np.ndarray, types: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Same-group share of occupied Moore neighbours on the torus (NaN where isolated or empty)
-    and the count of occupied neighbours."""
-    tg = np.where(grid >= 0, types[np.maximum(grid, 0)], -1)
-    same = np.zeros(grid.shape)
-    occ = np.zeros(grid.shape)
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            if dr == dc == 0:
-                continue
-            other = np.roll(tg, (dr, dc), axis=(0, 1))
-            occ += other >= 0
-            same += (other >= 0) & (other == tg)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where((tg >= 0) & (occ > 0), same / occ, np.nan)
-    return share, occ
-
-
 def satisfied(grid: np.ndarray, types: np.ndarray, threshold: Fraction) -> np.ndarray:
-    """Per cell: satisfied (isolated agents are satisfied), compared exactly as the world does."""
-    tg = np.where(grid >= 0, types[np.maximum(grid, 0)], -1)
-    share, occ = local_share(grid, types)
-    same = np.nan_to_num(share) * occ
-    ok = (occ == 0) | (np.rint(same) * threshold.denominator >= threshold.numerator * occ)
-    return (tg >= 0) & ok
+    """Per cell: satisfied, by the world's own rule (exact fractions, isolated agents satisfied)."""
+    tg = type_grid(grid, types)
+    ca, cb = neighbour_counts(tg)
+    return satisfied_cells(tg, ca, cb, threshold.numerator, threshold.denominator)
 
 
 def board_rgba(row: dict[str, Any], params: dict[str, Any]) -> np.ndarray:

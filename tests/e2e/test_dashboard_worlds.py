@@ -36,6 +36,10 @@ def test_paired_view(world: str, server, browser, shots: Path) -> None:
         assert "at round 3" in card
         if world == "schelling":  # steering 16 actors for 3 rounds moves the metric itself
             assert after != before, (before, after)
+            pillars = page.locator(".mam-pillars")
+            assert pillars.locator("img").count() == 0  # drawn on request only
+            pillars.get_by_text("show the pillar field").click()
+            expect(pillars.locator("img")).to_have_count(1, timeout=20_000)
         body_has_no_traceback(page)
         boards_render(page)
         page.screenshot(path=str(shots / f"{world}-round3.png"), full_page=True)
