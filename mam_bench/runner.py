@@ -280,7 +280,8 @@ async def arun_pair(
     finally:
         records.close()
         await controller.aclose()
-    board.to_jsonl(records.out / "board.jsonl") if records.out else None
+    if records.out is not None:
+        board.to_jsonl(records.out / "board.jsonl")
     metric = prep.world_cls.primary_metric
     # A fixed-horizon treatment is compared with the reference at the same round (its final
     # state held if it came to rest earlier), so null steering gives lift exactly 0 even when
