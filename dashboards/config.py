@@ -10,7 +10,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.registry import get_world, world_names
 from mam_bench.runner import PairSpec
 
-POLICIES = ("rule", "random", "heuristic", "llm", "replay")
+POLICIES = ("rule", "random", "stay", "heuristic", "llm", "replay")
 
 #: environment variables `mam-bench dashboard` passes to the Solara process
 ENV_WORLD, ENV_RUN, ENV_LANDSCAPE = "MAM_DASHBOARD_WORLD", "MAM_DASHBOARD_RUN", "MAM_DASHBOARD_LANDSCAPE"

@@ -24,6 +24,7 @@ WORLDS: dict[str, str] = {
 CONTROLLERS: dict[str, str] = {
     "rule": "steering.rule:RuleController",
     "random": "steering.random_policy:RandomController",
+    "stay": "steering.stay:StayController",
     "heuristic": "steering.heuristics:make_heuristic",
     "llm": "steering.llm:make_llm_controller",
     "replay": "steering.replay:make_replay_controller",

@@ -112,9 +112,10 @@ class SteerableWorld(mesa.Model):
     def observe(self, actor_id: int) -> Any:
         """The structured observation of one influence agent (it has `.to_text()`)."""
 
+    @classmethod
     @abstractmethod
-    def null_action(self) -> dict[str, Any]:
-        """The action a policy_error falls back to (stay / STAY / sleep)."""
+    def null_action(cls) -> dict[str, Any]:
+        """The action a policy_error falls back to (stay / STAY / sleep); also the `stay` policy."""
 
     @classmethod
     def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:

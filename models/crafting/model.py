@@ -180,7 +180,8 @@ class CraftingWorld(SteerableWorld):
     def observe(self, actor_id: int) -> CraftingObservation:
         return observe_agent(self, actor_id)
 
-    def null_action(self) -> dict[str, Any]:
+    @classmethod
+    def null_action(cls) -> dict[str, Any]:
         return {"tool": "sleep"}
 
     @classmethod

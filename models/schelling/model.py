@@ -141,7 +141,8 @@ class SchellingWorld(SteerableWorld):
             actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c, **self._shared_view()
         )
 
-    def null_action(self) -> dict[str, Any]:
+    @classmethod
+    def null_action(cls) -> dict[str, Any]:
         return dict(STAY)
 
     @classmethod

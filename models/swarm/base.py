@@ -136,7 +136,8 @@ class SwarmWorld(SteerableWorld):
     def treatment_rounds(self) -> int:
         return self.params.rounds
 
-    def null_action(self) -> dict[str, Any]:
+    @classmethod
+    def null_action(cls) -> dict[str, Any]:
         return {"action": "STAY", "message": None}
 
     @classmethod

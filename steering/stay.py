@@ -1,0 +1,22 @@
+"""Every influence agent plays the world's null action (stay / STAY / sleep) every round.
+
+The "do nothing" baseline: what removing these agents from the dynamics does by itself. In
+Schelling an actor that never moves already changes the outcome (it blocks its cell), so a
+steering strategy should be judged against this as well as against `random`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from mam_bench.controller import Controller, Decision, Request
+
+
+class StayController(Controller):
+    name = "stay"
+
+    def __init__(self, world_cls: Any, objective: str = "", **_: Any):
+        self.action = world_cls.null_action()
+
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]:
+        return [Decision(action=dict(self.action)) for _ in requests]
