@@ -26,6 +26,9 @@ class DashConfig:
     influence: str = ""
     policy: str = "auto"
     model: str = ""
+    #: OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama) and the *name* of the key's variable
+    base_url: str = ""
+    api_key_env: str = ""
     replay: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -67,6 +70,10 @@ def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
         if not cfg.model:
             raise ConfigError("model", "the llm controller needs a model string, e.g. openai:gpt-4o-mini")
         options["model"] = cfg.model
+        if cfg.base_url:
+            options["base_url"] = cfg.base_url
+        if cfg.api_key_env:
+            options["api_key_env"] = cfg.api_key_env
     if policy == "replay":
         if not cfg.replay:
             raise ConfigError("replay", "the replay controller needs a run directory")

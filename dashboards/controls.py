@@ -55,6 +55,10 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
                       on_value=lambda p: on_cfg(cfg.with_(policy=p)))
         if cfg.policy == "llm":
             solara.InputText("model (provider:model)", value=cfg.model, on_value=lambda m: on_cfg(cfg.with_(model=m or "")))
+            solara.InputText("base URL (OpenAI-compatible, optional)", value=cfg.base_url,
+                             on_value=lambda u: on_cfg(cfg.with_(base_url=u or "")))
+            solara.InputText("API key variable name (the key stays in the environment)", value=cfg.api_key_env,
+                             on_value=lambda k: on_cfg(cfg.with_(api_key_env=k or "")))
         if cfg.policy == "replay":
             solara.InputText("replay run directory", value=cfg.replay, on_value=lambda d: on_cfg(cfg.with_(replay=d or "")))
         with solara.Details("world parameters"):

@@ -62,3 +62,19 @@ def test_bad_influence_text_is_a_config_error() -> None:
         to_spec(DashConfig(influence="a,b"), "random")
     with pytest.raises(ConfigError, match="model"):
         build_session(DashConfig(policy="llm"))
+
+
+def test_llm_controller_from_the_dashboard_reaches_a_loopback_server(monkeypatch):
+    """The dashboard's llm choice (model string, base URL, key variable) drives real calls."""
+    from dashboards.config import DashConfig, to_spec
+    from dashboards.session import PairSession
+    from tests.support.openai_server import OpenAIServer, schelling_reply
+
+    monkeypatch.setenv("DASH_TEST_KEY", "sk-dashboard-test")
+    with OpenAIServer(reply=schelling_reply) as srv:
+        cfg = DashConfig(world="schelling", seed=22, influence="2", policy="llm", model="openai:any",
+                         base_url=srv.base_url, api_key_env="DASH_TEST_KEY")
+        session = PairSession(to_spec(cfg, "llm"))
+        assert session.step()
+        assert len(srv.bodies) >= 4  # two posts and two decisions
+        assert {e["actor_id"] for e in session.state.feed} == {0, 150}
