@@ -20,6 +20,15 @@ from dashboards.worlds import renderer_for
 from mam_bench.errors import ConfigError
 
 
+def _close(session: Any) -> None:
+    close = getattr(session, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:  # noqa: BLE001 - cleanup must never break the page
+            pass
+
+
 def _make(cfg: DashConfig | None, run_dir: str | None) -> tuple[Any, str | None]:
     """A session or a one-line error for the page (never a traceback)."""
     try:
@@ -68,6 +77,7 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
     playing = solara.use_reactive(False)
     speed = solara.use_reactive(2.0)
     session, error = solara.use_memo(lambda: _make(cfg, run_dir), [cfg, run_dir])
+    solara.use_effect(lambda: (lambda: _close(session)), [session])
     lock = solara.use_memo(threading.Lock, [])
 
     def set_cfg(new: DashConfig) -> None:

@@ -116,3 +116,7 @@ class PairSession:
         run_sync(self.treatment.step())
         self.state.facts[r] = [e.text for e in self.treatment.board.entries if e.round == r and e.kind == "authoritative"]
         return True
+
+    def close(self) -> None:
+        """Release the controller's connections and cache (a new seed or setting builds a new pair)."""
+        run_sync(self.controller.aclose())
