@@ -15,7 +15,7 @@ from typing import Any, Awaitable, TypeVar
 
 from mam_bench.outcome import delta_lift_relative
 from mam_bench.registry import make_controller
-from mam_bench.runner import PairSpec, Prepared, Treatment, prepare, step_reference
+from mam_bench.runner import PairSpec, Prepared, Treatment, prepare, round_row, step_reference
 
 T = TypeVar("T")
 
@@ -28,11 +28,6 @@ def run_sync(coro: Awaitable[T]) -> T:
         return asyncio.run(coro)  # type: ignore[arg-type]
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()  # type: ignore[arg-type]
-
-
-def round_row(world: Any) -> dict[str, Any]:
-    """One record row, as the runner writes it."""
-    return {"round": world.round, "status": world.status, "metrics": dict(world.metrics()), **world.snapshot()}
 
 
 @dataclass

@@ -100,7 +100,8 @@ def prepare(spec: PairSpec) -> Prepared:
     return Prepared(spec, world_cls, params, objective, world_cls.objectives[objective], ids, rounds)
 
 
-def _round_row(world: Any) -> dict[str, Any]:
+def round_row(world: Any) -> dict[str, Any]:
+    """One record row (reference.jsonl / treatment.jsonl): round, status, metrics, snapshot."""
     return {"round": world.round, "status": world.status, "metrics": world.metrics(), **world.snapshot()}
 
 
@@ -121,10 +122,10 @@ def step_reference(world: Any) -> bool:
 def run_reference(prep: Prepared, records: RunRecords | None = None) -> tuple[Any, list[dict[str, Any]]]:
     """All-rule run until the world is done or its cap; the final state is then held."""
     world = prep.new_world(treatment=False)
-    rows = [_round_row(world)]
+    rows = [round_row(world)]
     while not world.done:
         if step_reference(world):
-            rows.append(_round_row(world))
+            rows.append(round_row(world))
     rows[-1]["status"] = world.status
     if records is not None:
         for row in rows:
@@ -149,7 +150,7 @@ class Treatment:
         )
         controller.bind(prep.spec.world, prep.objective, prep.spec.seed)
         self.history: dict[int, list[dict[str, Any]]] = {i: [] for i in prep.influence_ids}
-        self.rows = [_round_row(self.world)]
+        self.rows = [round_row(self.world)]
         self.decisions: list[dict[str, Any]] = []
         self.mismatches = 0
         self._write("treatment.jsonl", self.rows[0])
@@ -213,7 +214,7 @@ class Treatment:
             rows.append(row)
             self._write("decisions.jsonl", row)
         self.decisions.extend(rows)
-        self.rows.append(_round_row(world))
+        self.rows.append(round_row(world))
         self._write("treatment.jsonl", self.rows[-1])
         if self.finished:
             self._close()

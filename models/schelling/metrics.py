@@ -33,7 +33,11 @@ def satisfaction(grid: np.ndarray, types: np.ndarray, scored: np.ndarray, num: i
     """Share of scored agents satisfied; every agent (influence too) counts as a typed neighbour."""
     tg = type_grid(grid, types)
     ca, cb = neighbour_counts(tg)
-    sat = satisfied_cells(tg, ca, cb, num, den)
+    return satisfied_share(grid, scored, satisfied_cells(tg, ca, cb, num, den))
+
+
+def satisfied_share(grid: np.ndarray, scored: np.ndarray, sat: np.ndarray) -> float:
+    """Share of scored agents whose cell is satisfied in `sat` (1.0 with nobody scored)."""
     ok = (grid >= 0) & scored[np.maximum(grid, 0)]
     n = int(ok.sum())
     return float((sat & ok).sum()) / n if n else 1.0

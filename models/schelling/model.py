@@ -22,7 +22,7 @@ from models.schelling.agents import (
     settle,
     type_grid,
 )
-from models.schelling.metrics import edge_homophily, satisfaction
+from models.schelling.metrics import edge_homophily, satisfied_share
 from models.schelling.observe import SchellingObservation, render_grid
 from models.schelling.params import SchellingParams
 from models.schelling.seeding import ORDER, TIES, initial_board, stream_words
@@ -120,13 +120,10 @@ class SchellingWorld(SteerableWorld):
         if self._view_cache is not None and self._view_cache[0] == self.round:
             return self._view_cache[1]
         m = self.metrics()
-        tg = type_grid(self.board, self.types)
-        ca, cb = neighbour_counts(tg)
-        sat = satisfied_cells(tg, ca, cb, self.num, self.den)
         view = {
             "round": self.round, "size": self.size, "threshold": fraction_text(self.params.threshold),
             "objective": self.objective, "oeh": round(m["oeh"], 4), "satisfaction": round(m["satisfaction"], 4),
-            "grid": render_grid(self.board, self.types, sat, set(self.influence_ids)),
+            "grid": render_grid(self.board, self.types, self.satisfied_grid, set(self.influence_ids)),
             "influence": tuple(
                 (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.influence_ids
             ),
@@ -230,9 +227,12 @@ class SchellingWorld(SteerableWorld):
         return entries
 
     def _refresh_satisfaction(self) -> None:
+        """Who is satisfied on the current board: computed once per board state, read by the
+        metrics, the observations and the Mesa agents."""
         tg = type_grid(self.board, self.types)
         ca, cb = neighbour_counts(tg)
-        sat = satisfied_cells(tg, ca, cb, self.num, self.den).ravel()
+        self.satisfied_grid = satisfied_cells(tg, ca, cb, self.num, self.den)
+        sat = self.satisfied_grid.ravel()
         for aid, agent in self.residents.items():
             agent.satisfied = bool(sat[self.pos[aid]])
 
@@ -241,15 +241,13 @@ class SchellingWorld(SteerableWorld):
         if self._metrics_cache is not None and self._metrics_cache[0] == self.round:
             return self._metrics_cache[1]
         all_ids = np.ones_like(self.scored)
-        tg = type_grid(self.board, self.types)
-        ca, cb = neighbour_counts(tg)
-        sat = satisfied_cells(tg, ca, cb, self.num, self.den)
+        sat = self.satisfied_grid
         unhappy = int(((self.board >= 0) & ~sat & self.scored[np.maximum(self.board, 0)]).sum())
         out = {
             "oeh": edge_homophily(self.board, self.types, self.scored),
-            "satisfaction": satisfaction(self.board, self.types, self.scored, self.num, self.den),
+            "satisfaction": satisfied_share(self.board, self.scored, sat),
             "oeh_all": edge_homophily(self.board, self.types, all_ids),
-            "satisfaction_all": satisfaction(self.board, self.types, all_ids, self.num, self.den),
+            "satisfaction_all": satisfied_share(self.board, all_ids, sat),
             "dissatisfied": unhappy,
             "ordinary_moves": self.ordinary_moves if self.round else 0,
             "influence_moves": self.influence_moves if self.round else 0,

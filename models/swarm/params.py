@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, model_validator
 
 from mam_bench.params import WorldParams
+
+
+TASKS = ("pursuit", "synchronization", "foraging", "flocking", "transport")
+
+
+def strategies(params_cls: type[WorldParams]) -> tuple[str, ...]:
+    """The ordinary strategies a task offers: the choices of its `strategy` parameter."""
+    return get_args(params_cls.model_fields["strategy"].annotation)
 
 
 class SwarmParams(WorldParams):

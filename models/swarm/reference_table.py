@@ -12,14 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from mam_bench.registry import get_world
+from models.swarm.params import TASKS, strategies
 
-STRATEGIES = {
-    "pursuit": ["hungarian", "greedy"],
-    "synchronization": ["vote", "gather"],
-    "foraging": ["bfs", "explore"],
-    "flocking": ["nearest", "assign"],
-    "transport": ["push"],
-}
+#: task -> its ordinary strategies, read from each task's `strategy` parameter
+STRATEGIES = {task: list(strategies(get_world(task).Params)) for task in TASKS}
 #: Table S.2 (20 runs each, three rule agents per task) and the best LLM per task (gemini-2.0-flash
 #: S.5, o4-mini on the upstream Pursuit leaderboard) and the human baseline (S.3).
 PAPER_RULE = {

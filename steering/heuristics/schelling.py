@@ -13,18 +13,16 @@ from typing import Any, Sequence
 import numpy as np
 
 from mam_bench.controller import Controller, Decision, Request
+from models.schelling.agents import neighbour_counts
 from models.schelling.observe import SchellingObservation
 
 _OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
 def _counts(tg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    a, b = (tg == 0).astype(np.int64), (tg == 1).astype(np.int64)
-    ca, cb = np.zeros_like(a), np.zeros_like(b)
-    for dr, dc in _OFFSETS8:
-        ca += np.roll(a, (dr, dc), axis=(0, 1))
-        cb += np.roll(b, (dr, dc), axis=(0, 1))
-    return ca, cb
+    """The world's own neighbour counts, widened so `same * den` cannot overflow."""
+    ca, cb = neighbour_counts(tg)
+    return ca.astype(np.int64), cb.astype(np.int64)
 
 
 def _eligible(same: np.ndarray, occ: np.ndarray, num: int, den: int) -> np.ndarray:

@@ -10,14 +10,11 @@ from hypothesis import strategies as st
 
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference, run_treatment
 from steering.rule import RuleController
+from mam_bench.registry import get_world
+from models.swarm.params import TASKS, strategies
 
-STRATEGIES = {
-    "pursuit": ["hungarian", "greedy"],
-    "synchronization": ["vote", "gather"],
-    "foraging": ["bfs", "explore"],
-    "flocking": ["nearest", "assign"],
-    "transport": ["push"],
-}
+#: task -> its ordinary strategies, read from each task's `strategy` parameter
+STRATEGIES = {task: list(strategies(get_world(task).Params)) for task in TASKS}
 
 
 def _check(world: str, seed: int, params: dict, influence: int) -> None:
