@@ -25,15 +25,14 @@ from pathlib import Path
 
 import multiprocessing
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import mesa  # noqa: E402
-from mesa.discrete_space import CellAgent, OrthogonalMooreGrid  # noqa: E402
+import mesa
+from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
 
-from mam_bench.streams import seeded  # noqa: E402
-from models.schelling.fast_kernel import fast_reference_outcome  # noqa: E402
-from models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams  # noqa: E402
-from models.schelling.seeding import ORDER, TIES, initial_board, stream_words  # noqa: E402
+from mam_bench.streams import seeded
+from mam_bench.models.schelling.fast_kernel import fast_reference_outcome
+from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
+from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 
 BOARD_VACANCIES = ("1/100", "1/40", "1/20", "1/10", "1/5", "1/4", "3/10", "2/5", "1/2")
 

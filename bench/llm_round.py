@@ -20,13 +20,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mam_bench.board import CoordinationBoard  # noqa: E402
-from mam_bench.controller import Request  # noqa: E402
-from mam_bench.runner import run_async  # noqa: E402
-from models.schelling.model import SchellingWorld  # noqa: E402
-from steering.llm import LLMController  # noqa: E402
+from mam_bench.board import CoordinationBoard
+from mam_bench.controller import Request
+from mam_bench.runner import run_async
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.steering.llm import LLMController
 
 
 async def one_round(ctl: LLMController, world: SchellingWorld, board: CoordinationBoard) -> float:

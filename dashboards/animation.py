@@ -18,8 +18,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image, ImageDraw
 
-from dashboards.replay import held, load_recording
-from dashboards.worlds import renderer_for
+from mam_bench.dashboards.replay import held, load_recording
+from mam_bench.dashboards.worlds import renderer_for
 
 PANEL = 320  # px, square panels
 GAP = 12

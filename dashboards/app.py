@@ -11,7 +11,7 @@ from urllib.parse import parse_qs
 
 import solara
 
-from dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
+from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
 
 
 @solara.component
@@ -23,7 +23,7 @@ def Paired() -> None:
         cfg = cfg.with_(world=query["world"][0], seed=0)
     if "seed" in query:
         cfg = cfg.with_(seed=int(query["seed"][0]))
-    from dashboards.paired import PairedView
+    from mam_bench.dashboards.paired import PairedView
 
     solara.Title("MAM-Bench: paired runs")
     PairedView(cfg, os.environ.get(ENV_RUN) or None)
@@ -31,7 +31,7 @@ def Paired() -> None:
 
 @solara.component
 def Landscape() -> None:
-    from dashboards.landscape import LandscapeView
+    from mam_bench.dashboards.landscape import LandscapeView
 
     solara.Title("MAM-Bench: landscape")
     path = os.environ.get(ENV_LANDSCAPE)

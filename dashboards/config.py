@@ -86,7 +86,7 @@ def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
 
 def build_session(cfg: DashConfig) -> Any:
     """A live PairSession; `auto` means heuristic where one exists, else random."""
-    from dashboards.session import PairSession
+    from mam_bench.dashboards.session import PairSession
 
     if cfg.policy != "auto":
         return PairSession(to_spec(cfg, cfg.policy))

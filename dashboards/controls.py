@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import solara
 
-from dashboards.config import POLICIES, DashConfig, available_worlds
+from mam_bench.dashboards.config import POLICIES, DashConfig, available_worlds
 from mam_bench.registry import get_world
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from dashboards.worlds import renderer_for
+from mam_bench.dashboards.worlds import renderer_for
 
 #: one colour per run, used by every chart and caption
 RUN_COLOURS = {"reference": "#4a4a4a", "treatment": "#d62728"}

@@ -12,11 +12,11 @@ from typing import Any
 
 import solara
 
-from dashboards.config import DashConfig, build_session
-from dashboards.feed import Feed
-from dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
-from dashboards.replay import ReplaySession
-from dashboards.worlds import renderer_for
+from mam_bench.dashboards.config import DashConfig, build_session
+from mam_bench.dashboards.feed import Feed
+from mam_bench.dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
+from mam_bench.dashboards.replay import ReplaySession
+from mam_bench.dashboards.worlds import renderer_for
 from mam_bench.errors import ConfigError
 
 
@@ -117,7 +117,7 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
     _ = version.value  # re-render after every step
 
     if run_dir is None and cfg is not None:
-        from dashboards.controls import Controls
+        from mam_bench.dashboards.controls import Controls
 
         with solara.Sidebar():
             Controls(cfg, set_cfg)

@@ -11,7 +11,7 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.records import read_jsonl
-from dashboards.session import PairInfo, PairState
+from mam_bench.dashboards.session import PairInfo, PairState
 
 
 def _world_cls(name: str) -> Any:

@@ -12,22 +12,22 @@ from typing import Any
 from mam_bench.errors import ConfigError
 
 WORLDS: dict[str, str] = {
-    "schelling": "models.schelling.model:SchellingWorld",
-    "pursuit": "models.swarm.pursuit.model:PursuitWorld",
-    "synchronization": "models.swarm.synchronization.model:SynchronizationWorld",
-    "foraging": "models.swarm.foraging.model:ForagingWorld",
-    "flocking": "models.swarm.flocking.model:FlockingWorld",
-    "transport": "models.swarm.transport.model:TransportWorld",
-    "crafting": "models.crafting.model:CraftingWorld",
+    "schelling": "mam_bench.models.schelling.model:SchellingWorld",
+    "pursuit": "mam_bench.models.swarm.pursuit.model:PursuitWorld",
+    "synchronization": "mam_bench.models.swarm.synchronization.model:SynchronizationWorld",
+    "foraging": "mam_bench.models.swarm.foraging.model:ForagingWorld",
+    "flocking": "mam_bench.models.swarm.flocking.model:FlockingWorld",
+    "transport": "mam_bench.models.swarm.transport.model:TransportWorld",
+    "crafting": "mam_bench.models.crafting.model:CraftingWorld",
 }
 
 CONTROLLERS: dict[str, str] = {
-    "rule": "steering.rule:RuleController",
-    "random": "steering.random_policy:RandomController",
-    "stay": "steering.stay:StayController",
-    "heuristic": "steering.heuristics:make_heuristic",
-    "llm": "steering.llm:make_llm_controller",
-    "replay": "steering.replay:make_replay_controller",
+    "rule": "mam_bench.steering.rule:RuleController",
+    "random": "mam_bench.steering.random_policy:RandomController",
+    "stay": "mam_bench.steering.stay:StayController",
+    "heuristic": "mam_bench.steering.heuristics:make_heuristic",
+    "llm": "mam_bench.steering.llm:make_llm_controller",
+    "replay": "mam_bench.steering.replay:make_replay_controller",
 }
 
 

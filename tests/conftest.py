@@ -14,7 +14,6 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def cli_env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return env
 
 

@@ -12,11 +12,11 @@ from types import ModuleType
 SWARM = ("pursuit", "synchronization", "foraging", "flocking", "transport")
 
 RENDERERS: dict[str, str] = {
-    "schelling": "dashboards.worlds.schelling",
-    **{name: "dashboards.worlds.swarm" for name in SWARM},
-    "crafting": "dashboards.worlds.crafting",
+    "schelling": "mam_bench.dashboards.worlds.schelling",
+    **{name: "mam_bench.dashboards.worlds.swarm" for name in SWARM},
+    "crafting": "mam_bench.dashboards.worlds.crafting",
 }
 
 
 def renderer_for(world: str) -> ModuleType:
-    return importlib.import_module(RENDERERS.get(world, "dashboards.worlds.generic"))
+    return importlib.import_module(RENDERERS.get(world, "mam_bench.dashboards.worlds.generic"))

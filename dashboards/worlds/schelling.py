@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
-from dashboards.worlds.schelling_board import board_rgba, grid_of, local_share, threshold_of
+from mam_bench.dashboards.worlds.schelling_board import board_rgba, grid_of, local_share, threshold_of
 
 
 def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:

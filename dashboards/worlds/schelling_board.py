@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from mam_bench.params import parse_fraction
-from models.schelling.agents import neighbour_counts, satisfied_cells, type_grid
-from models.schelling.metrics import local_share  # noqa: F401 - the pillar field's height
+from mam_bench.models.schelling.agents import neighbour_counts, satisfied_cells, type_grid
+from mam_bench.models.schelling.metrics import local_share  # noqa: F401 - the pillar field's height
 
 #: group colours (A, B); dissatisfied agents are drawn with DIM alpha
 COLOURS = ((0.16, 0.47, 0.78), (0.93, 0.53, 0.13))

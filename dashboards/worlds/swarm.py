@@ -33,7 +33,7 @@ def _fixed_marks(row: dict[str, Any], info: Any) -> dict[str, str]:
     terrain = _terrain(info.world, int(info.seed), params)
     if terrain is None:
         return {}
-    from models.swarm.grid import EMPTY, SYMBOL, WALL
+    from mam_bench.models.swarm.grid import EMPTY, SYMBOL, WALL
 
     return {f"{r},{c}": SYMBOL[int(v)] for (r, c), v in np.ndenumerate(terrain)
             if int(v) not in (EMPTY, WALL) and int(v) in SYMBOL}
@@ -49,7 +49,7 @@ def _walls(row: dict[str, Any], info: Any) -> np.ndarray:
     params = tuple(sorted((k, str(v)) for k, v in (info.params or {}).items()))
     terrain = _terrain(info.world, int(info.seed), params)
     if terrain is not None and terrain.shape == (size, size):
-        from models.swarm.grid import WALL
+        from mam_bench.models.swarm.grid import WALL
 
         return terrain == WALL
     w = np.zeros((size, size), dtype=bool)

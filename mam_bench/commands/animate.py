@@ -28,7 +28,7 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("out", "MP4 needs ffmpeg on PATH; write a .gif instead")
     if args.fps <= 0:
         raise ConfigError("fps", "must be positive")
-    from dashboards.animation import frames, write_gif, write_mp4
+    from mam_bench.dashboards.animation import frames, write_gif, write_mp4
 
     out.parent.mkdir(parents=True, exist_ok=True)
     images = frames(run_dir)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from mam_bench.errors import ConfigError
 
-APP = "dashboards.app"
+APP = "mam_bench.dashboards.app"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def server_command(port: int) -> list[str]:
 
 
 def server_env(world: str, run: str | None, landscape: str | None) -> dict[str, str]:
-    from dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_WORLD
+    from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_WORLD
 
     env = dict(os.environ)
     env[ENV_WORLD] = world
@@ -40,9 +40,6 @@ def server_env(world: str, run: str | None, landscape: str | None) -> dict[str, 
             env[key] = str(Path(value).resolve())
         else:
             env.pop(key, None)
-    # the app module must import from wherever this package lives
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     env.setdefault("SOLARA_TELEMETRY_MIXPANEL_ENABLE", "False")
     env.setdefault("MPLBACKEND", "Agg")
     return env

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from mesa.discrete_space import CellAgent
 
-from models.crafting.catalog import Catalog
+from mam_bench.models.crafting.catalog import Catalog
 
 if TYPE_CHECKING:  # pragma: no cover
-    from models.crafting.model import CraftingWorld
-    from models.crafting.tasks import Task
+    from mam_bench.models.crafting.model import CraftingWorld
+    from mam_bench.models.crafting.tasks import Task
 
 BLOCKED_BEFORE_REQUEST = 4  # rounds a consumer waits before the leader re-routes
 REQUEST_COOLDOWN = 6

@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Iterable
 
-from models.crafting.catalog import catalog
-from models.crafting.tasks import Task, psr, verify
+from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.tasks import Task, psr, verify
 
 if TYPE_CHECKING:  # pragma: no cover
-    from models.crafting.model import CraftingWorld
+    from mam_bench.models.crafting.model import CraftingWorld
 
 CHAT_WINDOW = 3
 

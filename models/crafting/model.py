@@ -16,14 +16,14 @@ from mesa.discrete_space import OrthogonalMooreGrid
 from mam_bench.controller import Decision
 from mam_bench.streams import stream
 from mam_bench.world import AuditEntry, SteerableWorld
-from models.crafting import metrics as crafting_metrics
-from models.crafting.actions import CraftingAction, parse_answer, validate_action
-from models.crafting.agents import (BLOCKED_BEFORE_REQUEST, REQUEST_COOLDOWN, CraftingAgent, Obligation,
+from mam_bench.models.crafting import metrics as crafting_metrics
+from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
+from mam_bench.models.crafting.agents import (BLOCKED_BEFORE_REQUEST, REQUEST_COOLDOWN, CraftingAgent, Obligation,
                                     build_plan, rule_action)
-from models.crafting.catalog import catalog
-from models.crafting.observe import CraftingObservation, observe_agent
-from models.crafting.params import CraftingParams
-from models.crafting.tasks import Task, all_tasks, get_task
+from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
+from mam_bench.models.crafting.params import CraftingParams
+from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
 
 GRID = (24, 24)
 
@@ -317,7 +317,7 @@ class CraftingWorld(SteerableWorld):
         }
 
     def verify(self) -> tuple[int, str]:
-        from models.crafting.tasks import verify
+        from mam_bench.models.crafting.tasks import verify
 
         return verify(self.task, self.final_state())
 

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from models.crafting.catalog import catalog
-from models.crafting.tasks import get_task
+from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.tasks import get_task
 
 if TYPE_CHECKING:  # pragma: no cover
-    from models.crafting.model import CraftingWorld
+    from mam_bench.models.crafting.model import CraftingWorld
 
 CHAT_ROUNDS = 3
 

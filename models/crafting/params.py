@@ -25,7 +25,7 @@ class CraftingParams(WorldParams):
     @field_validator("task")
     @classmethod
     def _known_task(cls, v: str) -> str:
-        from models.crafting.tasks import get_task, task_names
+        from mam_bench.models.crafting.tasks import get_task, task_names
 
         try:
             return get_task(v).name

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.crafting.catalog import DATA, catalog
+from mam_bench.models.crafting.catalog import DATA, catalog
 
 
 class AgentSpec(BaseModel):

@@ -18,8 +18,8 @@ from functools import lru_cache
 from fractions import Fraction
 
 from mam_bench.streams import seeded
-from models.schelling.params import SchellingParams
-from models.schelling.seeding import ORDER, TIES, PLACEMENT, stream_words
+from mam_bench.models.schelling.params import SchellingParams
+from mam_bench.models.schelling.seeding import ORDER, TIES, PLACEMENT, stream_words
 
 EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED = 0, 1, 2, 3, 4
 STATUS = {EQUILIBRIUM: "equilibrium", BLOCKED: "blocked", HORIZON: "horizon_exhausted"}
@@ -296,7 +296,7 @@ def _words(stream_id: int, vacancy: Fraction, threshold: Fraction) -> tuple[int,
 
 
 def _board(params: SchellingParams, seed: int) -> np.ndarray:
-    """models.schelling.seeding.initial_board with cached words (flat, -1 vacant)."""
+    """mam_bench.models.schelling.seeding.initial_board with cached words (flat, -1 vacant)."""
     dtype = np.uint16 if params.cells < 2**16 else np.uint32
     tokens = np.arange(params.cells, dtype=dtype)
     seeded([*_words(PLACEMENT, params.vacancy, params.threshold), int(seed)]).shuffle(tokens)

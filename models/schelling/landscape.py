@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from mam_bench.streams import seeded
-from models.schelling.agents import ordinary_phase, settle
-from models.schelling.metrics import edge_homophily, satisfaction
-from models.schelling.params import SchellingParams
-from models.schelling.seeding import ORDER, TIES, initial_board, stream_words
+from mam_bench.models.schelling.agents import ordinary_phase, settle
+from mam_bench.models.schelling.metrics import edge_homophily, satisfaction
+from mam_bench.models.schelling.params import SchellingParams
+from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 
 
 def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
@@ -21,7 +21,7 @@ def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None
     Runs the compiled kernel (models/schelling/fast_kernel.py), which tests hold to the very
     same draws and boards as `scan_reference_outcome` and the world.
     """
-    from models.schelling.fast_kernel import fast_reference_outcome
+    from mam_bench.models.schelling.fast_kernel import fast_reference_outcome
 
     return fast_reference_outcome(params, seed, max_rounds)
 

@@ -12,8 +12,8 @@ from mam_bench.controller import Decision
 from mam_bench.params import fraction_text
 from mam_bench.streams import seeded
 from mam_bench.world import AuditEntry, SteerableWorld
-from models.schelling.actions import STAY, SchellingAction, declared_target, parse_action
-from models.schelling.agents import (
+from mam_bench.models.schelling.actions import STAY, SchellingAction, declared_target, parse_action
+from mam_bench.models.schelling.agents import (
     GROUPS,
     Resident,
     neighbour_counts,
@@ -22,10 +22,10 @@ from models.schelling.agents import (
     settle,
     type_grid,
 )
-from models.schelling.metrics import edge_homophily, satisfied_share
-from models.schelling.observe import SchellingObservation, render_grid
-from models.schelling.params import SchellingParams
-from models.schelling.seeding import ORDER, TIES, initial_board, stream_words
+from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
+from mam_bench.models.schelling.observe import SchellingObservation, render_grid
+from mam_bench.models.schelling.params import SchellingParams
+from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 
 def _target_text(proposal: Any) -> str:
     """`r,c` for a well-formed move, `stay` for a stay, `?` for anything invalid."""
@@ -89,7 +89,7 @@ class SchellingWorld(SteerableWorld):
     @classmethod
     def reference_outcome(cls, params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
         """One reference run on the bare kernel, for landscapes (same numbers as the world)."""
-        from models.schelling.landscape import reference_outcome
+        from mam_bench.models.schelling.landscape import reference_outcome
 
         return reference_outcome(params, seed, max_rounds)
 

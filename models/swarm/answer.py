@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from models.swarm.messages import clip_message
+from mam_bench.models.swarm.messages import clip_message
 
 _ACTION = re.compile(r"ACTION\s*:\s*(.*)", re.I)
 _MSG = re.compile(r"MSG\s*:\s*(.*)", re.I)

@@ -19,15 +19,15 @@ from pydantic import ValidationError
 from mam_bench.controller import Decision
 from mam_bench.streams import stream
 from mam_bench.world import AuditEntry, SteerableWorld
-from models.swarm import dynamics, physics
-from models.swarm.actions import SwarmAction
-from models.swarm.answer import parse_answer
-from models.swarm.grid import DELTA, EMPTY, MOVES
-from models.swarm.layouts import walled
-from models.swarm.messages import MessageBus, clip_message
-from models.swarm.navigation import LazyRng
-from models.swarm.params import SwarmParams
-from models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
+from mam_bench.models.swarm import dynamics, physics
+from mam_bench.models.swarm.actions import SwarmAction
+from mam_bench.models.swarm.answer import parse_answer
+from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES
+from mam_bench.models.swarm.layouts import walled
+from mam_bench.models.swarm.messages import MessageBus, clip_message
+from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.params import SwarmParams
+from mam_bench.models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
 
 
 class SwarmAgent(CellAgent):

@@ -8,8 +8,8 @@ from collections import Counter
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from models.swarm.embedding import edit_consistency, homogeneity
-from models.swarm.grid import DELTA, MOVES
+from mam_bench.models.swarm.embedding import edit_consistency, homogeneity
+from mam_bench.models.swarm.grid import DELTA, MOVES
 
 _UNIT = {m: (DELTA[m][1], DELTA[m][0]) for m in MOVES}  # (x, y) with UP = (0, -1)
 

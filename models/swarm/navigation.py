@@ -7,7 +7,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from models.swarm.grid import DELTA, MOVES
+from mam_bench.models.swarm.grid import DELTA, MOVES
 
 FAR = 10**6
 

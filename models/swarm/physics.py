@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.swarm.grid import DELTA, MOVES, OPPOSITE
+from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE
 
 FORCE = 2
 AGENT_MASS = 1

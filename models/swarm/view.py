@@ -14,7 +14,7 @@ from typing import ClassVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from models.swarm.grid import BOX, OFF_MAP, SELF, SYMBOL
+from mam_bench.models.swarm.grid import BOX, OFF_MAP, SELF, SYMBOL
 
 
 @dataclass

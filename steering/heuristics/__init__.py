@@ -9,13 +9,13 @@ from mam_bench.errors import ConfigError
 
 #: world name -> "module:factory"; each factory takes (world_cls, objective, **options).
 HEURISTICS: dict[str, str] = {
-    "schelling": "steering.heuristics.schelling:SchellingHeuristic",
-    "pursuit": "steering.heuristics.swarm:make_swarm_heuristic",
-    "synchronization": "steering.heuristics.swarm:make_swarm_heuristic",
-    "foraging": "steering.heuristics.swarm:make_swarm_heuristic",
-    "flocking": "steering.heuristics.swarm:make_swarm_heuristic",
-    "transport": "steering.heuristics.swarm:make_swarm_heuristic",
-    "crafting": "steering.heuristics.crafting:make_crafting_heuristic",
+    "schelling": "mam_bench.steering.heuristics.schelling:SchellingHeuristic",
+    "pursuit": "mam_bench.steering.heuristics.swarm:make_swarm_heuristic",
+    "synchronization": "mam_bench.steering.heuristics.swarm:make_swarm_heuristic",
+    "foraging": "mam_bench.steering.heuristics.swarm:make_swarm_heuristic",
+    "flocking": "mam_bench.steering.heuristics.swarm:make_swarm_heuristic",
+    "transport": "mam_bench.steering.heuristics.swarm:make_swarm_heuristic",
+    "crafting": "mam_bench.steering.heuristics.crafting:make_crafting_heuristic",
 }
 
 

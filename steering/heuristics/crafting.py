@@ -13,9 +13,9 @@ from typing import Any, Sequence
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError
-from models.crafting.catalog import catalog
-from models.crafting.observe import CraftingObservation
-from models.crafting.tasks import get_task
+from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.observe import CraftingObservation
+from mam_bench.models.crafting.tasks import get_task
 
 MISROUTE_EVERY = 3
 

@@ -13,8 +13,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from mam_bench.controller import Controller, Decision, Request
-from models.schelling.agents import neighbour_counts
-from models.schelling.observe import SchellingObservation
+from mam_bench.models.schelling.agents import neighbour_counts
+from mam_bench.models.schelling.observe import SchellingObservation
 
 _OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 

@@ -23,8 +23,8 @@ import numpy as np
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError
 from mam_bench.streams import stream
-from models.swarm.grid import DELTA, MOVES, OPPOSITE, chebyshev, manhattan
-from models.swarm.view import SwarmObservation
+from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE, chebyshev, manhattan
+from mam_bench.models.swarm.view import SwarmObservation
 
 _AT = re.compile(r"P at (\d+),(\d+)")
 Cell = tuple[int, int]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from steering.llm.controller import LLMController
-from steering.llm.options import LLMOptions
+from mam_bench.steering.llm.controller import LLMController
+from mam_bench.steering.llm.options import LLMOptions
 
 
 def make_llm_controller(world_cls: Any, objective: str, **options: Any) -> LLMController:

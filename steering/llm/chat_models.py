@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from mam_bench.errors import ConfigError
-from steering.llm.options import LLMOptions
+from mam_bench.steering.llm.options import LLMOptions
 
 
 def api_key_from_env(options: LLMOptions) -> str | None:
@@ -28,7 +28,7 @@ def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client
     """
     provider, _, name = options.model.partition(":")
     if provider == "local":
-        from steering.llm.local_model import LocalChatModel
+        from mam_bench.steering.llm.local_model import LocalChatModel
 
         kw: dict[str, Any] = {"model_name": name or "gemma3-270m"}
         if options.temperature is not None:
@@ -78,7 +78,7 @@ def structured(model: BaseChatModel, schema: dict[str, Any] | None) -> Any:
     """Ask the provider for schema-shaped JSON where we know how; the text is parsed by us anyway."""
     if schema is None:
         return model
-    from steering.llm.local_model import LocalChatModel
+    from mam_bench.steering.llm.local_model import LocalChatModel
 
     if isinstance(model, LocalChatModel):
         return model.bind(json_schema=schema)

@@ -21,12 +21,12 @@ from pydantic import ValidationError
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import config_error_from
-from steering.llm.accounting import PriceTable, Totals
-from steering.llm.cache import ResponseCache, cache_key
-from steering.llm.chat_models import api_key_from_env, build_chat_model, structured
-from steering.llm.options import LLMOptions
-from steering.llm.prompts import prompts_for
-from steering.llm.transport import RetryPolicy, TransportError, call_with_retries
+from mam_bench.steering.llm.accounting import PriceTable, Totals
+from mam_bench.steering.llm.cache import ResponseCache, cache_key
+from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model, structured
+from mam_bench.steering.llm.options import LLMOptions
+from mam_bench.steering.llm.prompts import prompts_for
+from mam_bench.steering.llm.transport import RetryPolicy, TransportError, call_with_retries
 
 RAW_KEEP = 2000  # characters of an answer kept in decisions.jsonl
 REPAIR_QUOTE = 2000  # characters of a rejected answer quoted back to the model

@@ -6,7 +6,7 @@ import hashlib
 from typing import Sequence
 
 from mam_bench.controller import Controller, Decision, Request
-from models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.model import CraftingWorld
 
 
 class ScriptedLLM(Controller):

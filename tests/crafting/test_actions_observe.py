@@ -1,8 +1,8 @@
 """The action schema validates with reasons; the observation text parses back to the structure."""
 
-from models.crafting.actions import TOOLS, parse_answer, validate_action
-from models.crafting.model import CraftingWorld
-from models.crafting.observe import CraftingObservation
+from mam_bench.models.crafting.actions import TOOLS, parse_answer, validate_action
+from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.observe import CraftingObservation
 
 
 def test_validation_reasons_and_aliases():

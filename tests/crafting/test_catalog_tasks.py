@@ -1,8 +1,8 @@
 """The data meets the issue's floor: items, recipes, chain depth, tasks, agent counts, categories."""
 
-from models.crafting.catalog import catalog
-from models.crafting.model import CraftingWorld
-from models.crafting.tasks import all_tasks, get_task
+from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.tasks import all_tasks, get_task
 
 
 def test_economy_size_and_depth():

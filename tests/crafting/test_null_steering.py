@@ -4,8 +4,8 @@ import pytest
 
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
-from models.crafting.model import CraftingWorld
-from models.crafting.tasks import all_tasks
+from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.tasks import all_tasks
 
 
 @pytest.mark.parametrize("name", sorted(all_tasks()))

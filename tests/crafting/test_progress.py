@@ -3,8 +3,8 @@
 import pytest
 
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference
-from models.crafting.metrics import progress
-from models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.metrics import progress
+from mam_bench.models.crafting.model import CraftingWorld
 
 
 def test_progress_is_the_mean_of_the_held_psr_curve():

@@ -9,8 +9,8 @@ import json
 
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
-from models.crafting.actions import TOOLS
-from models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.actions import TOOLS
+from mam_bench.models.crafting.model import CraftingWorld
 from tests.crafting.scripted import ScriptedLLM
 
 AW_NAMES = {"harvest": "harvest_resource", "craft": "craft_item", "transfer": "transfer_items",

@@ -6,7 +6,7 @@ import statistics
 from mam_bench.controller import Decision
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
-from models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.model import CraftingWorld
 
 
 def test_shortage_two_seats_forge_vanguard_positive_mean_lift():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from models.crafting.tasks import all_tasks, checkpoint_progress, psr, verify
+from mam_bench.models.crafting.tasks import all_tasks, checkpoint_progress, psr, verify
 
 
 def _state(task, fraction: float) -> dict:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dashboards.config import DashConfig, available_worlds, build_session
-from dashboards.figures import board_figure, metrics_figure
-from dashboards.session import PairInfo
-from dashboards.worlds import renderer_for
-from dashboards.worlds.schelling_board import grid_of, satisfied
+from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
+from mam_bench.dashboards.figures import board_figure, metrics_figure
+from mam_bench.dashboards.session import PairInfo
+from mam_bench.dashboards.worlds import renderer_for
+from mam_bench.dashboards.worlds.schelling_board import grid_of, satisfied
 
 
 @pytest.mark.parametrize("world", available_worlds())
@@ -28,7 +28,7 @@ def test_generic_renderer_for_unknown_world() -> None:
 
 
 def test_schelling_satisfaction_matches_the_world() -> None:
-    from models.schelling.model import SchellingWorld
+    from mam_bench.models.schelling.model import SchellingWorld
 
     w = SchellingWorld(seed=22)
     grid, types = grid_of(w.snapshot())

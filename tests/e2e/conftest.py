@@ -37,7 +37,6 @@ class DashboardServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ)
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         self.log = open(log, "w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mam_bench", "dashboard", *args, "--port", str(self.port)],
@@ -84,7 +83,7 @@ def landscape_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [sys.executable, "-m", "mam_bench", "landscape", "schelling", "--thresholds", "1/2,3/4",
          "--vacancies", "1/10,1/4", "--seeds", "0-1", "--out", str(out)],
         cwd=ROOT, check=True, capture_output=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=dict(os.environ),
     )
     return out
 

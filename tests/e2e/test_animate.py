@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from dashboards.animation import panel_boxes
+from mam_bench.dashboards.animation import panel_boxes
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 
@@ -26,7 +26,7 @@ def test_animate_schelling_gif(tmp_path: Path, shots: Path) -> None:
         pool.submit(run_pair, spec, run_dir).result()
     out = shots / "fork.gif"
     done = subprocess.run([sys.executable, "-m", "mam_bench", "animate", str(run_dir), "--out", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                          cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     treatment_rounds = len(read_jsonl(run_dir / "treatment.jsonl")) - 1
     assert treatment_rounds == 8

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from dashboards.config import available_worlds
+from mam_bench.dashboards.config import available_worlds
 from tests.e2e.pages import body_has_no_traceback, boards_render, lift_text, open_paired, round_is, step
 
 pytestmark = pytest.mark.e2e

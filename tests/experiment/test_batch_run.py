@@ -16,7 +16,7 @@ def test_batch_run_equals_runner_reference() -> None:
     method = multiprocessing.get_start_method(allow_none=True)
     import mesa  # noqa: F401  (importing batch_run forces the spawn start method)
     from mesa.batchrunner import batch_run
-    from models.schelling.model import SchellingWorld
+    from mam_bench.models.schelling.model import SchellingWorld
 
     try:
         rows = batch_run(SchellingWorld, parameters={"seed": list(range(6)), "threshold": ["1/2", "3/4"], "size": 10},

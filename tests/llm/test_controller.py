@@ -16,9 +16,9 @@ from langchain_core.messages import AIMessage
 from mam_bench.controller import Request
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
-from models.schelling.model import SchellingWorld
-from steering.llm import LLMController
-from steering.llm.parsing import first_json
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.steering.llm import LLMController
+from mam_bench.steering.llm.parsing import first_json
 from tests.llm.scripted import ScriptedChatModel
 
 IDS = [0, 1, 2, 3, 150, 151, 152, 153]

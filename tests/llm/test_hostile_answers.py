@@ -11,8 +11,8 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from mam_bench.controller import Decision, Request
 from mam_bench.world import FAILED_OUTCOMES
-from models.schelling.model import SchellingWorld
-from steering.llm import LLMController
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.steering.llm import LLMController
 
 IDS = [0, 1, 150, 151]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from mam_bench.controller import Decision
-from models.schelling.model import SchellingWorld
-from models.schelling.observe import SchellingObservation
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.models.schelling.observe import SchellingObservation
 
 IDS = [*range(8), *range(150, 158)]
 
@@ -36,7 +36,7 @@ def test_compact_text_is_smaller_than_naive() -> None:
 
 
 def test_compact_text_has_fewer_tokens_under_a_local_tokenizer() -> None:
-    from steering.llm.local_model import LocalChatModel
+    from mam_bench.steering.llm.local_model import LocalChatModel
 
     obs = observations()[-1]
     model = LocalChatModel()

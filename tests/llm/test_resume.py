@@ -22,7 +22,7 @@ def cli(*args: str) -> list[str]:
 
 
 def test_killed_run_resumes_without_repeating_calls(tmp_path: Path) -> None:
-    env = {**os.environ, KEY_ENV: KEY, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, KEY_ENV: KEY}
     with OpenAIServer(reply=server_reply) as srv:
         common = ["--policy", "llm", "--model", "openai:scripted", "--base-url", srv.base_url,
                   "--api-key-env", KEY_ENV, "--influence", "4", "--rounds", "4", "--max-concurrency", "4"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from mesa.batchrunner import batch_run
 
-from models.schelling.landscape import reference_outcome
-from models.schelling.model import SchellingWorld
-from models.schelling.params import SchellingParams
+from mam_bench.models.schelling.landscape import reference_outcome
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.models.schelling.params import SchellingParams
 
 
 def test_agents_carry_stable_ids_and_the_datacollector_records():

@@ -7,8 +7,8 @@ import statistics
 import pytest
 
 from mam_bench.runner import PairSpec, run_pair
-from models.schelling.landscape import reference_outcome
-from models.schelling.params import SchellingParams
+from mam_bench.models.schelling.landscape import reference_outcome
+from mam_bench.models.schelling.params import SchellingParams
 
 
 def test_seed_22_reference_matches_the_page(tmp_path):
@@ -57,7 +57,7 @@ def test_landscape_kernel_equals_the_world():
 
 
 def test_placement_ignores_threshold_but_not_vacancy():
-    from models.schelling.seeding import initial_board
+    from mam_bench.models.schelling.seeding import initial_board
 
     a = initial_board(SchellingParams(threshold="1/2"), 5)
     b = initial_board(SchellingParams(threshold="6/7"), 5)
@@ -67,7 +67,7 @@ def test_placement_ignores_threshold_but_not_vacancy():
 
 
 def test_values_outside_the_pilot_lists_are_seeded_distinctly():
-    from models.schelling.seeding import stream_words
+    from mam_bench.models.schelling.seeding import stream_words
 
     inside = stream_words(1, SchellingParams(threshold="3/4"), 0)
     outside = stream_words(1, SchellingParams(threshold="3/5"), 0)

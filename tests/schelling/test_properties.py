@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference, run_treatment
-from models.schelling.metrics import edge_homophily
+from mam_bench.models.schelling.metrics import edge_homophily
 
 import asyncio
 
@@ -53,7 +53,7 @@ def test_null_steering_is_exact_round_by_round(setting):
 
 
 def _rule():
-    from steering.rule import RuleController
+    from mam_bench.steering.rule import RuleController
 
     return RuleController()
 

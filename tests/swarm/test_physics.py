@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.swarm.physics import Body, resolve
+from mam_bench.models.swarm.physics import Body, resolve
 
 
 def run(static, agents, actions, bodies=()):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from mam_bench.controller import Decision
-from models.swarm.flocking.model import FlockingWorld
-from models.swarm.foraging.model import ForagingWorld
-from models.swarm.pursuit.model import PursuitWorld
-from models.swarm.synchronization.model import SynchronizationWorld
-from models.swarm.transport.model import TransportWorld
+from mam_bench.models.swarm.flocking.model import FlockingWorld
+from mam_bench.models.swarm.foraging.model import ForagingWorld
+from mam_bench.models.swarm.pursuit.model import PursuitWorld
+from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
+from mam_bench.models.swarm.transport.model import TransportWorld
 
 
 def act(*names):

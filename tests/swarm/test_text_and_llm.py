@@ -12,7 +12,7 @@ import pytest
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
-from models.swarm.answer import AnswerError, parse_answer
+from mam_bench.models.swarm.answer import AnswerError, parse_answer
 
 WORLDS = ["pursuit", "synchronization", "foraging", "flocking", "transport"]
 
@@ -36,8 +36,8 @@ def test_view_text_round_trips(world):
 
 
 def test_view_text_keeps_messages_and_dollar_agents():
-    from models.swarm.synchronization.model import SynchronizationWorld
-    from models.swarm.view import ActionRecord
+    from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
+    from mam_bench.models.swarm.view import ActionRecord
 
     w = SynchronizationWorld(seed=0)
     obs = w.observe(0).model_copy(update={

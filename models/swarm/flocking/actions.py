@@ -1,5 +1,5 @@
 """Flocking actions: the four moves or STAY, plus an optional message."""
 
-from models.swarm.actions import SwarmAction as FlockingAction
+from mam_bench.models.swarm.actions import SwarmAction as FlockingAction
 
 __all__ = ["FlockingAction"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.swarm.grid import manhattan
-from models.swarm.navigation import LazyRng, toward
+from mam_bench.models.swarm.grid import manhattan
+from mam_bench.models.swarm.navigation import LazyRng, toward
 
 
 def nearest_rule(here: tuple[int, int], slots: list[tuple[int, int]], taken: set[tuple[int, int]],

@@ -6,14 +6,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from models.swarm.base import SwarmWorld
-from models.swarm.flocking.actions import FlockingAction
-from models.swarm.flocking.agents import assign_rule, nearest_rule
-from models.swarm.flocking.metrics import best_fit, hollow_square
-from models.swarm.flocking.observe import FlockingObservation
-from models.swarm.flocking.params import FlockingParams
-from models.swarm.layouts import free_cells, place
-from models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.base import SwarmWorld
+from mam_bench.models.swarm.flocking.actions import FlockingAction
+from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_rule
+from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
+from mam_bench.models.swarm.flocking.observe import FlockingObservation
+from mam_bench.models.swarm.flocking.params import FlockingParams
+from mam_bench.models.swarm.layouts import free_cells, place
+from mam_bench.models.swarm.navigation import LazyRng
 
 
 class FlockingWorld(SwarmWorld):

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from models.swarm.params import SwarmParams
+from mam_bench.models.swarm.params import SwarmParams
 
 
 class FlockingParams(SwarmParams):

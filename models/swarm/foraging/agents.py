@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.swarm.navigation import FAR, LazyRng, downhill, wander
+from mam_bench.models.swarm.navigation import FAR, LazyRng, downhill, wander
 
 
 def forage_rule(here: tuple[int, int], carrying: bool, knows_goal: bool, to_food: np.ndarray, to_nest: np.ndarray,

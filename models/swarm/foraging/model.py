@@ -6,15 +6,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from models.swarm.base import SwarmWorld
-from models.swarm.foraging.actions import ForagingAction
-from models.swarm.foraging.agents import forage_rule
-from models.swarm.foraging.metrics import beside, settle
-from models.swarm.foraging.observe import ForagingObservation
-from models.swarm.foraging.params import ForagingParams
-from models.swarm.grid import FOOD, NEST, chebyshev
-from models.swarm.layouts import foraging_maze, free_cells, place
-from models.swarm.navigation import LazyRng, bfs
+from mam_bench.models.swarm.base import SwarmWorld
+from mam_bench.models.swarm.foraging.actions import ForagingAction
+from mam_bench.models.swarm.foraging.agents import forage_rule
+from mam_bench.models.swarm.foraging.metrics import beside, settle
+from mam_bench.models.swarm.foraging.observe import ForagingObservation
+from mam_bench.models.swarm.foraging.params import ForagingParams
+from mam_bench.models.swarm.grid import FOOD, NEST, chebyshev
+from mam_bench.models.swarm.layouts import foraging_maze, free_cells, place
+from mam_bench.models.swarm.navigation import LazyRng, bfs
 
 
 class ForagingWorld(SwarmWorld):

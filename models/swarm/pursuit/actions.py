@@ -1,5 +1,5 @@
 """Pursuit actions: the four moves or STAY, plus an optional message."""
 
-from models.swarm.actions import SwarmAction as PursuitAction
+from mam_bench.models.swarm.actions import SwarmAction as PursuitAction
 
 __all__ = ["PursuitAction"]

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from models.swarm.grid import DELTA, MOVES, manhattan
-from models.swarm.navigation import FAR, LazyRng, bfs, downhill, toward, wander
+from mam_bench.models.swarm.grid import DELTA, MOVES, manhattan
+from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs, downhill, toward, wander
 
 
 @dataclass

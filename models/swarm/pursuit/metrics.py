@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.swarm.grid import EMPTY, WALL
+from mam_bench.models.swarm.grid import EMPTY, WALL
 
 
 def threat(cell: tuple[int, int], agents: np.ndarray, terrain: np.ndarray) -> float:

@@ -7,15 +7,15 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mam_bench.streams import stream
-from models.swarm.base import SwarmWorld
-from models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
-from models.swarm.layouts import free_cells, place
-from models.swarm.navigation import LazyRng
-from models.swarm.pursuit.actions import PursuitAction
-from models.swarm.pursuit.agents import greedy_rule, hungarian_plan, hungarian_rule
-from models.swarm.pursuit.metrics import captured, threat
-from models.swarm.pursuit.observe import PursuitObservation
-from models.swarm.pursuit.params import PursuitParams
+from mam_bench.models.swarm.base import SwarmWorld
+from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
+from mam_bench.models.swarm.layouts import free_cells, place
+from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.pursuit.actions import PursuitAction
+from mam_bench.models.swarm.pursuit.agents import greedy_rule, hungarian_plan, hungarian_rule
+from mam_bench.models.swarm.pursuit.metrics import captured, threat
+from mam_bench.models.swarm.pursuit.observe import PursuitObservation
+from mam_bench.models.swarm.pursuit.params import PursuitParams
 
 
 class PursuitWorld(SwarmWorld):

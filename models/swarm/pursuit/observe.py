@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from models.swarm.view import SwarmObservation
+from mam_bench.models.swarm.view import SwarmObservation
 
 
 class PursuitObservation(SwarmObservation):

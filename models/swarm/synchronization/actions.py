@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from models.swarm.actions import SwarmAction
+from mam_bench.models.swarm.actions import SwarmAction
 
 
 class SynchronizationAction(SwarmAction):

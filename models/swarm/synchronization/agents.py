@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.swarm.grid import manhattan
-from models.swarm.navigation import LazyRng, toward, wander
+from mam_bench.models.swarm.grid import manhattan
+from mam_bench.models.swarm.navigation import LazyRng, toward, wander
 
 
 def sync_rule(

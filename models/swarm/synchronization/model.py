@@ -6,14 +6,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from models.swarm.base import SwarmWorld
-from models.swarm.layouts import free_cells, place
-from models.swarm.navigation import LazyRng
-from models.swarm.synchronization.actions import SynchronizationAction
-from models.swarm.synchronization.agents import sync_rule
-from models.swarm.synchronization.metrics import unanimous_flip
-from models.swarm.synchronization.observe import SynchronizationObservation
-from models.swarm.synchronization.params import SynchronizationParams
+from mam_bench.models.swarm.base import SwarmWorld
+from mam_bench.models.swarm.layouts import free_cells, place
+from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.synchronization.actions import SynchronizationAction
+from mam_bench.models.swarm.synchronization.agents import sync_rule
+from mam_bench.models.swarm.synchronization.metrics import unanimous_flip
+from mam_bench.models.swarm.synchronization.observe import SynchronizationObservation
+from mam_bench.models.swarm.synchronization.params import SynchronizationParams
 
 
 class SynchronizationWorld(SwarmWorld):

@@ -1,5 +1,5 @@
 """Transport actions: the four moves or STAY, plus an optional message."""
 
-from models.swarm.actions import SwarmAction as TransportAction
+from mam_bench.models.swarm.actions import SwarmAction as TransportAction
 
 __all__ = ["TransportAction"]

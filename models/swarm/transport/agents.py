@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.swarm.grid import DELTA
-from models.swarm.navigation import FAR, LazyRng, bfs, downhill, wander
+from mam_bench.models.swarm.grid import DELTA
+from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs, downhill, wander
 
 
 def behind_cells(box: list[tuple[int, int]], push: str, size: int) -> set[tuple[int, int]]:

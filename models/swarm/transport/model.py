@@ -6,15 +6,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from models.swarm.base import SwarmWorld
-from models.swarm.layouts import free_cells, place, transport_layout
-from models.swarm.navigation import LazyRng
-from models.swarm.physics import Body
-from models.swarm.transport.actions import TransportAction
-from models.swarm.transport.agents import transport_plan, transport_rule
-from models.swarm.transport.metrics import escape_bonus
-from models.swarm.transport.observe import TransportObservation
-from models.swarm.transport.params import TransportParams
+from mam_bench.models.swarm.base import SwarmWorld
+from mam_bench.models.swarm.layouts import free_cells, place, transport_layout
+from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.physics import Body
+from mam_bench.models.swarm.transport.actions import TransportAction
+from mam_bench.models.swarm.transport.agents import transport_plan, transport_rule
+from mam_bench.models.swarm.transport.metrics import escape_bonus
+from mam_bench.models.swarm.transport.observe import TransportObservation
+from mam_bench.models.swarm.transport.params import TransportParams
 
 BOX_MASS = 5
 

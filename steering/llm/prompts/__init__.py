@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from steering.llm.prompts.generic import WorldPrompts
+from mam_bench.steering.llm.prompts.generic import WorldPrompts
 
 
 SWARM = frozenset({"pursuit", "synchronization", "foraging", "flocking", "transport"})
@@ -18,11 +18,11 @@ SWARM = frozenset({"pursuit", "synchronization", "foraging", "flocking", "transp
 def prompts_for(world_cls: Any, objective: str, **settings: Any) -> WorldPrompts:
     name = getattr(world_cls, "name", "")
     if name == "schelling":
-        from steering.llm.prompts.schelling import SchellingPrompts
+        from mam_bench.steering.llm.prompts.schelling import SchellingPrompts
 
         return SchellingPrompts(world_cls, objective, **settings)
     if name in SWARM:
-        from steering.llm.prompts.swarm import SwarmPrompts
+        from mam_bench.steering.llm.prompts.swarm import SwarmPrompts
 
         return SwarmPrompts(world_cls, objective, **settings)
     return WorldPrompts(world_cls, objective, **settings)

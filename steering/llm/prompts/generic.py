@@ -9,7 +9,7 @@ from pydantic import BaseModel, ValidationError, create_model
 
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Request
-from steering.llm.parsing import MAX_ANSWER_CHARS, first_json, unwrap_action
+from mam_bench.steering.llm.parsing import MAX_ANSWER_CHARS, first_json, unwrap_action
 
 PHASES = ("coordination", "decision", "one_call")
 

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from mam_bench.controller import Request
-from steering.llm.prompts.generic import Parsed, WorldPrompts
+from mam_bench.steering.llm.prompts.generic import Parsed, WorldPrompts
 
 GOALS = {
     "integrate": "INTEGRATE: lower the ordinary edge homophily (OEH) the ordinary agents end with",

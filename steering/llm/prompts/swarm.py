@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from mam_bench.controller import Request
-from steering.llm.prompts.generic import WorldPrompts
+from mam_bench.steering.llm.prompts.generic import WorldPrompts
 
 OBJECTIVES = {
     "help": "help the swarm score as much as possible",
