@@ -46,6 +46,8 @@ class Request:
     board: tuple[BoardEntry, ...] = ()
     phase: str = "decision"
     history: tuple[dict[str, Any], ...] = ()
+    #: what the world's rule would do now; filled only for controllers that set `wants_rule_action`
+    rule_action: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -55,6 +57,8 @@ class Controller(ABC):
     name: str = "controller"
     #: True when the controller posts to the board in the coordination phase.
     posts: bool = False
+    #: True when the controller needs each request's `rule_action` (the `mimic` baseline).
+    wants_rule_action: bool = False
 
     def bind(self, world_name: str, objective: str, seed: int) -> None:
         """Called once per treatment run before round 0."""

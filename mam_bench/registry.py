@@ -25,6 +25,7 @@ CONTROLLERS: dict[str, str] = {
     "rule": "mam_bench.steering.rule:RuleController",
     "random": "mam_bench.steering.random_policy:RandomController",
     "stay": "mam_bench.steering.stay:StayController",
+    "mimic": "mam_bench.steering.mimic:MimicController",
     "heuristic": "mam_bench.steering.heuristics:make_heuristic",
     "llm": "mam_bench.steering.llm:make_llm_controller",
     "replay": "mam_bench.steering.replay:make_replay_controller",

@@ -169,11 +169,13 @@ class Treatment:
 
     def _requests(self, phase: str) -> list[Request]:
         r, window = self.round, self.prep.spec.board_window
+        wants_rule = self.controller.wants_rule_action and phase == "decision"
         return [
             Request(
                 world=self.prep.spec.world, actor_id=aid, round=r, objective=self.prep.objective,
                 observation=self.world.observe(aid), board=self.board.view(r), phase=phase,
                 history=tuple(h for h in self.history[aid] if h["round"] > r - window - 1),
+                rule_action=self.world.rule_action(aid) if wants_rule else None,
             )
             for aid in self.prep.influence_ids
         ]

@@ -7,6 +7,8 @@ share one global generator; they ask for `stream(seed, "order", round)` and the 
 from __future__ import annotations
 
 import zlib
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -25,3 +27,63 @@ def purpose_word(purpose: str) -> int:
 def stream(seed: int, purpose: str, *key: int) -> np.random.Generator:
     """The generator for one purpose (and optional key such as an actor id or round)."""
     return seeded([*MAGIC, purpose_word(purpose), *[int(k) for k in key], int(seed)])
+
+
+def agent_stream(seed: int, purpose: str, round_: int, actor_id: int) -> np.random.Generator:
+    """One agent's generator for one purpose in one round.
+
+    Every stochastic choice of an ordinary agent (its order key, its tie-breaks, its own moves)
+    comes from here, so swapping any other agent for an influence agent cannot move its draws.
+    While `record_draws()` is active the generator logs what it hands out.
+    """
+    gen = stream(seed, purpose, int(round_), int(actor_id))
+    if _RECORDERS:
+        return _RecordingGenerator(gen, (purpose, int(round_), int(actor_id)), _RECORDERS[-1])
+    return gen
+
+
+class DrawLog:
+    """Draws handed out by agent streams: (purpose, round, actor_id) -> [(method, result), ...]."""
+
+    def __init__(self) -> None:
+        self.draws: dict[tuple[str, int, int], list[tuple[str, Any]]] = {}
+
+    def of(self, actor_id: int, round_: int | None = None) -> dict[tuple[str, int], list[tuple[str, Any]]]:
+        """One actor's draws, keyed by (purpose, round), optionally for one round only."""
+        return {
+            (p, r): v for (p, r, a), v in self.draws.items() if a == actor_id and (round_ is None or r == round_)
+        }
+
+
+_RECORDERS: list[DrawLog] = []
+
+
+@contextmanager
+def record_draws() -> Iterator[DrawLog]:
+    """Log every draw from `agent_stream` made inside the block (for isolation tests)."""
+    log = DrawLog()
+    _RECORDERS.append(log)
+    try:
+        yield log
+    finally:
+        _RECORDERS.remove(log)
+
+
+class _RecordingGenerator:
+    """A numpy Generator that appends each result to a DrawLog; behaviour is unchanged."""
+
+    def __init__(self, gen: np.random.Generator, key: tuple[str, int, int], log: DrawLog):
+        self._gen, self._key, self._log = gen, key, log
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._gen, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            result = attr(*args, **kwargs)
+            value = result.tolist() if isinstance(result, np.ndarray) else result
+            self._log.draws.setdefault(self._key, []).append((name, value))
+            return result
+
+        return call

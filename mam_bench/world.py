@@ -122,6 +122,14 @@ class SteerableWorld(mesa.Model):
         """A uniformly random legal action for the `random` controller (override per world)."""
         raise NotImplementedError(f"{cls.__name__} has no random_action")
 
+    def rule_action(self, actor_id: int) -> dict[str, Any]:
+        """The action the world's own rule would take for `actor_id` now (the `mimic` baseline).
+
+        Computed from the start-of-round state and the actor's own addressed streams, so asking
+        draws nothing that anybody else would see.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no rule_action, so `mimic` cannot run on it")
+
     @abstractmethod
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         """Validate and resolve the influence actions, run the ordinary agents, settle."""

@@ -1,0 +1,24 @@
+"""The `mimic` baseline: influence agents do exactly what the rule would, through the influence path.
+
+Unlike `rule` (which defers, so the treatment equals the reference), a mimic agent never defers:
+its action is resolved as an influence action (in Schelling: it claims before the ordinary
+phase). Its lift is what merely swapping the decision path does, so a strategy's steering effect
+is its lift beyond `mimic` (and beyond `stay`), paired by seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from mam_bench.controller import Controller, Decision, Request
+
+
+class MimicController(Controller):
+    name = "mimic"
+    wants_rule_action = True
+
+    def __init__(self, world_cls: Any = None, objective: str = "", **_: Any):
+        pass
+
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]:
+        return [Decision(action=dict(r.rule_action or {})) for r in requests]
