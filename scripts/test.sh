@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs and runs it: Debian chromium for the browser tests, the
-# package with its `test` and `local` extras (llama-cpp-python builds from source, ~5 min on
+# Installs what the test suite needs and runs it: Debian chromium for the browser tests, then the
+# package with its `test` and `local` extras into the project's own .venv (a Debian or Ubuntu
+# system Python refuses a global pip install; llama-cpp-python builds from source, ~5 min on
 # 2 cores, once), then pytest. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,7 @@ if [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
-python3 -m pip install -q --disable-pip-version-check -e ".[test,local]"
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,local]"
 export RAY_USAGE_STATS_ENABLED=0 PYTHONHASHSEED=0
-exec python3 -m pytest -q -p no:cacheprovider "$@"
+exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
