@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mam_bench.errors import ConfigError
-from mam_bench.registry import get_world, world_names
+from mam_bench.registry import default_world, get_world, world_names
 from mam_bench.runner import PairSpec
 
 POLICIES = ("rule", "random", "stay", "heuristic", "llm", "replay")
@@ -18,7 +18,7 @@ ENV_WORLD, ENV_RUN, ENV_LANDSCAPE = "MAM_DASHBOARD_WORLD", "MAM_DASHBOARD_RUN", 
 
 @dataclass(frozen=True)
 class DashConfig:
-    world: str = "schelling"
+    world: str = ""
     seed: int = 22
     params: tuple[tuple[str, str], ...] = ()
     objective: str = ""
@@ -49,8 +49,9 @@ def available_worlds() -> list[str]:
 
 
 def default_config() -> DashConfig:
-    world = os.environ.get(ENV_WORLD) or "schelling"
-    return DashConfig(world=world, seed=22 if world == "schelling" else 0)
+    featured, seed = default_world()
+    world = os.environ.get(ENV_WORLD) or featured
+    return DashConfig(world=world, seed=seed if world == featured else 0)
 
 
 def to_spec(cfg: DashConfig, policy: str) -> PairSpec:

@@ -1,25 +1,22 @@
-"""Worlds and controllers by name, imported lazily so the core never imports a world directly.
+"""Worlds and controllers by name. A world registers once, through the `mam_bench.worlds` entry point.
 
-Third-party packages add worlds through the `mam_bench.worlds` entry-point group.
+The entry point names a `WorldRegistration`: the world class and, optionally, its heuristic,
+prompts, dashboard renderer, landscape axes and tasks, each as a lazy "module:attr" text so that
+listing worlds imports nothing heavy and core never imports the UI. Built-in worlds register the
+same way (pyproject.toml), so core holds no world names. Entry points are read once per process.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
 from mam_bench.errors import ConfigError
 
-WORLDS: dict[str, str] = {
-    "schelling": "mam_bench.models.schelling.model:SchellingWorld",
-    "pursuit": "mam_bench.models.swarm.pursuit.model:PursuitWorld",
-    "synchronization": "mam_bench.models.swarm.synchronization.model:SynchronizationWorld",
-    "foraging": "mam_bench.models.swarm.foraging.model:ForagingWorld",
-    "flocking": "mam_bench.models.swarm.flocking.model:FlockingWorld",
-    "transport": "mam_bench.models.swarm.transport.model:TransportWorld",
-    "crafting": "mam_bench.models.crafting.model:CraftingWorld",
-}
+GROUP = "mam_bench.worlds"
 
 CONTROLLERS: dict[str, str] = {
     "rule": "mam_bench.steering.rule:RuleController",
@@ -32,27 +29,86 @@ CONTROLLERS: dict[str, str] = {
 }
 
 
-def _load(path: str) -> Any:
+@dataclass(frozen=True)
+class WorldRegistration:
+    """Every part of one world, named once. Texts are "module:attr" (or "module" for a renderer).
+
+    world: the SteerableWorld class. heuristic: a factory (world_cls, objective, **options) ->
+    Controller. prompts: a WorldPrompts class for the llm controller. renderer: a module with
+    `draw_board(ax, row, info)` (optional `Extras`), or "module:attr" of a Mesa-style
+    `agent_portrayal(agent) -> dict` for the generic renderer. landscape: the parameter names
+    a reference landscape sweeps. tasks: the world has `list_tasks()`.
+    """
+
+    world: str
+    heuristic: str | None = None
+    prompts: str | None = None
+    renderer: str | None = None
+    landscape: tuple[str, ...] = ()
+    tasks: bool = False
+    #: the world a dashboard opens on when none is named, and its seed there
+    featured: bool = False
+    dashboard_seed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def load(path: str) -> Any:
+    """Import "module:attr" (or a module when there is no ':')."""
     module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    mod = importlib.import_module(module)
+    return getattr(mod, attr) if attr else mod
 
 
-def _plugin_worlds() -> dict[str, str]:
-    try:
-        return {ep.name: ep.value for ep in entry_points(group="mam_bench.worlds")}
-    except Exception:  # pragma: no cover - broken metadata must not hide built-ins
-        return {}
+@cache
+def registrations() -> dict[str, WorldRegistration]:
+    """World name -> registration, from every installed `mam_bench.worlds` entry point (read once).
+
+    A registered world that fails to import fails loudly: a broken plug-in must not silently
+    drop out of an experiment grid.
+    """
+    out: dict[str, WorldRegistration] = {}
+    for ep in entry_points(group=GROUP):
+        try:
+            reg = ep.load()
+        except Exception as exc:
+            raise RuntimeError(f"world {ep.name!r}: its registration {ep.value} does not import: {exc}") from exc
+        if isinstance(reg, str):  # a bare "module:Class" world path is accepted too
+            reg = WorldRegistration(world=reg)
+        if not isinstance(reg, WorldRegistration):
+            raise RuntimeError(f"world {ep.name!r}: {ep.value} is not a WorldRegistration")
+        if ep.name in out and out[ep.name] != reg:
+            raise RuntimeError(f"world {ep.name!r} is registered twice ({ep.value})")
+        out[ep.name] = reg
+    return out
 
 
 def world_names() -> list[str]:
-    return sorted({**_plugin_worlds(), **WORLDS})
+    return sorted(registrations())
+
+
+def registration(name: str) -> WorldRegistration:
+    table = registrations()
+    if name not in table:
+        raise ConfigError("world", f"unknown world {name!r} (known: {', '.join(sorted(table))})")
+    return table[name]
 
 
 def get_world(name: str) -> Any:
-    table = {**_plugin_worlds(), **WORLDS}
-    if name not in table:
-        raise ConfigError("world", f"unknown world {name!r} (known: {', '.join(sorted(table))})")
-    return _load(table[name])
+    return _world(registration(name).world)
+
+
+@cache
+def _world(path: str) -> Any:
+    return load(path)
+
+
+def default_world() -> tuple[str, int]:
+    """The world (and seed) a dashboard opens on: the featured one, else the first registered."""
+    table = registrations()
+    featured = [n for n in sorted(table) if table[n].featured] or sorted(table)
+    if not featured:
+        raise ConfigError("world", "no world is registered")
+    return featured[0], table[featured[0]].dashboard_seed
 
 
 def controller_names() -> list[str]:
@@ -63,5 +119,11 @@ def make_controller(policy: str, world_cls: Any, objective: str, options: dict[s
     """Build a controller; LLM and replay options arrive in `options`."""
     if policy not in CONTROLLERS:
         raise ConfigError("policy", f"unknown policy {policy!r} (known: {', '.join(controller_names())})")
-    factory = _load(CONTROLLERS[policy])
+    factory = load(CONTROLLERS[policy])
     return factory(world_cls=world_cls, objective=objective, **(options or {}))
+
+
+def part_of(world_cls: Any, part: str) -> str | None:
+    """The registered `part` ("heuristic", "prompts", "renderer") of a world class, if any."""
+    reg = registrations().get(getattr(world_cls, "name", ""))
+    return getattr(reg, part) if reg is not None else None

@@ -23,6 +23,10 @@ OK_OUTCOMES = ("accepted", "stay")
 FAILED_OUTCOMES = ("occupied", "collision", "out_of_bounds", "blocked", "invalid", "policy_error")
 
 
+def _metric(key: str) -> Any:
+    return lambda model: model.metrics().get(key)
+
+
 @dataclass(frozen=True)
 class AuditEntry:
     """One influence decision and what the world made of it."""
@@ -50,10 +54,10 @@ class SteerableWorld(mesa.Model):
     default_objective: ClassVar[str]
     primary_metric: ClassVar[str]
     secondary_metric: ClassVar[str | None] = None
-    #: True when influence identities are left out of the outcome in both runs (Schelling).
+    #: True when influence identities are left out of the outcome in both runs.
     masks_influence: ClassVar[bool] = False
-    #: True when the treatment stops as soon as the world is done (swarm, crafting);
-    #: False when it always plays its fixed horizon (Schelling).
+    #: True when the treatment stops as soon as the world is done;
+    #: False when it always plays its fixed horizon.
     treatment_stops_early: ClassVar[bool] = True
 
     def __init__(
@@ -97,7 +101,7 @@ class SteerableWorld(mesa.Model):
     # --- horizon ------------------------------------------------------------------------------
     @abstractmethod
     def treatment_rounds(self) -> int:
-        """How many rounds the treatment plays (Schelling: exactly 20)."""
+        """How many rounds the treatment plays."""
 
     def reference_cap(self) -> int:
         """The most rounds the reference plays before it is called exhausted."""
@@ -139,14 +143,29 @@ class SteerableWorld(mesa.Model):
         decisions = dict(decisions or {})
         for aid in self.influence_ids:
             decisions.setdefault(aid, Decision.follow_rule())
+        self._collect_setup()
         self.transitioned = True
         entries = self.resolve_round(decisions)
         self.audit.extend(entries)
         if self.transitioned:
             self.round += 1
-            if hasattr(self, "datacollector"):
-                self.datacollector.collect(self)
+            self.datacollector.collect(self)
+        self.steps = self.round  # Mesa's step counter is the number of rounds played, under any driver
         return entries
+
+    def _collect_setup(self) -> None:
+        """Give every world a DataCollector (its metrics, if it has none) holding the setup state.
+
+        Afterwards the DataCollector has one row for the setup plus one per round played.
+        """
+        if getattr(self, "_setup_collected", False):
+            return
+        self._setup_collected = True
+        if not hasattr(self, "datacollector"):
+            keys = list(self.metrics())
+            self.datacollector = mesa.DataCollector(model_reporters={k: _metric(k) for k in keys})
+        if not any(self.datacollector.model_vars.values()):
+            self.datacollector.collect(self)
 
     def step(self) -> None:
         """Mesa's step: one round with every influence agent following the rule."""

@@ -19,7 +19,7 @@ APP = "mam_bench.dashboards.app"
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("dashboard", help="watch reference and treatment fork in a browser (Solara)")
-    p.add_argument("world", nargs="?", default="schelling", help="world shown first (default schelling)")
+    p.add_argument("world", nargs="?", help="world shown first (default: the featured registered world)")
     p.add_argument("--run", metavar="DIR", help="replay a recorded run directory (no model, no API key)")
     p.add_argument("--landscape", metavar="FILE.csv", help="CSV from `mam-bench landscape` for the landscape page")
     p.add_argument("--port", type=int, default=8765)
@@ -46,8 +46,9 @@ def server_env(world: str, run: str | None, landscape: str | None) -> dict[str, 
 
 
 def handle(args: argparse.Namespace) -> int:
-    from mam_bench.registry import world_names
+    from mam_bench.registry import default_world, world_names
 
+    args.world = args.world or default_world()[0]
     if args.world not in world_names():
         raise ConfigError("world", f"unknown world {args.world!r} (known: {', '.join(world_names())})")
     if args.run and not (Path(args.run) / "treatment.jsonl").exists():

@@ -20,7 +20,7 @@ COLUMNS = ("threshold", "vacancy", "seed", "status", "rounds", "final_satisfacti
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("landscape", help="reference landscape: threshold x vacancy x seeds (Schelling)")
+    p = sub.add_parser("landscape", help="reference landscape: threshold x vacancy x seeds (worlds that register one)")
     p.add_argument("world")
     p.add_argument("--thresholds", required=True, help="comma-separated fractions, e.g. 1/2,3/4,6/7")
     p.add_argument("--vacancies", required=True, help="comma-separated shares, e.g. 0.25 or 1/4")

@@ -1,4 +1,4 @@
-"""`mam-bench tasks WORLD`: the task files of a world that has them (crafting)."""
+"""`mam-bench tasks WORLD`: the task files of a world that registers tasks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from mam_bench.registry import get_world
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("tasks", help="list the tasks of a world (crafting)")
+    p = sub.add_parser("tasks", help="list the tasks of a world that has them")
     p.add_argument("world")
     p.set_defaults(handler=handle)
 

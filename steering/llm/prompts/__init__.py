@@ -1,4 +1,4 @@
-"""Prompts, answer schemas, parsers and legality checks, one module per world.
+"""Prompts, answer schemas, parsers and legality checks; a world registers its own module.
 
 A world without its own module gets `generic.WorldPrompts`, built only from what every world
 exposes: `world_cls.Action`, optionally `world_cls.parse_answer(text)` and an observation's
@@ -12,20 +12,13 @@ from typing import Any
 from mam_bench.steering.llm.prompts.generic import WorldPrompts
 
 
-SWARM = frozenset({"pursuit", "synchronization", "foraging", "flocking", "transport"})
-
-
 def prompts_for(world_cls: Any, objective: str, **settings: Any) -> WorldPrompts:
-    name = getattr(world_cls, "name", "")
-    if name == "schelling":
-        from mam_bench.steering.llm.prompts.schelling import SchellingPrompts
+    """The prompts class the world registered, else the generic one."""
+    from mam_bench.registry import load, part_of
 
-        return SchellingPrompts(world_cls, objective, **settings)
-    if name in SWARM:
-        from mam_bench.steering.llm.prompts.swarm import SwarmPrompts
-
-        return SwarmPrompts(world_cls, objective, **settings)
-    return WorldPrompts(world_cls, objective, **settings)
+    path = part_of(world_cls, "prompts") or getattr(world_cls, "prompts", None)
+    cls = (load(path) if isinstance(path, str) else path) or WorldPrompts
+    return cls(world_cls, objective, **settings)
 
 
 __all__ = ["WorldPrompts", "prompts_for"]

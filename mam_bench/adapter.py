@@ -1,0 +1,360 @@
+"""Steer an ordinary Mesa 3 model: subclass `MesaWorld` and declare four things.
+
+    class SteeredVoter(MesaWorld):
+        name = "voter"; model_class = VoterModel; rounds = 60
+        Action = Opinion                                  # the influence action schema
+        objectives = {"spread": +1, "suppress": -1}; primary_metric = "share"
+        def is_actor(self, agent): return isinstance(agent, Voter)   # swappable agents
+        def apply(self, agent, action): agent.opinion = action.opinion
+        def outcome(self): return {"share": ...}          # metrics, the primary among them
+
+Optional: `observation(agent) -> dict` (extra numbers for influence agents), `rule_action(actor_id)`
+(for `mimic`), `finished() -> str | None` (a stop status), `null_action()`, `random_action()`.
+
+What the adapter guarantees (each round of the pair, reference and treatment alike):
+- Every call of an agent's `step` (or `step_method`) runs with the model's own generators
+  (`model.random`, `model.rng`, hence `agent.random`, `agent.rng` and every space or AgentSet
+  built with `random=model.random`) reseeded from that agent's addressed stream
+  `agent_stream(seed, "random"/"rng", round, unique_id)`, then restored. Swapping one agent for an
+  influence agent therefore never moves another agent's draws.
+- Outside agent steps, the model's generators are reseeded per round from `stream(seed, ...,
+  round)`; `AgentSet.shuffle`/`shuffle_do` order agents by per-agent keys
+  `agent_stream(seed, "order", round, unique_id)`, so the order of two agents never depends on a third.
+- An influence agent that does not defer has its `step` replaced by `apply(agent, action)`;
+  one that defers runs its own `step`. One audit entry per influence agent per round.
+- The model's own `step()` runs once per round: `model.steps` counts rounds, and a DataCollector
+  the model collects in `step()` gets one row per round.
+
+What a model must avoid (checked where the adapter can see it):
+- Python's global `random` or numpy's global `np.random`: detected (error after the round).
+- Generators of its own besides `model.random`/`model.rng` (e.g. a space built without
+  `random=self.random`, or `np.random.default_rng()` kept on the model): not detectable; they
+  break exact pairing.
+- Scheduling agents outside their `step` (an influence agent is replaced only inside its `step`):
+  detected when an influence agent's `step` never ran in a round ("blocked" in the audit).
+- Agents reading other agents' `random` (draws are attributed to the agent whose step runs).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random as pyrandom
+import types
+import typing
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterator, Mapping
+
+import mesa
+import numpy as np
+from pydantic import BaseModel, ValidationError, create_model
+
+from mam_bench.controller import Decision
+from mam_bench.params import WorldParams
+from mam_bench.streams import agent_stream, stream
+from mam_bench.world import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, SteerableWorld
+
+_SCALARS = (int, float, bool, str)
+
+
+class IsolationError(RuntimeError):
+    """The model drew from a generator the adapter does not address (pairing would not be exact)."""
+
+
+@dataclass(frozen=True)
+class AgentObservation:
+    """What an influence agent sees: its own public state, the round's metrics, declared extras."""
+
+    actor_id: int
+    round: int
+    state: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, float] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_text(self) -> str:
+        return json.dumps({"actor_id": self.actor_id, "round": self.round, "state": self.state,
+                           "metrics": self.metrics, "extra": self.extra}, sort_keys=True)
+
+    @classmethod
+    def from_text(cls, text: str) -> "AgentObservation":
+        return cls(**json.loads(text))
+
+
+def public_state(agent: Any) -> dict[str, Any]:
+    """The agent's public scalar attributes (what records, observations and portrayals use)."""
+    out = {}
+    for key, value in vars(agent).items():
+        if key.startswith("_") or key in ("unique_id", "model", "pos", "step"):
+            continue
+        if isinstance(value, (bool, np.bool_)):
+            out[key] = bool(value)
+        elif isinstance(value, (int, np.integer)):
+            out[key] = int(value)
+        elif isinstance(value, (float, np.floating)):
+            out[key] = float(value)
+        elif isinstance(value, str):
+            out[key] = value
+    return out
+
+
+def params_from_signature(model_class: type) -> type[WorldParams]:
+    """A frozen Params class from the model's `__init__` keyword defaults (scalars only)."""
+    fields: dict[str, Any] = {}
+    for p in inspect.signature(model_class.__init__).parameters.values():
+        if p.name in ("self", "seed", "rng") or p.default is inspect.Parameter.empty:
+            continue
+        if isinstance(p.default, _SCALARS):
+            fields[p.name] = (type(p.default), p.default)
+    return create_model(f"{model_class.__name__}Params", __base__=WorldParams, **fields)
+
+
+def random_from_schema(action_cls: type[BaseModel], rng: Any) -> dict[str, Any]:
+    """A uniformly random action for schemas made of Literal, bool and bounded int/float fields."""
+    out: dict[str, Any] = {}
+    for name, f in action_cls.model_fields.items():
+        ann = f.annotation
+        args = typing.get_args(ann)
+        if typing.get_origin(ann) is typing.Literal:
+            out[name] = args[int(rng.integers(len(args)))]
+        elif typing.get_origin(ann) in (typing.Union, types.UnionType) and type(None) in args:
+            inner = [a for a in args if a is not type(None)]
+            lits = [v for a in inner for v in typing.get_args(a)] if all(
+                typing.get_origin(a) is typing.Literal for a in inner) else None
+            if lits is None:
+                raise NotImplementedError(f"{action_cls.__name__}.{name}: declare random_action")
+            choices = [None, *lits]
+            out[name] = choices[int(rng.integers(len(choices)))]
+        elif ann is bool:
+            out[name] = bool(rng.integers(2))
+        elif ann in (int, float):
+            lo = next((m.ge for m in f.metadata if hasattr(m, "ge")), None)
+            hi = next((m.le for m in f.metadata if hasattr(m, "le")), None)
+            if lo is None or hi is None:
+                raise NotImplementedError(f"{action_cls.__name__}.{name} has no bounds: declare random_action")
+            out[name] = int(rng.integers(lo, hi + 1)) if ann is int else float(rng.uniform(lo, hi))
+        else:
+            raise NotImplementedError(f"{action_cls.__name__}.{name}: declare random_action")
+    return out
+
+
+class MesaWorld(SteerableWorld):
+    """A SteerableWorld around an ordinary Mesa model (`self.model`); see the module docstring."""
+
+    model_class: ClassVar[type[mesa.Model]]
+    #: treatment horizon (the runner's --rounds overrides it)
+    rounds: ClassVar[int] = 50
+    #: the agent method the model's schedule calls each round
+    step_method: ClassVar[str] = "step"
+    treatment_stops_early: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "model_class" in cls.__dict__ and "Params" not in cls.__dict__:
+            cls.Params = params_from_signature(cls.model_class)
+        if "objectives" in cls.__dict__ and "default_objective" not in cls.__dict__:
+            cls.default_objective = next(iter(cls.objectives))
+
+    def __init__(self, params: WorldParams | None = None, seed: int = 0, **kw: Any):
+        super().__init__(params, seed=seed, **kw)
+        self._decisions: dict[int, Decision] = {}
+        self._entries: dict[int, AuditEntry] = {}
+        self._layout: dict[Any, tuple[float, float]] | None = None
+        self.model = self.build_model()
+        self._wrap_agents()
+        self.status = self.finished() or "running"
+
+    # --- declarations (override) ---------------------------------------------------------------
+    def build_model(self) -> mesa.Model:
+        """The user's model from the params; `seed` goes to Mesa, so setup draws match in both runs."""
+        return self.model_class(**self.params.model_dump(), seed=self.seed)
+
+    def is_actor(self, agent: mesa.Agent) -> bool:
+        """Which agents may be swapped for influence agents (default: every agent)."""
+        return True
+
+    def apply(self, agent: mesa.Agent, action: Any) -> str | None:
+        """Apply a validated influence action in place of the agent's step; return an audit outcome
+        ("accepted" when None; "blocked", "invalid", ... when the model refuses it)."""
+        raise NotImplementedError(f"{type(self).__name__} must define apply(agent, action)")
+
+    def outcome(self) -> dict[str, float]:
+        raise NotImplementedError(f"{type(self).__name__} must define outcome() -> metrics")
+
+    def observation(self, agent: mesa.Agent) -> dict[str, Any]:
+        """Extra numbers an influence agent sees besides its own state and the metrics."""
+        return {}
+
+    def finished(self) -> str | None:
+        """A status once the model has come to rest (e.g. "consensus"), else None."""
+        return None
+
+    @classmethod
+    def null_action(cls) -> dict[str, Any]:
+        """Default: the Action schema's defaults (declare them, or override)."""
+        return cls.Action().model_dump()
+
+    @classmethod
+    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
+        return random_from_schema(cls.Action, rng)
+
+    # --- the contract, derived ----------------------------------------------------------------
+    def actors(self) -> dict[int, mesa.Agent]:
+        return {int(a.unique_id): a for a in self.model.agents if self.is_actor(a)}
+
+    def actor_ids(self) -> list[int]:
+        return sorted(self.actors())
+
+    def treatment_rounds(self) -> int:
+        return self.rounds
+
+    def metrics(self) -> dict[str, float]:
+        return {k: float(v) for k, v in self.outcome().items()}
+
+    def observe(self, actor_id: int) -> AgentObservation:
+        agent = self.actors()[actor_id]
+        return AgentObservation(actor_id, self.round, public_state(agent), self.metrics(), self.observation(agent))
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every agent's id, kind, position (x, y) and public state: enough to redraw the world."""
+        agents = []
+        for a in sorted(self.model.agents, key=lambda a: a.unique_id):
+            agents.append({"id": int(a.unique_id), "kind": type(a).__name__, "xy": self._xy(a), **public_state(a)})
+        return {"agents": agents}
+
+    def _xy(self, agent: Any) -> list[float] | None:
+        cell = getattr(agent, "cell", None)
+        coord = getattr(cell, "coordinate", None) if cell is not None else getattr(agent, "pos", None)
+        if coord is None:
+            return None
+        if isinstance(coord, (tuple, list, np.ndarray)) and len(coord) >= 2:
+            return [float(coord[1]), float(coord[0])] if cell is not None else [float(coord[0]), float(coord[1])]
+        return list(self._network_layout().get(coord, (0.0, 0.0)))
+
+    def _network_layout(self) -> dict[Any, tuple[float, float]]:
+        """Fixed positions for network nodes (one layout per world, seed 0: both runs draw alike)."""
+        if self._layout is None:
+            import networkx as nx
+
+            graph = next((v.G for v in vars(self.model).values() if hasattr(v, "G")), None)
+            pos = nx.spring_layout(graph, seed=0) if graph is not None else {}
+            self._layout = {k: (round(float(x), 4), round(float(y), 4)) for k, (x, y) in pos.items()}
+        return self._layout
+
+    # --- the round ------------------------------------------------------------------------------
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        self._decisions = {aid: d for aid, d in decisions.items() if aid in self.influence_ids}
+        self._entries = {}
+        self._wrap_agents()
+        before = (pyrandom.getstate(), np.random.get_state()[1].tobytes())
+        with self._driving():
+            self.model.step()
+        if (pyrandom.getstate(), np.random.get_state()[1].tobytes()) != before:
+            raise IsolationError(
+                f"{type(self.model).__name__} drew from Python's global `random` or numpy's `np.random` in round "
+                f"{self.round}; draw from self.random / self.rng so every agent gets its own stream")
+        for aid in self.influence_ids:  # an influence agent whose step never ran this round
+            self._entries.setdefault(aid, AuditEntry(self.round, aid, None, "blocked", "its step did not run"))
+        self.status = self.finished() or "running"
+        return [self._entries[aid] for aid in self.influence_ids]
+
+    def _wrap_agents(self) -> None:
+        """Route each agent's step through the adapter (an instance attribute; its class is untouched)."""
+        for agent in list(self.model.agents):
+            own = getattr(agent, self.step_method, None)
+            if own is None or self.step_method in vars(agent):  # no step, or already routed
+                continue
+            setattr(agent, self.step_method, self._turn_of(agent, own))
+
+    def _turn_of(self, agent: Any, own: Any) -> Any:
+        def turn(*args: Any, **kwargs: Any) -> Any:
+            return self._turn(agent, own, args, kwargs)
+
+        return turn
+
+    def _turn(self, agent: Any, own: Any, args: tuple, kwargs: dict) -> Any:
+        aid = int(agent.unique_id)
+        decision = self._decisions.get(aid)
+        with self.agent_streams(aid):
+            if decision is None or decision.defer:
+                result = own(*args, **kwargs)
+                if aid in self._decisions:
+                    self._entries.setdefault(aid, AuditEntry(self.round, aid, "rule", "accepted", deferred=True))
+                return result
+            self._entries.setdefault(aid, self._apply_decision(agent, decision))
+        return None
+
+    def _apply_decision(self, agent: Any, d: Decision) -> AuditEntry:
+        aid, null = int(agent.unique_id), self.null_action()
+        if d.error is not None:
+            self.apply(agent, self.Action.model_validate(null))
+            return AuditEntry(self.round, aid, dict(null), "policy_error", d.error)
+        try:
+            action = self.Action.model_validate(d.action)
+        except ValidationError as exc:
+            self.apply(agent, self.Action.model_validate(null))
+            return AuditEntry(self.round, aid, d.action, "invalid", str(exc.errors()[0]["msg"]))
+        outcome = self.apply(agent, action) or "accepted"
+        if outcome not in OK_OUTCOMES + FAILED_OUTCOMES:
+            raise ValueError(f"{type(self).__name__}.apply returned {outcome!r}; use one of {OK_OUTCOMES + FAILED_OUTCOMES}")
+        dumped = action.model_dump()
+        if outcome == "accepted" and dumped == null:
+            outcome = "stay"
+        return AuditEntry(self.round, aid, dumped, outcome)
+
+    # --- randomness -----------------------------------------------------------------------------
+    def _reseed(self, purpose: str, gen_random: np.random.Generator, gen_rng: np.random.Generator) -> None:
+        self.model.random.seed(int(gen_random.integers(2**63)))
+        self.model.rng.bit_generator.state = np.random.PCG64(int(gen_rng.integers(2**63))).state
+
+    @contextmanager
+    def agent_streams(self, aid: int) -> Iterator[None]:
+        """The model's generators hold this agent's own streams for the length of its turn."""
+        saved = (self.model.random.getstate(), self.model.rng.bit_generator.state)
+        r = self.round
+        self._reseed("agent", agent_stream(self.seed, "random", r, aid), agent_stream(self.seed, "rng", r, aid))
+        try:
+            yield
+        finally:
+            self.model.random.setstate(saved[0])
+            self.model.rng.bit_generator.state = saved[1]
+
+    @contextmanager
+    def _driving(self) -> Iterator[None]:
+        """Per-round model streams and per-agent order keys while the model's own step runs."""
+        r = self.round
+        self._reseed("model", stream(self.seed, "model.random", r), stream(self.seed, "model.rng", r))
+        model, seed = self.model, self.seed
+        originals = (mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do)
+
+        def ordered(agentset: Any) -> list[Any] | None:
+            agents = list(agentset)
+            if not agents or any(getattr(a, "model", None) is not model for a in agents):
+                return None
+            return sorted(agents, key=lambda a: (agent_stream(seed, "order", r, int(a.unique_id)).random(), a.unique_id))
+
+        def shuffle(agentset: Any, inplace: bool = False) -> Any:
+            order = ordered(agentset)
+            if order is None:
+                return originals[0](agentset, inplace)
+            if inplace:
+                agentset._update(order)
+                return agentset
+            return mesa.agent.AgentSet(order, agentset.random)
+
+        def shuffle_do(agentset: Any, method: Any, *args: Any, **kwargs: Any) -> Any:
+            order = ordered(agentset)
+            if order is None:
+                return originals[1](agentset, method, *args, **kwargs)
+            for agent in order:
+                if isinstance(method, str):
+                    getattr(agent, method)(*args, **kwargs)
+                else:
+                    method(agent, *args, **kwargs)
+            return agentset
+
+        mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do = shuffle, shuffle_do
+        try:
+            yield
+        finally:
+            mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do = originals

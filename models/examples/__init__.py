@@ -1,0 +1,1 @@
+"""Worked examples: ordinary Mesa models made steerable with `mam_bench.adapter.MesaWorld`."""

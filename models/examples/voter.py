@@ -1,0 +1,109 @@
+"""A voter model on a small-world network: each agent copies a random neighbour's opinion.
+
+Influence agents hold the opinion they choose. Outcomes: the share holding opinion 1 (`spread`
+raises it, `suppress` lowers it) and the round at which the network reached consensus.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Sequence
+
+import mesa
+import networkx as nx
+from mesa.discrete_space import CellAgent, Network
+from pydantic import BaseModel, ConfigDict
+
+from mam_bench.adapter import MesaWorld
+from mam_bench.controller import Controller, Decision, Request
+from mam_bench.registry import WorldRegistration
+
+
+# --- an ordinary Mesa model ----------------------------------------------------------------------
+def share(model: mesa.Model) -> float:
+    return sum(a.opinion for a in model.agents) / len(model.agents)
+
+
+class Voter(CellAgent):
+    def __init__(self, model: mesa.Model, cell: Any, opinion: int):
+        super().__init__(model)
+        self.cell = cell
+        self.opinion = opinion
+
+    def step(self) -> None:
+        neighbours = list(self.cell.neighborhood.agents)
+        if neighbours:
+            self.opinion = self.random.choice(neighbours).opinion
+
+
+class VoterModel(mesa.Model):
+    def __init__(self, n: int = 60, k: int = 4, p: float = 0.1, initial_share: float = 0.5, seed: int | None = None):
+        super().__init__(seed=seed)
+        graph = nx.watts_strogatz_graph(n, k, p, seed=self.random.randrange(2**31))
+        self.grid = Network(graph, capacity=1, random=self.random)
+        for cell in self.grid.all_cells:
+            Voter(self, cell, int(self.random.random() < initial_share))
+        self.datacollector = mesa.DataCollector(model_reporters={"share": share})
+        self.datacollector.collect(self)
+
+    def step(self) -> None:
+        self.agents.shuffle_do("step")
+        self.datacollector.collect(self)
+
+
+# --- its declaration -------------------------------------------------------------------------------
+class Opinion(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    opinion: Literal[0, 1] | None = None  # None keeps the current opinion
+
+
+class VoterWorld(MesaWorld):
+    name = "voter"
+    summary = "voter model on a small-world network; influence agents hold an opinion (share of 1)"
+    model_class = VoterModel
+    rounds = 60
+    Action = Opinion
+    objectives = {"spread": +1, "suppress": -1}
+    primary_metric = "share"
+    secondary_metric = "consensus_round"
+
+    def apply(self, agent: Voter, action: Opinion) -> str | None:
+        if action.opinion is not None:
+            agent.opinion = action.opinion
+        return None
+
+    def outcome(self) -> dict[str, float]:
+        s = share(self.model)
+        if s in (0.0, 1.0) and getattr(self, "consensus_at", None) is None:
+            self.consensus_at = self.round
+        at = getattr(self, "consensus_at", None)
+        # consensus_round is censored at the rounds played while there is no consensus yet
+        return {"share": s, "consensus": float(at is not None), "consensus_round": float(self.round if at is None else at)}
+
+    def finished(self) -> str | None:
+        return "consensus" if share(self.model) in (0.0, 1.0) else None
+
+    def rule_action(self, actor_id: int) -> dict[str, Any]:
+        agent = self.actors()[actor_id]
+        neighbours = list(agent.cell.neighborhood.agents)
+        if not neighbours:
+            return {"opinion": None}
+        with self.agent_streams(actor_id):
+            return {"opinion": int(self.model.random.choice(neighbours).opinion)}
+
+
+class VoterHeuristic(Controller):
+    """Hold the objective's opinion, whatever the neighbours say."""
+
+    name = "heuristic"
+
+    def __init__(self, world_cls: Any = None, objective: str = "spread", **_: Any):
+        self.objective = objective
+
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]:
+        return [Decision(action={"opinion": 1 if self.objective == "spread" else 0}) for _ in requests]
+
+
+registration = WorldRegistration(
+    world="mam_bench.models.examples.voter:VoterWorld",
+    heuristic="mam_bench.models.examples.voter:VoterHeuristic",
+)
