@@ -78,9 +78,12 @@ class Prepared:
         return world
 
 
-def prepare(spec: PairSpec) -> Prepared:
-    """Resolve and check a spec; raises ConfigError naming the field on any problem."""
-    world_cls = get_world(spec.world)
+def prepare(spec: PairSpec, world_cls: Any = None) -> Prepared:
+    """Resolve and check a spec; raises ConfigError naming the field on any problem.
+
+    `world_cls` runs a world class that is not registered (mam_bench.testing.check_world).
+    """
+    world_cls = world_cls or get_world(spec.world)
     params = world_cls.Params.from_strings(spec.params) if not isinstance(spec.params, WorldParams) else spec.params
     objective = spec.objective or world_cls.default_objective
     if objective not in world_cls.objectives:

@@ -1,0 +1,177 @@
+"""`check_world(WorldClass)`: the conformance check a world must pass before its lifts mean anything.
+
+In the spirit of PettingZoo's API test: run it in your own world's test suite. Each failure names
+the property and the seed; `check_world` raises `WorldCheckError` listing all of them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from pydantic import ValidationError
+
+from mam_bench.audit import audit_counts
+from mam_bench.runner import PairSpec, prepare, round_row, run_async, run_treatment, step_reference
+from mam_bench.streams import record_draws
+from mam_bench.world import OK_OUTCOMES
+
+
+class WorldCheckError(AssertionError):
+    """One or more conformance properties failed (the message lists them)."""
+
+
+def _strip(row: dict[str, Any]) -> dict[str, Any]:
+    """The board a row records (its snapshot); metrics may count who moved, so they compare apart."""
+    return {k: v for k, v in row.items() if k not in ("status", "metrics")}
+
+
+def _prep(world_cls: Any, seed: int, rounds: int, influence: int, params: dict[str, Any]) -> Any:
+    spec = PairSpec.build(world=world_cls.name, seed=seed, params=params, influence=influence, rounds=rounds)
+    return prepare(spec, world_cls=world_cls)
+
+
+def _reference(prep: Any, rounds: int) -> list[dict[str, Any]]:
+    """The first `rounds` reference rows (its final state held once it comes to rest)."""
+    world = prep.new_world(treatment=False)
+    rows = [round_row(world)]
+    while len(rows) <= rounds and not world.done:
+        if step_reference(world):
+            rows.append(round_row(world))
+    return rows
+
+
+def _treatment(prep: Any, policy: str) -> tuple[Any, list[dict[str, Any]]]:
+    from mam_bench.registry import load, CONTROLLERS
+
+    controller = load(CONTROLLERS[policy])(world_cls=prep.world_cls, objective=prep.objective)
+    world, rows, _, _ = run_async(run_treatment(prep, controller))
+    return world, rows
+
+
+def null_steering(prep: Any, rounds: int) -> list[str]:
+    """`rule` treatment equals the reference row by row (metrics and snapshot) and draw by draw."""
+    with record_draws() as ref_log:
+        ref = _reference(prep, rounds)
+    with record_draws() as tre_log:
+        _, tre = _treatment(prep, "rule")
+    out = []
+    cls = prep.world_cls
+    compared = [m for m in (cls.primary_metric, cls.secondary_metric) if m]
+    for i, row in enumerate(tre):
+        if i < len(ref) and (_strip(row) != _strip(ref[i]) or any(
+                row["metrics"][m] != ref[i]["metrics"][m] for m in compared)):
+            out.append(f"null steering: treatment round {i} differs from the reference")
+            break
+        held = ref[-1]["metrics"]  # past the reference's rest, the runner compares its held outcome
+        if i >= len(ref) and any(row["metrics"][m] != held[m] for m in compared):
+            out.append(f"null steering: treatment round {i} moved the outcome of a reference at rest")
+            break
+    played = max(r["round"] for r in ref)
+    ref_draws = {k: v for k, v in ref_log.draws.items() if k[1] < played}
+    tre_draws = {k: v for k, v in tre_log.draws.items() if k[1] < played}
+    if ref_draws != tre_draws:
+        out.append("null steering: the rule treatment's per-agent draws differ from the reference's")
+    return out
+
+
+def audit_identity(prep: Any, policy: str) -> list[str]:
+    world, rows = _treatment(prep, policy)
+    counts = audit_counts(world.audit, len(prep.influence_ids), world.round)
+    out = []
+    if not counts["identity_holds"]:
+        out.append(f"audit identity ({policy}): {counts['decisions']} entries, expected {counts['expected']}")
+    keys = sorted((e.round, e.actor_id) for e in world.audit)
+    want = sorted((r, a) for r in range(world.round) for a in prep.influence_ids)
+    if keys != want:
+        out.append(f"audit identity ({policy}): not one entry per influence agent per round")
+    return out
+
+
+def isolation(prep: Any) -> list[str]:
+    """Ordinary agents' streams do not depend on who is steered: their first draw of each stream
+    in round 0 is the same when the influence agents play the null action instead of the rule."""
+    with record_draws() as ref_log:
+        w = prep.new_world(treatment=False)
+        w.play_round()
+    with record_draws() as tre_log:
+        t = prep.new_world(treatment=True)
+        t.play_round({aid: _decision(t.null_action()) for aid in prep.influence_ids})
+    ordinary = set(w.actor_ids()) - set(prep.influence_ids)
+    ref = {k: v[0] for k, v in ref_log.draws.items() if k[2] in ordinary and k[1] == 0}
+    tre = {k: v[0] for k, v in tre_log.draws.items() if k[2] in ordinary and k[1] == 0}
+    if not ref:
+        return ["isolation: no per-agent draws recorded (stochastic choices must come from agent_stream)"]
+    moved = [k for k in ref if k in tre and ref[k] != tre[k]]
+    return [f"isolation: steering moved ordinary agents' draws {moved[:3]}"] if moved else []
+
+
+def _decision(action: dict[str, Any]) -> Any:
+    from mam_bench.controller import Decision
+
+    return Decision(action=dict(action))
+
+
+def actions(prep: Any) -> list[str]:
+    """`null_action` is valid and accepted; `random_action` is always legal (never invalid)."""
+    cls, out = prep.world_cls, []
+    try:
+        cls.Action.model_validate(cls.null_action())
+    except ValidationError as exc:
+        out.append(f"null_action does not validate against Action: {exc.errors()[0]['msg']}")
+    world, _ = _treatment(prep, "stay")
+    first = [e.outcome for e in world.audit if e.round == 0]
+    if any(o not in OK_OUTCOMES for o in first):
+        out.append(f"null_action is not accepted in round 0: {first}")
+    world, _ = _treatment(prep, "random")
+    bad = [e for e in world.audit if e.outcome in ("invalid", "policy_error")]
+    if bad:
+        out.append(f"random_action is not legal: round {bad[0].round} actor {bad[0].actor_id}: {bad[0].detail}")
+    return out
+
+
+def observation_text(prep: Any) -> list[str]:
+    world = prep.new_world(treatment=True)
+    out = []
+    for aid in prep.influence_ids:
+        obs = world.observe(aid)
+        text = obs.to_text()
+        if not isinstance(text, str) or not text:
+            out.append("observation: to_text() gives no text")
+        back = getattr(type(obs), "from_text", None)
+        if callable(back) and back(text) != obs:
+            out.append(f"observation: from_text(to_text()) differs for actor {aid}")
+    return out
+
+
+def records_redraw(prep: Any, rounds: int) -> list[str]:
+    """Rows survive JSON, and no metric changes between rounds while the snapshot stays the same."""
+    rows = _reference(prep, rounds)
+    out = []
+    for row in rows:
+        if json.loads(json.dumps(row)) != row:
+            out.append(f"records: round {row['round']} does not survive JSON")
+            break
+    for a, b in zip(rows, rows[1:]):
+        same_picture = {k: v for k, v in a.items() if k not in ("round", "status", "metrics")} == {
+            k: v for k, v in b.items() if k not in ("round", "status", "metrics")}
+        if same_picture and a["metrics"] != b["metrics"]:
+            out.append(f"records: metrics change in round {b['round']} but the snapshot does not")
+            break
+    return out
+
+
+def check_world(world_cls: Any, seeds: Iterable[int] = (0, 1, 2), rounds: int = 8, influence: int = 2,
+                params: dict[str, Any] | None = None) -> dict[str, int]:
+    """Run every property over `seeds`; raises WorldCheckError naming each failure. Returns counts."""
+    failures: list[str] = []
+    checked, seeds = 0, tuple(seeds)
+    for seed in seeds:
+        prep = _prep(world_cls, seed, rounds, influence, dict(params or {}))
+        for found in (null_steering(prep, rounds), audit_identity(prep, "rule"), audit_identity(prep, "random"),
+                      isolation(prep), actions(prep), observation_text(prep), records_redraw(prep, rounds)):
+            failures += [f"seed {seed}: {f}" for f in found]
+            checked += 1
+    if failures:
+        raise WorldCheckError(f"{world_cls.__name__} fails check_world:\n  " + "\n  ".join(failures))
+    return {"seeds": len(seeds), "checks": checked}
