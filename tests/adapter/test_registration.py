@@ -1,0 +1,109 @@
+"""One registration per world: entry points read once, built-ins registered like plug-ins, no world
+names in core or in the shared code of steering and dashboards (acceptance 5)."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import pytest
+
+from mam_bench import registry
+from mam_bench.registry import WorldRegistration, get_world, registrations, world_names
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILT_IN = ("schelling", "pursuit", "synchronization", "foraging", "flocking", "transport", "crafting")
+PACKAGES = ("schelling", "swarm", "crafting")
+#: world-specific modules: they may name their own world
+OWN = {"steering/heuristics/schelling.py", "steering/heuristics/swarm.py", "steering/heuristics/crafting.py",
+       "steering/llm/prompts/schelling.py", "steering/llm/prompts/swarm.py", "dashboards/worlds/schelling.py",
+       "dashboards/worlds/schelling_board.py", "dashboards/worlds/swarm.py", "dashboards/worlds/crafting.py"}
+
+
+def test_every_entry_point_in_pyproject_is_a_registered_world() -> None:
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["mam_bench.worlds"]
+    assert set(BUILT_IN) <= set(declared)
+    assert set(declared) <= set(world_names())
+    for name in declared:
+        assert isinstance(registrations()[name], WorldRegistration)
+        assert get_world(name).name == name
+
+
+def test_entry_points_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = registry.entry_points
+    monkeypatch.setattr(registry, "entry_points", lambda **kw: calls.append(kw) or real(**kw))
+    registry.registrations.cache_clear()
+    try:
+        world_names(), get_world("voter"), world_names()
+        assert len(calls) == 1
+    finally:
+        registry.registrations.cache_clear()
+
+
+def test_a_world_that_does_not_import_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = EntryPoint("broken", "no_such_module_for_mam.registration:registration", registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda **kw: [broken])
+    registry.registrations.cache_clear()
+    try:
+        with pytest.raises(RuntimeError, match="broken.*does not import"):
+            world_names()
+    finally:
+        registry.registrations.cache_clear()
+
+
+def _names() -> set[str]:
+    return set(BUILT_IN) | set(PACKAGES)
+
+
+def _offences(path: Path) -> list[str]:
+    """World names in code: string literals (not docstrings), identifiers and imported module paths.
+
+    "transport" is also the LLM controller's HTTP transport layer, so it counts only as a whole
+    string literal; comments and docstrings may mention worlds as examples.
+    """
+    tree = ast.parse(path.read_text())
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    words = _names() - {"transport"}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value.lower().replace(".", " ").replace(":", " ").replace("/", " ").replace("_", " ")
+            hits = (words & set(text.split())) | ({"transport"} & {node.value.lower()})
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} string {h!r}" for h in hits]
+        elif isinstance(node, (ast.Name, ast.Attribute, ast.FunctionDef, ast.ClassDef, ast.alias)):
+            name = getattr(node, "id", None) or getattr(node, "attr", None) or getattr(node, "name", "")
+            parts = set(name.lower().replace(".", "_").split("_"))
+            found += [f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)} name {name!r}"
+                      for h in words if h in parts or name.lower().startswith(h)]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            parts = set(node.module.split("."))
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} import {node.module}" for h in words if h in parts]
+    return found
+
+
+def shared_files() -> list[Path]:
+    files = [p for p in (ROOT / "mam_bench").rglob("*.py")]
+    files += [p for p in (ROOT / "steering").rglob("*.py") if str(p.relative_to(ROOT)) not in OWN]
+    files += [p for p in (ROOT / "dashboards").rglob("*.py") if str(p.relative_to(ROOT)) not in OWN]
+    return files
+
+
+def test_no_built_in_world_name_in_core_or_shared_code() -> None:
+    files = shared_files()
+    assert len(files) > 40  # the scan sees the whole tree
+    offences = [o for f in files for o in _offences(f)]
+    assert offences == []
+
+
+def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
+    planted = ROOT / "mam_bench" / "_planted_for_test.py"
+    planted.write_text('"""Docstrings may say schelling."""\nWORLD = "schelling"\nfrom mam_bench.models.swarm import grid\n')
+    try:
+        assert len(_offences(planted)) == 2
+    finally:
+        planted.unlink()
