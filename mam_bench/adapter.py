@@ -15,11 +15,11 @@ What the adapter guarantees (each round of the pair, reference and treatment ali
 - Every call of an agent's `step` (or `step_method`) runs with the model's own generators
   (`model.random`, `model.rng`, hence `agent.random`, `agent.rng` and every space or AgentSet
   built with `random=model.random`) reseeded from that agent's addressed stream
-  `agent_stream(seed, "random"/"rng", round, unique_id)`, then restored. Swapping one agent for an
+  `agent_stream(seed, "turn", round, unique_id)`, then restored. Swapping one agent for an
   influence agent therefore never moves another agent's draws.
 - Outside agent steps, the model's generators are reseeded per round from `stream(seed, ...,
-  round)`; `AgentSet.shuffle`/`shuffle_do` order agents by per-agent keys
-  `agent_stream(seed, "order", round, unique_id)`, so the order of two agents never depends on a third.
+  round)`; `AgentSet.shuffle`/`shuffle_do` order agents by a key from the same per-agent stream,
+  so the order of two agents never depends on a third.
 - An influence agent that does not defer has its `step` replaced by `apply(agent, action)`;
   one that defers runs its own `step`. One audit entry per influence agent per round.
 - The model's own `step()` runs once per round: `model.steps` counts rounds, and a DataCollector
@@ -160,6 +160,7 @@ class MesaWorld(SteerableWorld):
         self._decisions: dict[int, Decision] = {}
         self._entries: dict[int, AuditEntry] = {}
         self._layout: dict[Any, tuple[float, float]] | None = None
+        self._turn_words: dict[tuple[int, int], list[int]] = {}
         self.model = self.build_model()
         self._wrap_agents()
         self.status = self.finished() or "running"
@@ -303,16 +304,26 @@ class MesaWorld(SteerableWorld):
         return AuditEntry(self.round, aid, dumped, outcome)
 
     # --- randomness -----------------------------------------------------------------------------
-    def _reseed(self, purpose: str, gen_random: np.random.Generator, gen_rng: np.random.Generator) -> None:
-        self.model.random.seed(int(gen_random.integers(2**63)))
-        self.model.rng.bit_generator.state = np.random.PCG64(int(gen_rng.integers(2**63))).state
+    def _words(self, aid: int) -> list[int]:
+        """An agent's words for this round from its one addressed stream: order key, `random` seed,
+        `rng` seed (one stream per agent and round keeps the per-turn cost to one generator)."""
+        key = (self.round, aid)
+        if key not in self._turn_words:
+            if self._turn_words and next(iter(self._turn_words))[0] != self.round:
+                self._turn_words.clear()
+            self._turn_words[key] = agent_stream(self.seed, "turn", self.round, aid).integers(2**63, size=3).tolist()
+        return self._turn_words[key]
+
+    def _reseed(self, seed_random: int, seed_rng: int) -> None:
+        self.model.random.seed(seed_random)
+        self.model.rng.bit_generator.state = np.random.PCG64(seed_rng).state
 
     @contextmanager
     def agent_streams(self, aid: int) -> Iterator[None]:
         """The model's generators hold this agent's own streams for the length of its turn."""
         saved = (self.model.random.getstate(), self.model.rng.bit_generator.state)
-        r = self.round
-        self._reseed("agent", agent_stream(self.seed, "random", r, aid), agent_stream(self.seed, "rng", r, aid))
+        _, seed_random, seed_rng = self._words(aid)
+        self._reseed(seed_random, seed_rng)
         try:
             yield
         finally:
@@ -323,15 +334,16 @@ class MesaWorld(SteerableWorld):
     def _driving(self) -> Iterator[None]:
         """Per-round model streams and per-agent order keys while the model's own step runs."""
         r = self.round
-        self._reseed("model", stream(self.seed, "model.random", r), stream(self.seed, "model.rng", r))
-        model, seed = self.model, self.seed
+        seed_random, seed_rng = stream(self.seed, "model", r).integers(2**63, size=2).tolist()
+        self._reseed(seed_random, seed_rng)
+        model, words = self.model, self._words
         originals = (mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do)
 
         def ordered(agentset: Any) -> list[Any] | None:
             agents = list(agentset)
             if not agents or any(getattr(a, "model", None) is not model for a in agents):
                 return None
-            return sorted(agents, key=lambda a: (agent_stream(seed, "order", r, int(a.unique_id)).random(), a.unique_id))
+            return sorted(agents, key=lambda a: (words(int(a.unique_id))[0], a.unique_id))
 
         def shuffle(agentset: Any, inplace: bool = False) -> Any:
             order = ordered(agentset)

@@ -27,8 +27,10 @@ def _strip(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _prep(world_cls: Any, seed: int, rounds: int, influence: int, params: dict[str, Any]) -> Any:
-    spec = PairSpec.build(world=world_cls.name, seed=seed, params=params, influence=influence, rounds=rounds)
-    return prepare(spec, world_cls=world_cls)
+    spec = PairSpec.build(world=world_cls.name, seed=seed, params=params, influence=influence)
+    prep = prepare(spec, world_cls=world_cls)
+    prep.rounds = min(rounds, prep.rounds)  # never past the world's own horizon
+    return prep
 
 
 def _reference(prep: Any, rounds: int) -> list[dict[str, Any]]:
@@ -168,8 +170,8 @@ def check_world(world_cls: Any, seeds: Iterable[int] = (0, 1, 2), rounds: int = 
     checked, seeds = 0, tuple(seeds)
     for seed in seeds:
         prep = _prep(world_cls, seed, rounds, influence, dict(params or {}))
-        for found in (null_steering(prep, rounds), audit_identity(prep, "rule"), audit_identity(prep, "random"),
-                      isolation(prep), actions(prep), observation_text(prep), records_redraw(prep, rounds)):
+        for found in (null_steering(prep, prep.rounds), audit_identity(prep, "rule"), audit_identity(prep, "random"),
+                      isolation(prep), actions(prep), observation_text(prep), records_redraw(prep, prep.rounds)):
             failures += [f"seed {seed}: {f}" for f in found]
             checked += 1
     if failures:

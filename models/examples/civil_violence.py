@@ -76,7 +76,7 @@ class Cop(Person):
 
 
 class CivilViolence(mesa.Model):
-    def __init__(self, size: int = 16, citizens: float = 0.7, cops: float = 0.04, vision: int = 3,
+    def __init__(self, size: int = 12, citizens: float = 0.7, cops: float = 0.04, vision: int = 3,
                  legitimacy: float = 0.8, threshold: float = 0.1, k: float = 2.3, max_jail: int = 15,
                  seed: int | None = None):
         super().__init__(seed=seed)
@@ -114,7 +114,7 @@ class CivilViolenceWorld(MesaWorld):
     name = "civil_violence"
     summary = "Epstein's civil violence; influence citizens choose their stance (active rebels)"
     model_class = CivilViolence
-    rounds = 40
+    rounds = 30
     Action = Stance
     objectives = {"incite": +1, "calm": -1}
     primary_metric = "active"
