@@ -53,11 +53,12 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = Path(getattr(sys, "_base_executable", sys.executable))
     _run(base, "-m", "venv", "--system-site-packages", tmp / "venv")
     py = tmp / "venv" / "bin" / "python"
-    # the widget front-end registrations pip writes into a venv's prefix when it installs the
-    # dependencies there (ours come from the system site-packages, so copy the system's)
-    nbconfig = Path(sys.base_prefix) / "etc" / "jupyter" / "nbconfig"
-    if nbconfig.is_dir():
-        shutil.copytree(nbconfig, tmp / "venv" / "etc" / "jupyter" / "nbconfig")
+    # the data files pip writes into a venv's prefix when it installs the dependencies there
+    # (widget registrations, Solara's offline CDN copy); ours come from the system site-packages,
+    # so copy the system prefix's, as an ordinary install would have them
+    for data in ("etc/jupyter", "share/jupyter", "share/solara"):
+        if (Path(sys.base_prefix) / data).is_dir():
+            shutil.copytree(Path(sys.base_prefix) / data, tmp / "venv" / data, dirs_exist_ok=True)
     _run(py, "-m", "pip", "install", "--no-deps", "--no-index", _wheel(ROOT, tmp / "dist"))
     pkg = tmp / "user-package"
     (pkg / "rumour").mkdir(parents=True)
