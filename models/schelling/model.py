@@ -15,11 +15,16 @@ from mam_bench.world import AuditEntry, SteerableWorld
 from mam_bench.models.schelling.actions import STAY, SchellingAction, declared_target, parse_action
 from mam_bench.models.schelling.agents import (
     GROUPS,
+    IsolatedDraws,
+    PilotDraws,
     Resident,
+    nearest_eligible,
     neighbour_counts,
     ordinary_phase,
+    rule_keys,
     satisfied_cells,
     settle,
+    tie_index,
     type_grid,
 )
 from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
@@ -151,6 +156,40 @@ class SchellingWorld(SteerableWorld):
             return dict(STAY)
         return {"row": vac[k][0], "col": vac[k][1]}
 
+    def _draws(self) -> PilotDraws | IsolatedDraws:
+        """This round's order and tie draws in the chosen stream design."""
+        if self.params.streams == "pilot":
+            return PilotDraws(self._order_rng, self._tie_rng)
+        return IsolatedDraws(self.seed, self.round)
+
+    def rule_action(self, actor_id: int) -> dict[str, Any]:
+        """What the rule would do for `actor_id` now: stay when satisfied, else the nearest vacancy of
+        the start-of-round board that would satisfy it (ties by its own tie key), else stay.
+
+        Reservations by others are not known yet (they are simultaneous), so a mimic may collide or
+        land where an ordinary agent would have; that difference is what `mimic` measures.
+        """
+        cell = int(self.pos[actor_id])
+        if bool(self.satisfied_grid.ravel()[cell]):
+            return dict(STAY)
+        flat = self.board.ravel()
+        vac = np.flatnonzero(flat < 0)
+        available = np.ones(vac.size, dtype=bool)
+        if self.params.move_rule == "random_empty":
+            choices = np.arange(vac.size)
+        else:
+            ca, cb = neighbour_counts(type_grid(self.board, self.types))
+            counts = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
+            choices = nearest_eligible(
+                vac, available, counts[int(self.types[actor_id])], counts[0] + counts[1], cell, self.size,
+                self.num, self.den,
+            )
+        if choices.size == 0:
+            return dict(STAY)
+        _, tie_key = rule_keys(self.seed, self.round, actor_id)
+        r, c = divmod(int(vac[choices[tie_index(tie_key, choices.size)]]), self.size)
+        return {"row": r, "col": c}
+
     def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[tuple[int, int, int]]]:
         """Classify influence proposals in stable-id order; lower id wins a duplicate."""
         entries: list[AuditEntry] = []
@@ -196,7 +235,7 @@ class SchellingWorld(SteerableWorld):
             self.movable[list(steered)] = False
         plan = ordinary_phase(
             self.board, self.types, self.pos, self.movable, self.num, self.den,
-            {dest for _, _, dest in ia_moves}, self._order_rng, self._tie_rng, self.params.move_rule,
+            {dest for _, _, dest in ia_moves}, self._draws(), self.params.move_rule,
         )
         if self.role == "reference":
             if plan.unhappy == 0:
