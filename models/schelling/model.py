@@ -12,7 +12,7 @@ from mam_bench.controller import Decision
 from mam_bench.params import fraction_text
 from mam_bench.streams import seeded
 from mam_bench.world import AuditEntry, SteerableWorld
-from mam_bench.models.schelling.actions import STAY, SchellingAction, declared_target, parse_action
+from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
 from mam_bench.models.schelling.agents import (
     GROUPS,
     IsolatedDraws,
@@ -142,6 +142,10 @@ class SchellingWorld(SteerableWorld):
         return SchellingObservation(
             actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c, **self._shared_view()
         )
+
+    def action_schema(self) -> dict[str, Any]:
+        """The strict action schema with row and col bounded by this board's size."""
+        return action_schema(self.size)
 
     @classmethod
     def null_action(cls) -> dict[str, Any]:
