@@ -125,8 +125,15 @@ class SchellingWorld(SteerableWorld):
         if self._view_cache is not None and self._view_cache[0] == self.round:
             return self._view_cache[1]
         m = self.metrics()
+        tg = type_grid(self.board, self.types)
+        ordinary = tg >= 0
+        if self.influence_ids:
+            ordinary &= ~np.isin(self.board, self.influence_ids)
+        unhappy = ordinary & ~self.satisfied_grid
         view = {
-            "round": self.round, "size": self.size, "threshold": fraction_text(self.params.threshold),
+            "round": self.round, "size": self.size, "threshold": self.params.threshold,
+            "groups": tuple(tuple(r) for r in tg.tolist()),
+            "dissatisfied": (int((unhappy & (tg == 0)).sum()), int((unhappy & (tg == 1)).sum())),
             "objective": self.objective, "oeh": round(m["oeh"], 4), "satisfaction": round(m["satisfaction"], 4),
             "grid": render_grid(self.board, self.types, self.satisfied_grid, set(self.influence_ids)),
             "influence": tuple(
@@ -299,8 +306,17 @@ class SchellingWorld(SteerableWorld):
         return out
 
     def snapshot(self) -> dict[str, Any]:
-        """Positions by actor id as flat cell indices (row * size + col)."""
-        return {"size": self.size, "positions": self.pos.tolist()}
+        """Everything that redraws the board, by actor id: flat cell (row * size + col), group
+        (0 = A, 1 = B), satisfied now; plus the threshold and the influence ids. Readers never
+        recompute satisfaction or re-derive groups."""
+        return {
+            "size": self.size,
+            "threshold": fraction_text(self.params.threshold),
+            "influence": list(self.influence_ids),
+            "positions": self.pos.tolist(),
+            "groups": self.types.tolist(),
+            "satisfied": self.satisfied_grid.ravel()[self.pos].tolist(),
+        }
 
     def facts(self, entries: list[AuditEntry]) -> list[str]:
         parts = []
