@@ -7,7 +7,8 @@ stream designs; tests hold it to the world board for board.
   are replayed bit for bit from the raw PCG64 output (`random_interval` for shuffles, Lemire's
   method for `integers`), so no Python call is needed inside a run.
 - `streams=isolated`: each round the kernel hands back the unhappy ids, Python draws their
-  (order key, tie key) from their own agent streams (`agents.rule_keys`), and the kernel goes on. The nearest satisfactory vacancy is found by a ring
+  (order key, tie key) from their own agent streams (`agents.rule_keys`), and the kernel goes on.
+The nearest satisfactory vacancy is found by a ring
 search over Chebyshev distance when eligible vacancies are plentiful and by a scan of the
 eligible list when they are rare, never by scanning every vacancy for every agent.
 """
