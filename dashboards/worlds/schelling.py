@@ -16,7 +16,7 @@ from mam_bench.dashboards.worlds.schelling_board import board_rgba, grid_of, loc
 
 def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
     size = int(row["size"])
-    ax.imshow(board_rgba(row, info.params), interpolation="nearest")
+    ax.imshow(board_rgba(row), interpolation="nearest")
     pos = row["positions"]
     ids = [i for i in info.influence_ids if i < len(pos)]
     if ids:  # the same ids are masked in both runs, so both boards ring them
@@ -33,7 +33,7 @@ def pillar_figure(row: dict[str, Any], info: Any, elev: float = 35, azim: float 
     """One pillar per ordinary agent, height = local same-group share; rings mark influence actors."""
     grid, types = grid_of(row)
     share = local_share(grid, types)
-    tau = float(threshold_of(info.params))
+    tau = float(threshold_of(row))
     influence = set(info.influence_ids)
     fig = Figure(figsize=(6.4, 5.2), dpi=80)
     ax = fig.add_subplot(projection="3d")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mam_bench.errors import ConfigError
-from mam_bench.params import fraction_text, parse_fraction
+from mam_bench.params import fraction_text, parse_fraction, parse_param_pairs
 from mam_bench.records import ensure_writable
 from mam_bench.registry import get_world
 
@@ -28,6 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-rounds", type=int, default=500)
     p.add_argument("--size", type=int, default=20, help="board side")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="any other world parameter, as for `run` (e.g. streams=pilot for the page's draws)")
     p.add_argument("--out", required=True, help="CSV file")
     p.set_defaults(handler=handle)
 
@@ -73,13 +75,17 @@ def handle(args: argparse.Namespace) -> int:
     thresholds = _fractions(args.thresholds, "thresholds")
     vacancies = _fractions(args.vacancies, "vacancies")
     seeds = parse_seeds(args.seeds)
+    extra = parse_param_pairs(args.param)
+    for key, option in (("threshold", "--thresholds"), ("vacancy", "--vacancies"), ("size", "--size")):
+        if key in extra:
+            raise ConfigError(f"param.{key}", f"the landscape sweeps {key}: set it with {option}")
     if args.max_rounds < 1:
         raise ConfigError("max_rounds", "must be at least 1")
     if args.jobs < 1:
         raise ConfigError("jobs", "must be at least 1")
     cells = []
     for t, v in product(thresholds, vacancies):
-        params = {"threshold": t, "vacancy": v, "size": str(args.size)}
+        params = {**extra, "threshold": t, "vacancy": v, "size": str(args.size)}
         cls.Params.from_strings(params)  # validate every cell before any run
         cells.append((t, v, params))
     out = Path(args.out)

@@ -8,10 +8,38 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 
+def action_schema(size: int | None = None) -> dict[str, Any]:
+    """The strict JSON schema of an action: exactly `{"stay": true}` or exactly `{"row": r, "col": c}`
+    with 0 <= r, c < size. A stay with a cell, a half cell or an extra key cannot be expressed, so a
+    schema-valid answer can fail only for occupancy or a collision."""
+    cell: dict[str, Any] = {"type": "integer", "minimum": 0}
+    if size is not None:
+        cell["maximum"] = size - 1
+    return {
+        "title": "SchellingAction",
+        "oneOf": [
+            {
+                "title": "Stay", "type": "object", "properties": {"stay": {"const": True}},
+                "required": ["stay"], "additionalProperties": False,
+            },
+            {
+                "title": "Move", "type": "object", "properties": {"row": dict(cell), "col": dict(cell)},
+                "required": ["row", "col"], "additionalProperties": False,
+            },
+        ],
+    }
+
+
 class SchellingAction(BaseModel):
     """`{"stay": true}` or `{"row": r, "col": c}` (0-based)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The strict schema (`action_schema`); the board size is not known to the class, so only the
+        world's `action_schema()` bounds row and col from above."""
+        return action_schema()
 
     stay: bool = False
     row: int | None = None

@@ -2,8 +2,14 @@
 
 The rule (spec section 2): dissatisfied ordinary agents, in a seeded order, reserve the nearest
 vacancy of the frozen board that would satisfy them (their own origin counted as empty); ties
-are broken with the tie stream, drawn only when two or more vacancies tie; all reservations
-settle together. Mesa agents are the identity layer over these arrays.
+are broken at random; all reservations settle together. Mesa agents are the identity layer over
+these arrays.
+
+Two stream designs give the order and the ties (`RuleDraws`). `IsolatedDraws` (the default):
+each unhappy agent draws (order key, tie key) from its own `agent_stream` for the round, so
+swapping any other agent cannot move its draws. `PilotDraws`: the pilot's shared order
+permutation and tie stream, which reproduce the page exactly but reshuffle everyone as soon as
+one agent leaves the rule.
 """
 
 from __future__ import annotations
@@ -12,6 +18,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from mesa.discrete_space import CellAgent
+
+from mam_bench.streams import agent_stream
+
+#: the purpose of an agent's per-round rule stream: it draws (order key, tie key) once
+RULE_PURPOSE = "schelling.rule"
 
 GROUPS = ("A", "B")
 _OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -65,6 +76,52 @@ class OrdinaryPlan:
     unhappy: int = 0
 
 
+class PilotDraws:
+    """The pilot's shared streams: one permutation of the unhappy ids, a tie draw only for >= 2 ties."""
+
+    def __init__(self, order_rng: np.random.Generator, tie_rng: np.random.Generator) -> None:
+        self.order_rng, self.tie_rng = order_rng, tie_rng
+
+    def order(self, unhappy_ids: np.ndarray) -> np.ndarray:
+        return self.order_rng.permutation(unhappy_ids)
+
+    def tie(self, aid: int, n: int) -> int:
+        return int(self.tie_rng.integers(n)) if n > 1 else 0
+
+
+def rule_keys(seed: int, round_: int, aid: int) -> tuple[float, float]:
+    """One agent's (order key, tie key) for one round, from its own addressed stream."""
+    order_key, tie_key = agent_stream(seed, RULE_PURPOSE, round_, aid).random(2)
+    return float(order_key), float(tie_key)
+
+
+def tie_index(tie_key: float, n: int) -> int:
+    """The tie key in [0, 1) picks one of `n` candidates (ordered by flat cell index)."""
+    return min(int(tie_key * n), n - 1)
+
+
+class IsolatedDraws:
+    """Per-agent streams: unhappy agents go in order of their own keys (id breaks equal keys),
+    and each breaks its own ties with its own tie key. Every unhappy agent draws, tie or not."""
+
+    def __init__(self, seed: int, round_: int) -> None:
+        self.seed, self.round = int(seed), int(round_)
+        self.keys: dict[int, tuple[float, float]] = {}
+
+    def order(self, unhappy_ids: np.ndarray) -> np.ndarray:
+        ids = np.sort(unhappy_ids)
+        for aid in ids.tolist():
+            self.keys[aid] = rule_keys(self.seed, self.round, aid)
+        order_keys = np.array([self.keys[aid][0] for aid in ids.tolist()], dtype=np.float64)
+        return ids[np.argsort(order_keys, kind="stable")]
+
+    def tie(self, aid: int, n: int) -> int:
+        return tie_index(self.keys[int(aid)][1], n)
+
+
+RuleDraws = PilotDraws | IsolatedDraws
+
+
 def _torus_distance(idx: np.ndarray, origin: int, size: int) -> np.ndarray:
     r0, c0 = divmod(origin, size)
     dr = np.abs(idx // size - r0)
@@ -80,8 +137,7 @@ def ordinary_phase(
     num: int,
     den: int,
     reserved: set[int],
-    order_rng: np.random.Generator,
-    tie_rng: np.random.Generator,
+    draws: RuleDraws,
     move_rule: str = "nearest_satisfactory",
 ) -> OrdinaryPlan:
     """One reservation wave over the frozen board `grid` (size x size, actor id or -1).
@@ -105,29 +161,39 @@ def ordinary_phase(
     available = np.ones(vac.size, dtype=bool)
     occ_v = (ca.ravel()[vac] + cb.ravel()[vac]).astype(np.int64)
     same_v = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
-    order = order_rng.permutation(unhappy_ids)
+    order = draws.order(unhappy_ids)
     for aid in order:
         if not available.any():
             break
         origin = int(pos[aid])
         if move_rule == "random_empty":
             choices = np.flatnonzero(available)
-            k = int(tie_rng.integers(choices.size)) if choices.size > 1 else 0
-            pick = choices[k]
+            pick = choices[draws.tie(int(aid), choices.size)]
         else:
-            dist = _torus_distance(vac, origin, size)
-            adj = (dist == 1).astype(np.int64)
-            same = same_v[int(types[aid])] - adj
-            occ = occ_v - adj
-            eligible = available & ((occ == 0) | (same * den >= num * occ))
-            if not eligible.any():
+            ties = nearest_eligible(vac, available, same_v[int(types[aid])], occ_v, origin, size, num, den)
+            if ties.size == 0:
                 continue
-            d = np.where(eligible, dist, np.iinfo(np.int64).max)
-            ties = np.flatnonzero(d == d.min())
-            pick = ties[int(tie_rng.integers(ties.size))] if ties.size > 1 else ties[0]
+            pick = ties[draws.tie(int(aid), ties.size)]
         available[pick] = False
         plan.moves.append((int(aid), origin, int(vac[pick])))
     return plan
+
+
+def nearest_eligible(
+    vac: np.ndarray, available: np.ndarray, same_v: np.ndarray, occ_v: np.ndarray,
+    origin: int, size: int, num: int, den: int,
+) -> np.ndarray:
+    """Indices into `vac` of the nearest available vacancies that would satisfy an agent at `origin`
+    (its own cell counted as empty), in flat cell order; empty when none would."""
+    dist = _torus_distance(vac, origin, size)
+    adj = (dist == 1).astype(np.int64)
+    same = same_v - adj
+    occ = occ_v - adj
+    eligible = available & ((occ == 0) | (same * den >= num * occ))
+    if not eligible.any():
+        return np.empty(0, dtype=np.int64)
+    d = np.where(eligible, dist, np.iinfo(np.int64).max)
+    return np.flatnonzero(d == d.min())
 
 
 def settle(grid: np.ndarray, pos: np.ndarray, moves: list[tuple[int, int, int]]) -> None:

@@ -1,10 +1,14 @@
 """The Schelling reference rule compiled with numba, for landscapes of tens of thousands of runs.
 
-Same rule and the same random draws as `agents.ordinary_phase` (and so as the world): the
-order stream permutes the unhappy ids sorted ascending, the tie stream draws only when two or
-more vacancies tie, ties are ordered by flat cell index. numpy's draws are replayed bit for bit
-from the raw PCG64 output (`random_interval` for shuffles, Lemire's method for `integers`),
-so no Python call is needed inside a run. The nearest satisfactory vacancy is found by a ring
+Same rule and the same random draws as `agents.ordinary_phase` (and so as the world), in both
+stream designs; tests hold it to the world board for board.
+- `streams=pilot`: the order stream permutes the unhappy ids sorted ascending, the tie stream
+  draws only when two or more vacancies tie, ties are ordered by flat cell index. numpy's draws
+  are replayed bit for bit from the raw PCG64 output (`random_interval` for shuffles, Lemire's
+  method for `integers`), so no Python call is needed inside a run.
+- `streams=isolated`: each round the kernel hands back the unhappy ids, Python draws their
+  (order key, tie key) from their own agent streams (`agents.rule_keys`), and the kernel goes on.
+The nearest satisfactory vacancy is found by a ring
 search over Chebyshev distance when eligible vacancies are plentiful and by a scan of the
 eligible list when they are rare, never by scanning every vacancy for every agent.
 """
@@ -18,10 +22,11 @@ from functools import lru_cache
 from fractions import Fraction
 
 from mam_bench.streams import seeded
+from mam_bench.models.schelling.agents import rule_keys
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, PLACEMENT, stream_words
 
-EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED = 0, 1, 2, 3, 4
+EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED, NEED_KEYS = 0, 1, 2, 3, 4, 5
 STATUS = {EQUILIBRIUM: "equilibrium", BLOCKED: "blocked", HORIZON: "horizon_exhausted"}
 _MASK32 = 0xFFFFFFFF
 
@@ -95,8 +100,14 @@ def run_kernel(
     flat: np.ndarray, types: np.ndarray, pos: np.ndarray, size: int, num: int, den: int,
     cap: int, rounds: int, random_empty: bool,
     obuf: np.ndarray, optr: np.ndarray, tbuf: np.ndarray, tptr: np.ndarray,
+    isolated: bool, keys: np.ndarray, kinfo: np.ndarray,
 ) -> tuple[int, int]:
-    """Play reference transitions in place from `rounds` until a stop; returns (code, rounds)."""
+    """Play reference transitions in place from `rounds` until a stop; returns (code, rounds).
+
+    Isolated streams: `keys[a]` holds agent a's (order key, tie key) for round `kinfo[0]`; when a
+    round needs keys not yet given, it writes the unhappy ids to `kinfo[2:]` (`kinfo[1]` of them)
+    and returns NEED_KEYS; the caller fills their keys, sets `kinfo[0]` and calls again.
+    """
     ncell = size * size
     n = types.size
     ca = np.zeros(ncell, np.int64)
@@ -137,16 +148,23 @@ def run_kernel(
                 nu += 1
         if nu == 0:
             return EQUILIBRIUM, rounds
-        if obuf.size - optr[0] < 8 * nu + 64 or tbuf.size - tptr[0] < 4 * nu + 64:
-            return REFILL, rounds
-        order = unhappy[:nu].copy()
-        for i in range(nu - 1, 0, -1):
-            j = _interval(obuf, optr, i)
-            if j < 0:
-                return EXHAUSTED, rounds
-            tmp = order[i]
-            order[i] = order[j]
-            order[j] = tmp
+        if isolated:
+            if kinfo[0] != rounds:
+                kinfo[1] = nu
+                kinfo[2:2 + nu] = unhappy[:nu]
+                return NEED_KEYS, rounds
+            order = unhappy[:nu][np.argsort(keys[unhappy[:nu], 0], kind="mergesort")]
+        else:
+            if obuf.size - optr[0] < 8 * nu + 64 or tbuf.size - tptr[0] < 4 * nu + 64:
+                return REFILL, rounds
+            order = unhappy[:nu].copy()
+            for i in range(nu - 1, 0, -1):
+                j = _interval(obuf, optr, i)
+                if j < 0:
+                    return EXHAUSTED, rounds
+                tmp = order[i]
+                order[i] = order[j]
+                order[j] = tmp
         nv = 0
         lens = np.zeros(2, np.int64)
         for c in range(ncell):
@@ -173,7 +191,9 @@ def run_kernel(
             t = types[a]
             pick = -1
             if random_empty:
-                if left > 1:
+                if isolated:
+                    idx = min(np.int64(keys[a, 1] * left), left - 1)
+                elif left > 1:
                     idx = _lemire(tbuf, tptr, left)
                     if idx < 0:
                         return EXHAUSTED, rounds
@@ -230,7 +250,9 @@ def run_kernel(
                 if nc == 0:
                     continue
                 _sort_small(cand, nc)
-                if nc > 1:
+                if isolated:
+                    pick = cand[min(np.int64(keys[a, 1] * nc), nc - 1)]
+                elif nc > 1:
                     j = _lemire(tbuf, tptr, nc)
                     if j < 0:
                         return EXHAUSTED, rounds
@@ -319,6 +341,8 @@ def fast_reference(params: SchellingParams, seed: int, max_rounds: int | None = 
     types = np.zeros(n, dtype=np.int64)
     types[params.n_a:] = 1
     flat0 = _board(params, seed)
+    if params.streams == "isolated":
+        return _isolated_reference(params, seed, cap, flat0, types)
     margin = 16
     while True:
         flat = flat0.copy()
@@ -333,6 +357,7 @@ def fast_reference(params: SchellingParams, seed: int, max_rounds: int | None = 
         while True:
             code, rounds = run_kernel(
                 flat, types, pos, size, num, den, cap, rounds, random_empty, obuf, optr, tbuf, tptr,
+                False, _NO_KEYS, _NO_KINFO,
             )
             if code != REFILL:
                 break
@@ -342,6 +367,35 @@ def fast_reference(params: SchellingParams, seed: int, max_rounds: int | None = 
         if code != EXHAUSTED:
             return STATUS[code], rounds, flat.reshape(size, size), types
         margin *= 4  # a freak run of rejections: replay from the start with longer buffers
+
+
+_NO_KEYS = np.zeros((1, 2), dtype=np.float64)
+_NO_KINFO = np.full(3, -1, dtype=np.int64)
+_NO_BUF = np.zeros(0, dtype=np.uint32)
+
+
+def _isolated_reference(
+    params: SchellingParams, seed: int, cap: int, flat0: np.ndarray, types: np.ndarray,
+) -> tuple[str, int, np.ndarray, np.ndarray]:
+    """The reference with per-agent streams: the kernel pauses each round for the unhappy agents' keys."""
+    n, size = params.n_agents, params.size
+    flat = flat0.copy()
+    pos = np.empty(n, dtype=np.int64)
+    pos[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
+    keys = np.zeros((n, 2), dtype=np.float64)
+    kinfo = np.full(n + 2, -1, dtype=np.int64)
+    ptr = np.zeros(1, np.int64)
+    rounds = 0
+    while True:
+        code, rounds = run_kernel(
+            flat, types, pos, size, params.threshold.numerator, params.threshold.denominator, cap, rounds,
+            params.move_rule == "random_empty", _NO_BUF, ptr, _NO_BUF, ptr, True, keys, kinfo,
+        )
+        if code != NEED_KEYS:
+            return STATUS[code], rounds, flat.reshape(size, size), types
+        for aid in kinfo[2:2 + kinfo[1]].tolist():
+            keys[aid] = rule_keys(seed, rounds, aid)
+        kinfo[0] = rounds
 
 
 def fast_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:

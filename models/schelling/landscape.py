@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from mam_bench.streams import seeded
-from mam_bench.models.schelling.agents import ordinary_phase, settle
+from mam_bench.models.schelling.agents import IsolatedDraws, PilotDraws, ordinary_phase, settle
 from mam_bench.models.schelling.metrics import edge_homophily, satisfaction
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
@@ -41,7 +41,8 @@ def scan_reference_outcome(params: SchellingParams, seed: int, max_rounds: int |
     num, den = params.threshold.numerator, params.threshold.denominator
     status, rounds = "horizon_exhausted", 0
     while rounds < cap:
-        plan = ordinary_phase(grid, types, pos, movable, num, den, set(), order_rng, tie_rng, params.move_rule)
+        draws = PilotDraws(order_rng, tie_rng) if params.streams == "pilot" else IsolatedDraws(seed, rounds)
+        plan = ordinary_phase(grid, types, pos, movable, num, den, set(), draws, params.move_rule)
         if plan.unhappy == 0:
             status = "equilibrium"
             break

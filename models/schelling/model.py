@@ -12,14 +12,19 @@ from mam_bench.controller import Decision
 from mam_bench.params import fraction_text
 from mam_bench.streams import seeded
 from mam_bench.world import AuditEntry, SteerableWorld
-from mam_bench.models.schelling.actions import STAY, SchellingAction, declared_target, parse_action
+from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
 from mam_bench.models.schelling.agents import (
     GROUPS,
+    IsolatedDraws,
+    PilotDraws,
     Resident,
+    nearest_eligible,
     neighbour_counts,
     ordinary_phase,
+    rule_keys,
     satisfied_cells,
     settle,
+    tie_index,
     type_grid,
 )
 from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
@@ -120,8 +125,15 @@ class SchellingWorld(SteerableWorld):
         if self._view_cache is not None and self._view_cache[0] == self.round:
             return self._view_cache[1]
         m = self.metrics()
+        tg = type_grid(self.board, self.types)
+        ordinary = tg >= 0
+        if self.influence_ids:
+            ordinary &= ~np.isin(self.board, self.influence_ids)
+        unhappy = ordinary & ~self.satisfied_grid
         view = {
-            "round": self.round, "size": self.size, "threshold": fraction_text(self.params.threshold),
+            "round": self.round, "size": self.size, "threshold": self.params.threshold,
+            "groups": tuple(tuple(r) for r in tg.tolist()),
+            "dissatisfied": (int((unhappy & (tg == 0)).sum()), int((unhappy & (tg == 1)).sum())),
             "objective": self.objective, "oeh": round(m["oeh"], 4), "satisfaction": round(m["satisfaction"], 4),
             "grid": render_grid(self.board, self.types, self.satisfied_grid, set(self.influence_ids)),
             "influence": tuple(
@@ -138,6 +150,10 @@ class SchellingWorld(SteerableWorld):
             actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c, **self._shared_view()
         )
 
+    def action_schema(self) -> dict[str, Any]:
+        """The strict action schema with row and col bounded by this board's size."""
+        return action_schema(self.size)
+
     @classmethod
     def null_action(cls) -> dict[str, Any]:
         return dict(STAY)
@@ -150,6 +166,40 @@ class SchellingWorld(SteerableWorld):
         if k == len(vac):
             return dict(STAY)
         return {"row": vac[k][0], "col": vac[k][1]}
+
+    def _draws(self) -> PilotDraws | IsolatedDraws:
+        """This round's order and tie draws in the chosen stream design."""
+        if self.params.streams == "pilot":
+            return PilotDraws(self._order_rng, self._tie_rng)
+        return IsolatedDraws(self.seed, self.round)
+
+    def rule_action(self, actor_id: int) -> dict[str, Any]:
+        """What the rule would do for `actor_id` now: stay when satisfied, else the nearest vacancy of
+        the start-of-round board that would satisfy it (ties by its own tie key), else stay.
+
+        Reservations by others are not known yet (they are simultaneous), so a mimic may collide or
+        land where an ordinary agent would have; that difference is what `mimic` measures.
+        """
+        cell = int(self.pos[actor_id])
+        if bool(self.satisfied_grid.ravel()[cell]):
+            return dict(STAY)
+        flat = self.board.ravel()
+        vac = np.flatnonzero(flat < 0)
+        available = np.ones(vac.size, dtype=bool)
+        if self.params.move_rule == "random_empty":
+            choices = np.arange(vac.size)
+        else:
+            ca, cb = neighbour_counts(type_grid(self.board, self.types))
+            counts = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
+            choices = nearest_eligible(
+                vac, available, counts[int(self.types[actor_id])], counts[0] + counts[1], cell, self.size,
+                self.num, self.den,
+            )
+        if choices.size == 0:
+            return dict(STAY)
+        _, tie_key = rule_keys(self.seed, self.round, actor_id)
+        r, c = divmod(int(vac[choices[tie_index(tie_key, choices.size)]]), self.size)
+        return {"row": r, "col": c}
 
     def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[tuple[int, int, int]]]:
         """Classify influence proposals in stable-id order; lower id wins a duplicate."""
@@ -196,7 +246,7 @@ class SchellingWorld(SteerableWorld):
             self.movable[list(steered)] = False
         plan = ordinary_phase(
             self.board, self.types, self.pos, self.movable, self.num, self.den,
-            {dest for _, _, dest in ia_moves}, self._order_rng, self._tie_rng, self.params.move_rule,
+            {dest for _, _, dest in ia_moves}, self._draws(), self.params.move_rule,
         )
         if self.role == "reference":
             if plan.unhappy == 0:
@@ -256,8 +306,17 @@ class SchellingWorld(SteerableWorld):
         return out
 
     def snapshot(self) -> dict[str, Any]:
-        """Positions by actor id as flat cell indices (row * size + col)."""
-        return {"size": self.size, "positions": self.pos.tolist()}
+        """Everything that redraws the board, by actor id: flat cell (row * size + col), group
+        (0 = A, 1 = B), satisfied now; plus the threshold and the influence ids. Readers never
+        recompute satisfaction or re-derive groups."""
+        return {
+            "size": self.size,
+            "threshold": fraction_text(self.params.threshold),
+            "influence": list(self.influence_ids),
+            "positions": self.pos.tolist(),
+            "groups": self.types.tolist(),
+            "satisfied": self.satisfied_grid.ravel()[self.pos].tolist(),
+        }
 
     def facts(self, entries: list[AuditEntry]) -> list[str]:
         parts = []

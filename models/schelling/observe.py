@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from mam_bench.params import ExactFraction, fraction_text
+
 #: cell characters: vacancy, ordinary satisfied/dissatisfied, influence actor by group
 EMPTY, INFLUENCE = ".", ("X", "Y")
 ORDINARY = (("A", "a"), ("B", "b"))  # (satisfied, dissatisfied) per group
@@ -19,7 +21,10 @@ LEGEND = ". empty | A B ordinary | a b ordinary dissatisfied | X Y influence act
 
 
 class SchellingObservation(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    """The structured view; controllers read `groups`, `dissatisfied` and `threshold`, and `grid`
+    is the one-character-per-cell rendering that `to_text` prints."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     round: int
     actor_id: int
@@ -27,11 +32,15 @@ class SchellingObservation(BaseModel):
     row: int
     col: int
     size: int
-    threshold: str
+    threshold: ExactFraction
     objective: str
     oeh: float
     satisfaction: float
     grid: tuple[str, ...]
+    #: group per cell, row by row: -1 empty, 0 = A, 1 = B (influence actors included)
+    groups: tuple[tuple[int, ...], ...]
+    #: dissatisfied ordinary agents per group (A, B)
+    dissatisfied: tuple[int, int]
     influence: tuple[tuple[int, str, int, int], ...]  # (id, group, row, col)
     last_outcomes: tuple[tuple[int, str, str], ...] = ()  # (id, outcome, "r,c" or "stay")
 
@@ -43,7 +52,7 @@ class SchellingObservation(BaseModel):
         width = len(str(self.size - 1))
         lines = [
             f"round {self.round} | you {self.actor_id} group {self.group} at {self.row},{self.col}"
-            f" | threshold {self.threshold} | objective {self.objective}"
+            f" | threshold {fraction_text(self.threshold)} | objective {self.objective}"
             f" | oeh {self.oeh:.4f} | satisfaction {self.satisfaction:.4f}",
             f"legend: {LEGEND}; row,col 0-based; board {self.size}x{self.size} torus",
         ]
@@ -96,10 +105,15 @@ class SchellingObservation(BaseModel):
                     m = re.fullmatch(r"(\d+):(\w+)@(\S+)", tok)
                     last.append((int(m.group(1)), m.group(2), m.group(3)))
         g = head.groups()
+        cell_group = {EMPTY: -1, INFLUENCE[0]: 0, INFLUENCE[1]: 1}
+        for k, chars in enumerate(ORDINARY):
+            cell_group.update({ch: k for ch in chars})
+        groups = tuple(tuple(cell_group[ch] for ch in line) for line in grid)
+        unhappy = tuple(sum(line.count(ORDINARY[k][1]) for line in grid) for k in range(2))
         return cls(
             round=int(g[0]), actor_id=int(g[1]), group=g[2], row=int(g[3]), col=int(g[4]), size=size,
             threshold=g[5], objective=g[6], oeh=float(g[7]), satisfaction=float(g[8]), grid=grid,
-            influence=tuple(influence), last_outcomes=tuple(last),
+            groups=groups, dissatisfied=unhappy, influence=tuple(influence), last_outcomes=tuple(last),
         )
 
 

@@ -19,11 +19,20 @@ LANDSCAPE_VACANCIES: tuple[Fraction, ...] = tuple(
 )
 
 
+#: largest threshold denominator: `same * den >= num * occ` with same, occ <= 8 stays exact in int64
+MAX_DENOMINATOR = 2**40
+
+
 class SchellingParams(WorldParams):
     size: int = Field(20, ge=3, le=1000, description="board side; the board is a size x size torus")
     threshold: ExactFraction = Field(Fraction(3, 4), description="same-group share needed, compared exactly")
     vacancy: ExactFraction = Field(Fraction(1, 4), description="share of empty cells")
     move_rule: Literal["nearest_satisfactory", "random_empty"] = "nearest_satisfactory"
+    streams: Literal["isolated", "pilot"] = Field(
+        "isolated",
+        description="isolated: each agent's order key and tie-breaks from its own per-round stream (swapping "
+        "others never moves them); pilot: the page's shared order permutation and tie stream (reproduces it)",
+    )
     rounds: int = Field(20, ge=1, description="treatment horizon (the pilot: exactly 20)")
     max_rounds: int = Field(500, ge=1, description="reference cap before HORIZON_EXHAUSTED")
 
@@ -32,6 +41,11 @@ class SchellingParams(WorldParams):
     def _threshold_range(cls, v: Fraction) -> Fraction:
         if not 0 <= v <= 1:
             raise ValueError("threshold must lie in [0, 1]")
+        if v.denominator > MAX_DENOMINATOR:
+            raise ValueError(
+                f"denominator {v.denominator} is above {MAX_DENOMINATOR}; shares of at most 8 neighbours are "
+                "compared exactly in 64-bit integers, so give the threshold as a fraction with a smaller denominator"
+            )
         return v
 
     @field_validator("vacancy")

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from mam_bench.controller import Controller, Decision, Request
-from mam_bench.models.schelling.agents import neighbour_counts
+from mam_bench.models.schelling.agents import GROUPS, neighbour_counts
 from mam_bench.models.schelling.observe import SchellingObservation
 
 _OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -60,12 +60,9 @@ class SchellingHeuristic(Controller):
         if not requests:
             return []
         obs: SchellingObservation = requests[0].observation
-        num, den = (int(x) for x in (obs.threshold.split("/") + ["1"])[:2])
-        chars = np.array([list(row) for row in obs.grid])
-        tg = np.full(chars.shape, -1)
-        tg[np.isin(chars, ["A", "a", "X"])] = 0
-        tg[np.isin(chars, ["B", "b", "Y"])] = 1
-        demand = np.array([float((chars == "a").sum() > 0), float((chars == "b").sum() > 0)])
+        num, den = obs.threshold.numerator, obs.threshold.denominator
+        tg = np.array(obs.groups, dtype=np.int64)
+        demand = np.array([float(n > 0) for n in obs.dissatisfied])
         integrate = self.objective != "segregate"
         ca, cb = _counts(tg)
         occ = ca + cb
@@ -77,7 +74,7 @@ class SchellingHeuristic(Controller):
         decisions = []
         for req in requests:
             o: SchellingObservation = req.observation
-            group = 0 if o.group == "A" else 1
+            group = GROUPS.index(o.group)
             here = (o.row, o.col)
             # staying keeps `here` out of supply; leaving frees it and its neighbourhood
             tg_without = tg.copy()

@@ -9,7 +9,7 @@ from mam_bench.dashboards.config import DashConfig, available_worlds, build_sess
 from mam_bench.dashboards.figures import board_figure, metrics_figure
 from mam_bench.dashboards.session import PairInfo
 from mam_bench.dashboards.worlds import renderer_for
-from mam_bench.dashboards.worlds.schelling_board import grid_of, satisfied
+from mam_bench.dashboards.worlds.schelling_board import grid_of, satisfied_grid
 
 
 @pytest.mark.parametrize("world", available_worlds())
@@ -32,6 +32,6 @@ def test_schelling_satisfaction_matches_the_world() -> None:
 
     w = SchellingWorld(seed=22)
     grid, types = grid_of(w.snapshot())
-    sat = satisfied(grid, types, w.params.threshold)
+    sat = satisfied_grid(w.snapshot())
     mine = sorted(int(grid[r, c]) for r, c in zip(*np.nonzero((grid >= 0) & ~sat)))
     assert mine == sorted(aid for aid, a in w.residents.items() if not a.satisfied)

@@ -19,6 +19,7 @@ def _random_params(rng: np.random.Generator, max_size: int) -> SchellingParams |
             "threshold": str(LANDSCAPE_THRESHOLDS[int(rng.integers(len(LANDSCAPE_THRESHOLDS)))]),
             "vacancy": str(rng.choice(VACANCIES)),
             "move_rule": str(rng.choice(["nearest_satisfactory", "nearest_satisfactory", "random_empty"])),
+            "streams": str(rng.choice(["pilot", "isolated"])),
         })
     except Exception:
         return None  # e.g. a vacancy that leaves no empty cell on a tiny board
@@ -53,7 +54,7 @@ def test_kernel_matches_the_world_board_for_board() -> None:
 
 
 def test_pilot_numbers() -> None:
-    p = SchellingParams()
+    p = SchellingParams(streams="pilot")
     out = reference_outcome(p, 22)
     assert (out["status"], out["rounds"], out["final_satisfaction"]) == ("equilibrium", 14, 1.0)
     sats = [reference_outcome(p, s)["final_satisfaction"] for s in range(20)]

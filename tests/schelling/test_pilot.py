@@ -1,4 +1,5 @@
-"""The pilot page's own numbers come out of our world (spec/schelling.md sections 2 and 6)."""
+"""The pilot page's own numbers come out of our world under `streams=pilot` (spec/schelling.md
+sections 2 and 6); the default isolated streams keep the page's initial board."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from mam_bench.models.schelling.params import SchellingParams
 
 
 def test_seed_22_reference_matches_the_page(tmp_path):
-    result = run_pair(PairSpec.build(world="schelling", seed=22, policy="rule"), tmp_path)
+    spec = PairSpec.build(world="schelling", seed=22, policy="rule", params={"streams": "pilot"})
+    result = run_pair(spec, tmp_path)
     ref = result["reference"]
     assert ref["status"] == "equilibrium"
     assert ref["rounds"] == 14
@@ -33,7 +35,7 @@ def test_seed_22_reference_matches_the_page(tmp_path):
     ],
 )
 def test_landscape_cells_match_the_page(threshold, mean, sd, statuses):
-    params = SchellingParams(threshold=threshold, vacancy="0.25")
+    params = SchellingParams(threshold=threshold, vacancy="0.25", streams="pilot")
     runs = [reference_outcome(params, seed) for seed in range(20)]
     sats = [r["final_satisfaction"] for r in runs]
     assert round(statistics.fmean(sats), 4) == pytest.approx(mean, abs=5e-5)
@@ -44,11 +46,20 @@ def test_landscape_cells_match_the_page(threshold, mean, sd, statuses):
     assert counts == statuses
 
 
-def test_landscape_kernel_equals_the_world():
+def test_isolated_default_keeps_the_pages_initial_board(tmp_path):
+    result = run_pair(PairSpec.build(world="schelling", seed=22, policy="rule"), tmp_path)
+    assert result["params"]["streams"] == "isolated"
+    assert round(result["reference"]["initial"]["oeh"], 4) == 0.5169
+    assert result["lift"] == 0.0 and result["delta"] == 0.0
+
+
+@pytest.mark.parametrize("streams", ["pilot", "isolated"])
+def test_landscape_kernel_equals_the_world(streams):
     """The bare kernel used by landscapes gives the world's own reference outcome."""
     for seed in (0, 3, 22):
-        params = SchellingParams(threshold="3/4")
-        result = run_pair(PairSpec.build(world="schelling", seed=seed, policy="rule", influence=0))
+        params = SchellingParams(threshold="3/4", streams=streams)
+        spec = PairSpec.build(world="schelling", seed=seed, policy="rule", influence=0, params={"streams": streams})
+        result = run_pair(spec)
         fast = reference_outcome(params, seed)
         assert fast["status"] == result["reference"]["status"]
         assert fast["rounds"] == result["reference"]["rounds"]

@@ -1,0 +1,58 @@
+"""The Schelling action schema is strict (issue 15): schema-valid means valid, bar occupancy/collision."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis_jsonschema import from_schema
+
+from mam_bench.controller import Decision
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.models.schelling.actions import SchellingAction
+
+WORLD = SchellingWorld(seed=22, influence_ids=(0, 1), role="treatment")
+SCHEMA = WORLD.action_schema()
+SEEN: dict[str, int] = {}
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(from_schema(SCHEMA))
+def test_every_schema_instance_passes_the_validator_or_fails_only_for_occupancy(action):
+    # actor 0 proposes the drawn action; actor 1 proposes the same, so a move can also collide
+    entries, _, _ = WORLD._influence_phase({0: Decision(action=action), 1: Decision(action=action)})
+    outcomes = [e.outcome for e in entries]
+    SEEN[outcomes[0]] = SEEN.get(outcomes[0], 0) + 1
+    assert outcomes[0] in ("accepted", "stay", "occupied"), (action, entries[0])
+    assert outcomes[1] in ("stay", "occupied", "collision"), (action, entries[1])
+
+
+def test_the_draws_reached_every_allowed_outcome():
+    """Runs after the property above (file order): the 1,000 draws were not all one kind."""
+    assert {"accepted", "stay", "occupied"} <= set(SEEN), SEEN
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"stay": True, "row": 1, "col": 2},  # the stay/move mix
+        {"stay": False, "row": 1, "col": 2},
+        {"row": 1},
+        {},
+        {"row": 20, "col": 0},  # outside a 20x20 board
+        {"row": -1, "col": 0},
+        {"row": 1.5, "col": 0},
+        {"row": 1, "col": 2, "why": "x"},
+        {"stay": False},
+    ],
+)
+def test_the_schema_rejects_what_the_world_would_reject(bad):
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, SCHEMA)
+
+
+def test_the_class_schema_is_the_strict_one_without_a_size():
+    schema = SchellingAction.model_json_schema()
+    assert [v["required"] for v in schema["oneOf"]] == [["stay"], ["row", "col"]]
+    assert "maximum" not in schema["oneOf"][1]["properties"]["row"]
+    assert SCHEMA["oneOf"][1]["properties"]["col"]["maximum"] == 19
