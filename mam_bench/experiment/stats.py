@@ -56,10 +56,9 @@ def wilcoxon(diff: np.ndarray) -> tuple[float, int]:
 def effect_size_dz(diff: np.ndarray) -> float:
     """Cohen's dz: mean of the paired differences over their SD; NA for n < 2 or no spread."""
     diff = np.asarray(diff, dtype=float)
-    if diff.size < 2:
+    if diff.size < 2 or np.all(diff == diff[0]):  # identical values: the float SD is rounding noise
         return NA
-    sd = float(diff.std(ddof=1))
-    return float(diff.mean()) / sd if sd > 0 else NA
+    return float(diff.mean()) / float(diff.std(ddof=1))
 
 
 def tost_p(diff: np.ndarray, margin: float | None) -> float:
@@ -69,8 +68,8 @@ def tost_p(diff: np.ndarray, margin: float | None) -> float:
     if margin is None or diff.size < 2:
         return NA
     mean, sd = float(diff.mean()), float(diff.std(ddof=1))
-    if sd == 0:  # the t statistics are infinite: equivalence is certain or impossible
-        return 0.0 if abs(mean) < margin else 1.0
+    if np.all(diff == diff[0]):  # the t statistics are infinite: equivalence is certain or impossible
+        return 0.0 if abs(diff[0]) < margin else 1.0
     se, df = sd / math.sqrt(diff.size), diff.size - 1
     p_low = float(sps.t.sf((mean + margin) / se, df))
     p_high = float(sps.t.cdf((mean - margin) / se, df))
@@ -105,7 +104,7 @@ def _figures(values: np.ndarray, margin: float | None, seed: int) -> dict[str, A
     lo, hi = bootstrap_ci(values, seed)
     p, zeros = wilcoxon(values) if n else (NA, 0)
     return {
-        "n": n, "mean": float(values.mean()) if n else NA, "sd": float(values.std(ddof=1)) if n > 1 else NA,
+        "n": n, "mean": float(values.mean()) if n else NA, "sd": (0.0 if np.all(values == values[0]) else float(values.std(ddof=1))) if n > 1 else NA,
         "ci_low": lo, "ci_high": hi, "dz": effect_size_dz(values),
         "positive_share": float((values > 0).mean()) if n else NA,
         "wilcoxon_p": p, "zeros_dropped": zeros, "tost_p": tost_p(values, margin),
