@@ -45,7 +45,8 @@ def dose_section(summary: pd.DataFrame) -> str:
         if g["influence"].nunique() < 2:
             continue
         r = g.iloc[0]
-        label = f"{r['world']} {r['controller']} {r['objective']} h{r['horizon']}: {test}"
+        label = f"{str(r['case']).replace(f'-n{r.influence}', '')}: {test}"
+        label = label if label not in curves else f"{label} [{group}]"
         curves[label] = [(float(d), float(m), float(a), float(b))
                          for d, m, a, b in zip(g["influence"], g["mean"], g["ci_low"], g["ci_high"])]
     if not curves:
