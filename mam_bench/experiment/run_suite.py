@@ -11,19 +11,18 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 import pandas as pd
 
+from mam_bench.errors import ConfigError
 from mam_bench.experiment.executors import make_executor
 from mam_bench.experiment.progress import Progress
 from mam_bench.experiment.stats import summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
 from mam_bench.experiment.table import TidyTable, row_from_result
-from mam_bench.errors import ConfigError
 from mam_bench.provenance import COMPARED, environment, provenance_id, world_data_hash
 from mam_bench.records import dumps, ensure_writable
 from mam_bench.registry import get_world

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mam_bench.models.schelling.model import SchellingWorld
+
 from mam_bench.streams import agent_stream
 
 
