@@ -48,3 +48,19 @@ def test_resume_refuses_a_different_version_unless_mixing_is_allowed(tmp_path, w
     summary = pd.read_csv(out / "summary.csv")
     assert summary[summary["test"] == "lift"]["mixed"].iloc[0] == 1
     assert json.loads((out / "provenance.json").read_text())["package"] == environment()["package"]
+
+
+def test_the_model_name_the_provider_returned_is_recorded(tmp_path, monkeypatch) -> None:
+    from mam_bench.runner import PairSpec, run_pair
+    from tests.llm.scripted import server_reply
+    from tests.support.openai_server import OpenAIServer
+
+    monkeypatch.setenv("MAM_TEST_PROV_KEY", "sk-test-not-a-secret")
+    with OpenAIServer(reply=server_reply) as srv:
+        opts = {"model": "openai:scripted", "base_url": srv.base_url, "api_key_env": "MAM_TEST_PROV_KEY",
+                "cache": str(tmp_path / "cache.sqlite")}
+        spec = PairSpec.build(world="schelling", seed=22, policy="llm", rounds=1, influence=2, controller_options=opts)
+        first = run_pair(spec, tmp_path / "a")
+        again = run_pair(spec, tmp_path / "b")  # answered from the cache: the returned name is kept there
+    assert first["provenance"]["provider_models"] == ["scripted"]
+    assert again["provenance"]["provider_models"] == ["scripted"]
