@@ -116,13 +116,10 @@ def _plan(df: pd.DataFrame, suite: Any) -> list[dict[str, Any]]:
     if suite is None:
         cases = df[df["role"] == "case"].drop_duplicates("case_key")
         return [{"key": k, "compare": [], "dose_group": ""} for k in cases["case_key"]]
-    own = suite.expanded_cases()
-    by_name = {c.name: c for c in own if c.name}
     plan = []
-    for case in own:
+    for case in suite.expanded_cases():
         compare = [(f"vs {b}", case.baseline(b).content_key()[:16]) for b in suite.baseline_policies(case)]
-        compare += [(f"vs {other}", by_name[other].content_key()[:16]) for first, other in suite.contrasts
-                    if first == case.name]
+        compare += [(f"vs {other.name}", other.content_key()[:16]) for other in suite.contrast_partners(case)]
         dose = case.model_copy(update={"name": None, "influence": None, "influence_ids": None})
         plan.append({"key": case.content_key()[:16], "compare": compare, "dose_group": dose.content_key()[:8]})
     return plan

@@ -229,6 +229,18 @@ class Suite(BaseModel):
             out.extend(variants)
         return out
 
+    def contrast_partners(self, case: Case) -> list[Case]:
+        """The cases a case is contrasted with: for a contrast [A, B], each variant of A (A-r10-n4...)
+        with the variant of B at the same axis values."""
+        by_name = {c.name: c for c in self.expanded_cases() if c.name}
+        out = []
+        for first, other in self.contrasts:
+            if case.name and case.name.startswith(first):
+                tail = case.name[len(first):]
+                if (not tail or tail.startswith("-")) and other + tail in by_name:
+                    out.append(by_name[other + tail])
+        return out
+
     def baseline_policies(self, case: Case) -> list[str]:
         """The baselines that apply to a case: a baseline is skipped for itself, and `mimic` for a
         world that has no rule_action (the summary says so)."""
@@ -349,7 +361,7 @@ def parse_suite(data: Any) -> Suite:
     first = suite.seed_list()[0]
     for i, case in enumerate(suite.cases):
         _check_case(i, case, first)
-    names = {c.name for c in suite.expanded_cases() if c.name}
+    names = {c.name for c in suite.cases if c.name}
     for i, pair in enumerate(suite.contrasts):
         for name in pair:
             if name not in names:

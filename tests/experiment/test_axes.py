@@ -54,3 +54,10 @@ def test_horizon_axis_and_settle_report_the_persisting_lift(tmp_path) -> None:
 def test_rule_settles_to_zero() -> None:
     res = run_pair(PairSpec.build(world="schelling", seed=3, policy="rule", rounds=3, settle=True))
     assert res["settled"]["lift"] == 0.0
+
+
+def test_contrasts_pair_variants_at_the_same_axis_values() -> None:
+    suite = parse_suite({"seeds": 2, "baselines": [], "contrasts": [["rnd", "stay"]], "axes": {"influence": [1, 3]},
+                         "cases": [CASE, {**CASE, "name": "stay", "policy": "stay"}]})
+    partners = {c.name: [p.name for p in suite.contrast_partners(c)] for c in suite.expanded_cases()}
+    assert partners == {"rnd-n1": ["stay-n1"], "rnd-n3": ["stay-n3"], "stay-n1": [], "stay-n3": []}
