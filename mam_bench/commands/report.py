@@ -54,6 +54,17 @@ def dose_section(summary: pd.DataFrame) -> str:
     return "<h2>Dose response</h2>" + dose_response(curves)
 
 
+def provenance_section(folder: Path) -> str:
+    """What produced the pairs (provenance.json of the experiment folder)."""
+    path = folder / "provenance.json"
+    if not path.exists():
+        return ""
+    block = json.loads(path.read_text(encoding="utf-8"))
+    rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(json.dumps(v))}</td></tr>"
+                   for k, v in block.items())
+    return f'<h2>Provenance</h2><table id="provenance"><tbody>{rows}</tbody></table>'
+
+
 def _suite_of(folder: Path) -> object | None:
     """The suite the folder was run with (baselines, contrasts, family, margin), if it is there."""
     path = folder / "suite.json"
@@ -120,7 +131,8 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
             f"(seeded; NA for n &lt; 2 or no spread); dz = mean / SD; p = Wilcoxon signed-rank (zeros dropped and "
             f"counted), Holm-adjusted over the suite's family; TOST p when the suite sets a margin.</p>"
             f"<h2>Summary</h2>{summary_table(summary)}<h2>Lift per case</h2>{chart}{dose_section(summary)}"
-            f"<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}</body></html>")
+            f"<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
+            f"{provenance_section(folder)}</body></html>")
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ def test_dose_and_random_placement_axes_pair_baselines_on_the_same_ids(tmp_path)
     assert sorted(rows["influence"]) == [1, 1, 2, 2, 4, 4] and set(rows["n"]) == {3}
     page = build_report(tmp_path / "exp")
     assert page.count('class="dose-point"') == 2 * 3 * 2  # (default, random2) x 3 doses x (lift, vs stay)
-    assert 'id="dose-chart"' in page
+    assert 'id="dose-chart"' in page and 'id="provenance"' in page
 
 
 def test_horizon_axis_and_settle_report_the_persisting_lift(tmp_path) -> None:
