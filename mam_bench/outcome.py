@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 
 def delta_lift_relative(treatment: float, reference: float, direction: int) -> dict[str, float | None]:
@@ -12,9 +12,23 @@ def delta_lift_relative(treatment: float, reference: float, direction: int) -> d
     return {"delta": delta + 0.0, "lift": direction * delta + 0.0, "relative": relative}
 
 
-def trajectory_lift(series: Sequence[float], reference_final: float, direction: int) -> dict[str, float]:
-    """best_lift: the best point of the treatment; lift_area: its mean (spec README section 7)."""
-    values = [direction * (float(v) - float(reference_final)) + 0.0 for v in series]
-    if not values:
+def trajectory_lift(treatment: Sequence[float], reference: Sequence[float], direction: int) -> dict[str, float]:
+    """Path measures, round by round against the reference's own path (its final state held
+    after it rests), so both are exactly 0 under null steering. best_lift: the best round's
+    lift; lift_area: the mean lift over the treatment's rounds."""
+    if not treatment or not reference:
         return {"best_lift": 0.0, "lift_area": 0.0}
-    return {"best_lift": max(values), "lift_area": sum(values) / len(values)}
+    last = len(reference) - 1
+    values = [direction * (float(t) - float(reference[min(r, last)])) + 0.0 for r, t in enumerate(treatment)]
+    return {"best_lift": max(values), "lift_area": sum(values) / len(values) + 0.0}
+
+
+def validity(decisions: Sequence[dict[str, Any]], max_error_share: float) -> dict[str, Any]:
+    """A treatment whose controller mostly failed measures the null action, not the controller:
+    more than `max_error_share` of its decisions with a policy_error make it invalid."""
+    errors = [d for d in decisions if d.get("error") or d.get("outcome") == "policy_error"]
+    share = len(errors) / len(decisions) if decisions else 0.0
+    first = next((str(d.get("error") or "policy_error") for d in errors), None)
+    return {"status": "invalid" if share > max_error_share else "valid", "policy_errors": len(errors),
+            "decisions": len(decisions), "policy_error_share": share, "max_policy_error_share": max_error_share,
+            "first_error": first}

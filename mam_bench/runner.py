@@ -19,8 +19,9 @@ from mam_bench.audit import audit_counts
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError, config_error_from
-from mam_bench.outcome import delta_lift_relative, trajectory_lift
+from mam_bench.outcome import delta_lift_relative, trajectory_lift, validity
 from mam_bench.params import WorldParams
+from mam_bench.provenance import provenance
 from mam_bench.records import RunRecords
 from mam_bench.registry import get_world, make_controller
 
@@ -41,6 +42,10 @@ class PairSpec(BaseModel):
     board_window: int = Field(3, ge=1)
     post_cap: int = Field(4000, ge=1)
     controller_options: dict[str, Any] = Field(default_factory=dict)
+    #: after the horizon, hand the influence agents back to the rule and run on to rest
+    settle: bool = False
+    #: a treatment whose controller failed more than this share of its decisions is invalid
+    max_policy_error_share: float = Field(0.5, ge=0, le=1)
 
     @model_validator(mode="after")
     def _one_influence_form(self) -> "PairSpec":
@@ -296,6 +301,8 @@ async def arun_pair(
     m_ref = ref_cmp["metrics"][metric]
     m_tre = tre_rows[-1]["metrics"][metric]
     audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, mismatches)
+    tre_path = [row["metrics"][metric] for row in tre_rows]
+    ref_path = [row["metrics"][metric] for row in ref_rows]
     result = {
         "world": spec.world,
         "seed": spec.seed,
@@ -304,15 +311,20 @@ async def arun_pair(
         "policy": spec.policy,
         "controller": controller.describe(),
         "influence_ids": list(prep.influence_ids),
+        "horizon": prep.rounds,
         "metric": metric,
         "secondary_metric": prep.world_cls.secondary_metric,
         "direction": prep.direction,
         "reference": {**_run_summary(ref, ref_rows), "compared_round": ref_cmp["round"], "compared": ref_cmp["metrics"]},
         "treatment": {**_run_summary(tre, tre_rows), "audit": audit},
         **delta_lift_relative(m_tre, m_ref, prep.direction),
-        **trajectory_lift([row["metrics"][metric] for row in tre_rows], m_ref, prep.direction),
+        **trajectory_lift(tre_path, ref_path, prep.direction),
         "llm": controller.usage(),
+        "validity": validity(records.memory.get("decisions.jsonl", []), spec.max_policy_error_share),
+        "provenance": provenance(prep.world_cls, controller),
     }
+    if spec.settle:
+        result["settled"] = settle(tre, ref_rows, metric, prep.direction)
     if prep.world_cls.secondary_metric:
         sec = prep.world_cls.secondary_metric
         result["secondary_delta"] = tre_rows[-1]["metrics"][sec] - ref_cmp["metrics"][sec] + 0.0
@@ -322,6 +334,21 @@ async def arun_pair(
     if callable(session):  # cache hits, retries, latency: for the printed table, not result.json
         result["llm"] = {**result["llm"], **session()}
     return result
+
+
+def settle(world: Any, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:
+    """Hand the influence agents back to the rule after the horizon and play on until the world
+    rests or reaches the reference's cap; the persisting lift compares with the reference at the
+    same round (its final state held once it rested)."""
+    start = world.round
+    if world.status in ("fixed_horizon", "horizon_exhausted"):
+        world.status = "running"
+    while not world.done:
+        step_reference(world)
+    held = ref_rows[min(world.round, len(ref_rows) - 1)]
+    m_tre, m_ref = world.metrics()[metric], held["metrics"][metric]
+    return {"from_round": start, "rounds": world.round, "status": world.status, "final": world.metrics(),
+            "compared_round": held["round"], **delta_lift_relative(m_tre, m_ref, direction)}
 
 
 def run_async(coro: Any) -> Any:

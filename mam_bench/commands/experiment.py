@@ -19,6 +19,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=None, help="pairs at a time (default: CPU count)")
     p.add_argument("--max-cost", type=float, default=None, help="stop cleanly once this many USD are spent")
     p.add_argument("--max-calls", type=int, default=None, help="stop cleanly after this many LLM calls")
+    p.add_argument("--allow-mixed", action="store_true",
+                   help="resume even if the folder was produced by other code or data (pairs are marked mixed)")
     p.set_defaults(handler=handle)
 
 
@@ -30,10 +32,13 @@ def handle(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise ConfigError("jobs", "must be at least 1")
     suite = load_suite(args.suite)  # validated whole before anything runs
-    outcome = run_experiment(suite, args.out, args.executor, args.address, args.jobs, args.max_cost, args.max_calls)
+    outcome = run_experiment(suite, args.out, args.executor, args.address, args.jobs, args.max_cost, args.max_calls,
+                             allow_mixed=args.allow_mixed)
     print(format_summary(outcome.summary))
     print(f"{outcome.finished} pairs run, {outcome.skipped} already finished, {len(outcome.failed)} failed "
           f"-> {args.out}/table.csv, table.parquet, summary.csv")
+    if outcome.invalid:
+        print(f"{outcome.invalid} invalid pairs left out of the statistics (see the invalid column)")
     if outcome.failed:
         return 1
     return 3 if outcome.stopped else 0

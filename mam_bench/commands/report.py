@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import argparse
 import html
+import json
 import math
 from pathlib import Path
 
 import pandas as pd
 
 from mam_bench.errors import ConfigError
-from mam_bench.experiment.charts import heatmap, lift_bars, time_series
+from mam_bench.experiment.charts import dose_response, heatmap, lift_bars, time_series
 from mam_bench.experiment.stats import SUMMARY_COLUMNS, summarize
+from mam_bench.experiment.suite import parse_suite
 from mam_bench.experiment.table import read_table
 from mam_bench.records import read_jsonl
 
@@ -31,8 +33,44 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _cell(v: object) -> str:
     if isinstance(v, float):
-        return "" if math.isnan(v) else f"{v:.4g}"
+        return "NA" if math.isnan(v) else f"{v:.4g}"
     return html.escape(str(v))
+
+
+def dose_section(summary: pd.DataFrame) -> str:
+    """The dose-response curve: every setting played at two or more doses, per test (lift, vs stay...)."""
+    pooled = summary[summary["reference_status"] == "all"]
+    curves: dict[str, list[tuple[float, float, float, float]]] = {}
+    for (group, test), g in pooled.groupby(["dose_group", "test"], sort=False):
+        if g["influence"].nunique() < 2:
+            continue
+        r = g.iloc[0]
+        label = f"{str(r['case']).replace(f'-n{r.influence}', '')}: {test}"
+        label = label if label not in curves else f"{label} [{group}]"
+        curves[label] = [(float(d), float(m), float(a), float(b))
+                         for d, m, a, b in zip(g["influence"], g["mean"], g["ci_low"], g["ci_high"])]
+    if not curves:
+        return ""
+    return "<h2>Dose response</h2>" + dose_response(curves)
+
+
+def provenance_section(folder: Path) -> str:
+    """What produced the pairs (provenance.json of the experiment folder)."""
+    path = folder / "provenance.json"
+    if not path.exists():
+        return ""
+    block = json.loads(path.read_text(encoding="utf-8"))
+    rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(json.dumps(v))}</td></tr>"
+                   for k, v in block.items())
+    return f'<h2>Provenance</h2><table id="provenance"><tbody>{rows}</tbody></table>'
+
+
+def _suite_of(folder: Path) -> object | None:
+    """The suite the folder was run with (baselines, contrasts, family, margin), if it is there."""
+    path = folder / "suite.json"
+    if not path.exists():
+        return None
+    return parse_suite(json.loads(path.read_text(encoding="utf-8")))
 
 
 def summary_table(summary: pd.DataFrame) -> str:
@@ -70,7 +108,8 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
     if not table_path.exists():
         raise ConfigError("dir", f"{folder} has no table.csv (run mam-bench experiment first)")
     df = read_table(table_path)
-    summary = summarize(df)
+    summary = summarize(df, _suite_of(folder))
+    lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
     chosen = pairs or list(df.groupby("case", sort=False)["pair_id"].first())
     series = []
     for pid in chosen:
@@ -81,14 +120,19 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
         got = _series(folder, pid, r["metric"])
         if got:
             series.append(time_series(f"{r['case']} seed {r['seed']} repeat {r['repeat']} ({pid})", *got, r["metric"]))
-    chart = lift_bars([f"{c} / {k}" for c, k in zip(summary["case"], summary["controller"])],
-                      summary["mean_lift"].tolist(), summary["ci_low"].tolist(), summary["ci_high"].tolist())
+    chart = lift_bars([f"{c} / {k}" for c, k in zip(lifts["case"], lifts["controller"])],
+                      lifts["mean"].tolist(), lifts["ci_low"].tolist(), lifts["ci_high"].tolist())
+    invalid = int((~df["valid"]).sum())
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench report: {html.escape(folder.name)}</title>"
             f"<style>{STYLE}</style></head><body><h1>MAM-Bench report: {html.escape(folder.name)}</h1>"
-            f"<p>{len(df)} pairs. Lift = direction x (treatment - reference); CI = 95% percentile bootstrap of the "
-            f"mean (seeded); p = Wilcoxon signed-rank, treatment vs reference.</p>"
-            f"<h2>Summary</h2>{summary_table(summary)}<h2>Lift per case</h2>{chart}"
-            f"<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}</body></html>")
+            f"<p>{len(df)} pairs ({invalid} invalid, left out). Lift = direction x (treatment - reference); "
+            f"rows per case: its lift against 0 and its paired contrasts (vs stay, vs mimic, named contrasts), "
+            f"seed-level (repeats averaged per seed); CI = 95% percentile bootstrap of the mean over seeds "
+            f"(seeded; NA for n &lt; 2 or no spread); dz = mean / SD; p = Wilcoxon signed-rank (zeros dropped and "
+            f"counted), Holm-adjusted over the suite's family; TOST p when the suite sets a margin.</p>"
+            f"<h2>Summary</h2>{summary_table(summary)}<h2>Lift per case</h2>{chart}{dose_section(summary)}"
+            f"<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
+            f"{provenance_section(folder)}</body></html>")
 
 
 def handle(args: argparse.Namespace) -> int:

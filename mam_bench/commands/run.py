@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--board-window", type=int, default=3, help="rounds of board history shown (default 3)")
     p.add_argument("--post-cap", type=int, default=4000, help="characters per board post (default 4000)")
     p.add_argument("--resume", metavar="DIR", help="continue a killed run from its directory")
+    p.add_argument("--max-policy-errors", type=float, default=0.5, metavar="SHARE",
+                   help="a run whose controller failed more than this share of decisions is invalid (exit 3)")
+    p.add_argument("--settle", action="store_true",
+                   help="after the horizon, hand influence agents back to the rule and run to rest")
     llm = p.add_argument_group("LLM controller (--policy llm)")
     llm.add_argument("--model", help="PROVIDER:MODEL for init_chat_model, or local:gemma3-270m")
     llm.add_argument("--base-url", help="OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, LM Studio)")
@@ -64,6 +69,7 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
         world=args.world, seed=args.seed, params=parse_param_pairs(args.param), objective=args.objective,
         policy=args.policy, influence=args.influence, influence_ids=ids, rounds=args.rounds,
         board_window=args.board_window, post_cap=args.post_cap, controller_options=options,
+        settle=args.settle, max_policy_error_share=args.max_policy_errors,
     )
 
 
@@ -82,6 +88,12 @@ def handle(args: argparse.Namespace) -> int:
     ensure_writable(out)
     result = run_pair(spec, out, prep=prep)
     print(format_result(result, out))
+    validity = result.get("validity") or {}
+    if validity.get("status") == "invalid":  # the lift would measure the null action, not the controller
+        print(f"error: invalid run: the controller failed {validity['policy_errors']} of {validity['decisions']} "
+              f"decisions (more than {validity['max_policy_error_share']:.0%}); first error: {validity['first_error']}",
+              file=sys.stderr)
+        return 3
     return 0
 
 
@@ -106,6 +118,10 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
     rel = result.get("relative")
     rel_s = f"{rel:+.2%}" if isinstance(rel, float) else "n/a"
     lines.append(f"delta {result['delta']:+.4f}   lift {result['lift']:+.4f}   relative {rel_s}")
+    if result.get("settled"):
+        st = result["settled"]
+        lines.append(f"settled (rule from round {st['from_round']} to {st['rounds']}, {st['status']}): "
+                     f"persisting lift {st['lift']:+.4f}")
     a = result["treatment"]["audit"]
     failed = ", ".join(f"{k} {v}" for k, v in a["outcomes"].items() if k not in ("accepted", "stay"))
     lines.append(

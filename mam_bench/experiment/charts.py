@@ -99,3 +99,39 @@ def heatmap(xs: Sequence[str], ys: Sequence[str], z: dict[tuple[str, str], float
                      f'transform="rotate(-45 {cx:.1f} {base})">{_esc(xv)}</text>')
     parts.append(f'<text x="{PAD}" y="12" font-size="11">{_esc(label)} (darker = higher)</text></svg>')
     return "".join(parts)
+
+
+def dose_response(curves: dict[str, list[tuple[float, float, float, float]]]) -> str:
+    """Mean lift against the number of influence agents, one line per setting, each point with
+    its 95% CI as a whisker (none where the CI is NA)."""
+    pts = [p for c in curves.values() for p in c]
+    xs = [p[0] for p in pts] or [0.0, 1.0]
+    vals = [v for p in pts for v in p[1:] if v is not None and math.isfinite(v)] + [0.0]
+    lo, hi = min(vals), max(vals)
+    pad = (hi - lo) * 0.1 or 0.01
+    x = _scale(min(xs), max(xs), PAD, W - 160)
+    y = _scale(lo - pad, hi + pad, H - 40, 20)
+    colours = ("#2b7bba", "#c0504d", "#4f8f3a", "#8064a2", "#f79646", "#4bacc6")
+    parts = [f'<svg id="dose-chart" class="chart" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+             f'viewBox="0 0 {W} {H}" role="img" aria-label="mean lift by number of influence agents with 95% CI">',
+             f'<line x1="{PAD}" x2="{W - 160}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#444"/>']
+    for t in (lo - pad, 0.0, hi + pad):
+        parts.append(f'<text x="{PAD - 6}" y="{y(t) + 4:.1f}" text-anchor="end" font-size="11">{t:+.3f}</text>')
+    for v in sorted(set(xs)):
+        parts.append(f'<text x="{x(v):.1f}" y="{H - 24}" text-anchor="middle" font-size="11">{v:g}</text>')
+    for k, (label, curve) in enumerate(curves.items()):
+        colour = colours[k % len(colours)]
+        curve = sorted(curve)
+        line = " ".join(f"{x(d):.1f},{y(m):.1f}" for d, m, _, _ in curve)
+        parts.append(f'<polyline class="dose" points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for d, m, a, b in curve:
+            parts.append(f'<circle class="dose-point" cx="{x(d):.1f}" cy="{y(m):.1f}" r="3" fill="{colour}">'
+                         f'<title>{_esc(label)}: {d:g} influence agents, mean lift {m:+.4f}, '
+                         f'95% CI [{a:+.4f}, {b:+.4f}]</title></circle>')
+            if math.isfinite(a) and math.isfinite(b):
+                parts.append(f'<line class="ci" x1="{x(d):.1f}" x2="{x(d):.1f}" y1="{y(a):.1f}" y2="{y(b):.1f}" '
+                             f'stroke="{colour}"/>')
+        parts.append(f'<text x="{W - 150}" y="{30 + 16 * k}" font-size="11" fill="{colour}">{_esc(label)}</text>')
+    parts.append(f'<text x="{(PAD + W - 160) / 2:.0f}" y="{H - 6}" text-anchor="middle" font-size="11">'
+                 'influence agents</text></svg>')
+    return "".join(parts)

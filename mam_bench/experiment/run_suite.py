@@ -11,19 +11,21 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 import pandas as pd
 
+from mam_bench.errors import ConfigError
 from mam_bench.experiment.executors import make_executor
 from mam_bench.experiment.progress import Progress
 from mam_bench.experiment.stats import summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
 from mam_bench.experiment.table import TidyTable, row_from_result
+from mam_bench.provenance import COMPARED, environment, provenance_id, world_data_hash
 from mam_bench.records import dumps, ensure_writable
+from mam_bench.registry import get_world
 
 LLM_POLICIES = ("llm",)
 
@@ -39,20 +41,52 @@ class ExperimentOutcome:
     stopped: str | None = None
     table: pd.DataFrame | None = None
     summary: pd.DataFrame | None = None
+    invalid: int = 0
+
+
+def current_provenance(suite: Suite) -> dict[str, Any]:
+    """The experiment's provenance: this process's versions and each world's data hash."""
+    worlds = sorted({c.world for c in suite.cases})
+    block = environment()
+    block["world_data"] = {w: world_data_hash(get_world(w)) for w in worlds}
+    return block
+
+
+def check_provenance(out: Path, suite: Suite, allow_mixed: bool) -> dict[str, Any]:
+    """Refuse to resume an experiment that earlier code or data produced, unless mixing is allowed
+    (the summary then counts the pairs from the other provenance in its `mixed` column)."""
+    current = current_provenance(suite)
+    recorded_path = out / "provenance.json"
+    if not recorded_path.exists():
+        return current
+    try:
+        recorded = json.loads(recorded_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        recorded = {}
+    differs = [k for k in COMPARED if k != "world_data" and recorded.get(k) != current.get(k)]
+    if recorded.get("world_data") != current["world_data"]:
+        differs.append("world_data")
+    if differs and not allow_mixed:
+        detail = ", ".join(f"{k} {recorded.get(k)!r} -> {current.get(k)!r}" for k in differs if k != "world_data")
+        if "world_data" in differs:
+            detail = ", ".join(x for x in (detail, "world data files changed") if x)
+        raise ConfigError("resume", f"{out} was produced with a different provenance ({detail}); rerun into a new "
+                          "folder, or pass --allow-mixed to pool old and new pairs (they are then counted as mixed)")
+    return current
 
 
 def pair_dir(out: Path, pair: Pair) -> Path:
     return out / "pairs" / pair.pair_id
 
 
-def job_of(out: Path, pair: Pair) -> dict[str, Any]:
+def job_of(out: Path, pair: Pair, max_policy_error_share: float = 0.5) -> dict[str, Any]:
     """The executor's job. LLM pairs keep their call cache in their run directory, so a rerun
     of an unfinished pair answers its finished calls from the cache instead of the provider."""
     where = pair_dir(out, pair)
     extra = {"cache": str(where / "llm_cache.sqlite")} if pair.case.controller in LLM_POLICIES else {}
     if pair.case.controller in LLM_POLICIES and "cache" in pair.case.controller_options:
         extra = {}
-    spec = pair.case.pair_spec(pair.seed, extra)
+    spec = pair.spec(extra, max_policy_error_share)
     return {"spec": spec.model_dump(mode="json"), "out": str(where), "pair_id": pair.pair_id}
 
 
@@ -104,9 +138,12 @@ def run_experiment(
     max_cost: float | None = None,
     max_calls: int | None = None,
     stream: TextIO | None = None,
+    allow_mixed: bool = False,
 ) -> ExperimentOutcome:
     stream = stream or sys.stderr
+    current = check_provenance(Path(out), suite, allow_mixed)  # before any file is touched
     out = ensure_writable(out)
+    (out / "provenance.json").write_text(dumps(current, indent=2) + "\n", encoding="utf-8")
     (out / "suite.json").write_text(dumps(suite.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
     pairs = pairs_of(suite)
     order = [p.pair_id for p in pairs]
@@ -134,7 +171,7 @@ def run_experiment(
                     for child in where.iterdir():
                         if not child.name.startswith("llm_cache"):
                             shutil.rmtree(child) if child.is_dir() else child.unlink()
-                in_flight[pool.submit(job_of(out, pair))] = pair
+                in_flight[pool.submit(job_of(out, pair, suite.max_policy_error_share))] = pair
             if not in_flight:
                 if queue and not outcome.stopped:
                     outcome.stopped = budget.exhausted() or budget.would_pass()
@@ -161,8 +198,16 @@ def run_experiment(
     table.close()
     df = df[df["pair_id"].isin(set(order))]
     outcome.table = df
-    outcome.summary = summarize(df)
+    outcome.summary = summarize(df, suite, current_provenance={
+        w: provenance_id({**current, "world_data": h}) for w, h in current["world_data"].items()})
     write_summary(outcome.summary, out / "summary.csv")
+    invalid = df[~df["valid"]] if len(df) else df
+    if len(invalid):
+        first = invalid.iloc[0]
+        print(f"{len(invalid)} invalid pairs left out of the statistics (controller failed more than "
+              f"{suite.max_policy_error_share:.0%} of its decisions); first: {first['case']} seed {first['seed']}: "
+              f"{first['first_error']}", file=stream)
+    outcome.invalid = len(invalid)
     if outcome.stopped:
         left = len(pairs) - done - len(outcome.failed)
         print(f"stopped: {outcome.stopped}; kept {done} finished pairs, {left} not run. "

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.registry import CONTROLLERS, get_world
 from mam_bench.runner import PairSpec, prepare
+from mam_bench.streams import stream
 
 #: providers `init_chat_model("provider:model")` knows, plus the test doubles
 MODEL_PROVIDERS = frozenset({
@@ -43,6 +44,10 @@ class Case(BaseModel):
     influence_ids: tuple[int, ...] | None = None
     rounds: int | None = Field(None, ge=1)
     controller_options: dict[str, Any] = Field(default_factory=dict)
+    #: K > 0: K random influence sets per seed, drawn from the addressed stream (seed, "placement", k)
+    placement_draws: int | None = Field(None, ge=1)
+    #: after the horizon, hand the influence agents back to the rule and run both worlds to rest
+    settle: bool = False
 
     @field_validator("model")
     @classmethod
@@ -71,30 +76,91 @@ class Case(BaseModel):
     def _model_needs_llm(self) -> "Case":
         if self.model and self.controller != "llm":
             raise ValueError(f"a model needs policy llm, not {self.policy!r}")
+        if self.placement_draws is not None and self.influence_ids is not None:
+            raise ValueError("give either influence_ids (named placement) or placement_draws (random), not both")
         return self
 
     def label(self) -> str:
-        return self.name or f"{self.world}-{self.controller}" + (f"-{self.model}" if self.model else "")
+        """The name, or one derived from the content: two unnamed cases never share a label."""
+        if self.name:
+            return self.name
+        base = f"{self.world}-{self.controller}" + (f"-{self.model}" if self.model else "")
+        return f"{base}-{self.content_key()[:6]}"
 
     def content_key(self) -> str:
         """A hash of everything that changes the pair's result (the name is only a label)."""
         body = self.model_dump(mode="json", exclude={"name"})
         return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
-    def pair_spec(self, seed: int, extra_options: dict[str, Any] | None = None) -> PairSpec:
+    def baseline(self, policy: str) -> "Case":
+        """The same world, parameters, objective, influence set and horizon, driven by `policy`."""
+        return self.model_copy(update={"name": None, "policy": policy, "model": None, "controller_options": {}})
+
+    def influence_ids_for(self, seed: int, draw: int) -> tuple[int, ...] | None:
+        """Named ids, or the `draw`-th random set of this seed (addressed stream, so any case or
+        baseline with the same world and dose gets the same set for the same seed and draw)."""
+        if self.placement_draws is None:
+            return self.influence_ids
+        world_cls = get_world(self.world)
+        probe = world_cls(world_cls.Params.from_strings(self.params), seed=seed)
+        ids = sorted(probe.actor_ids())
+        n = self.influence if self.influence is not None else getattr(probe.params, "influence", None)
+        n = n if n is not None else getattr(world_cls, "default_influence", 2)
+        if n > len(ids):
+            raise ConfigError("influence", f"{n} influence agents but only {len(ids)} agents")
+        chosen = stream(seed, "placement", draw).choice(len(ids), size=n, replace=False)
+        return tuple(sorted(ids[i] for i in chosen))
+
+    def pair_spec(self, seed: int, extra_options: dict[str, Any] | None = None, draw: int = 0,
+                  max_policy_error_share: float = 0.5) -> PairSpec:
         options = dict(self.controller_options)
         if self.model:
             options.setdefault("model", self.model)
         options.update(extra_options or {})
+        ids = self.influence_ids_for(seed, draw)
         return PairSpec.build(
             world=self.world, seed=seed, params=self.params, objective=self.objective, policy=self.controller,
-            influence=self.influence, influence_ids=self.influence_ids, rounds=self.rounds,
-            controller_options=options,
+            influence=None if ids is not None else self.influence, influence_ids=ids, rounds=self.rounds,
+            controller_options=options, settle=self.settle, max_policy_error_share=max_policy_error_share,
         )
 
 
+class Axes(BaseModel):
+    """Suite axes: every case is played at each value (a case's own value is replaced)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: treatment horizons (rounds)
+    rounds: tuple[int, ...] | None = None
+    #: doses: numbers of influence agents
+    influence: tuple[int, ...] | None = None
+    #: placements: "default" (the world's ids), a list of named ids, or {"random": K}
+    placement: tuple[Any, ...] | None = None
+
+    @field_validator("rounds", "influence")
+    @classmethod
+    def _positive(cls, v: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        if v is not None and (not v or min(v) < 1):
+            raise ValueError("need at least one value, each at least 1")
+        return v
+
+    @field_validator("placement")
+    @classmethod
+    def _placement(cls, v: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
+        for item in v or ():
+            ok = item == "default" or (isinstance(item, (list, tuple)) and all(isinstance(i, int) for i in item)) \
+                or (isinstance(item, dict) and set(item) == {"random"} and isinstance(item["random"], int)
+                    and item["random"] >= 1)
+            if not ok:
+                raise ValueError(f"expected default, a list of ids or {{random: K}}, got {item!r}")
+        return v
+
+
 class Suite(BaseModel):
-    """What a suite file holds: `cases`, `seeds` (a count, a list or "A-B") and `repeats`."""
+    """What a suite file holds: `cases`, `seeds` (a count, a list or "A-B") and `repeats`, plus how
+    the cases are compared: the baselines every case is contrasted with, extra contrasts between
+    named cases, the Holm family, the TOST margin, axes, and the policy-error share that makes a
+    pair invalid."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -103,6 +169,17 @@ class Suite(BaseModel):
     seeds: int | tuple[int, ...] | str = 10
     seed_start: int = Field(0, ge=0)
     repeats: int = Field(1, ge=1)
+    #: controllers every case is contrasted with on the same seeds ([] for none)
+    baselines: tuple[str, ...] = ("stay", "mimic")
+    #: extra contrasts, each [treatment case name, comparison case name]
+    contrasts: tuple[tuple[str, str], ...] = ()
+    #: the family Holm's correction runs over (every test of this suite); default: the suite's name
+    family: str | None = None
+    #: TOST equivalence margin in lift units; no TOST when unset
+    equivalence_margin: float | None = Field(None, gt=0)
+    axes: Axes = Field(default_factory=Axes)
+    #: a pair whose controller failed more than this share of decisions is invalid
+    max_policy_error_share: float = Field(0.5, ge=0, le=1)
 
     @field_validator("seeds")
     @classmethod
@@ -117,6 +194,18 @@ class Suite(BaseModel):
                 raise ValueError(f"expected a range like 20-29, got {v!r}")
         return v
 
+    @field_validator("baselines")
+    @classmethod
+    def _baselines(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for b in v:
+            if b not in CONTROLLERS or b in ("llm", "replay"):
+                raise ValueError(f"{b!r} cannot be a baseline (use a controller without options, e.g. stay, mimic)")
+        return v
+
+    @property
+    def family_name(self) -> str:
+        return self.family or self.name
+
     def seed_list(self) -> list[int]:
         if isinstance(self.seeds, int):
             return list(range(self.seed_start, self.seed_start + self.seeds))
@@ -125,29 +214,105 @@ class Suite(BaseModel):
             return list(range(int(a), int(b) + 1))
         return list(self.seeds)
 
+    def expanded_cases(self) -> list[Case]:
+        """The cases after the axes: each case once per horizon x dose x placement."""
+        out = []
+        for case in self.cases:
+            variants = [case]
+            ax = self.axes
+            if ax.rounds:
+                variants = [_vary(c, f"r{r}", rounds=r) for c in variants for r in ax.rounds]
+            if ax.influence:
+                variants = [_vary(c, f"n{n}", influence=n, influence_ids=None) for c in variants for n in ax.influence]
+            if ax.placement:
+                variants = [_placed(c, pl) for c in variants for pl in ax.placement]
+            out.extend(variants)
+        return out
+
+    def contrast_partners(self, case: Case) -> list[Case]:
+        """The cases a case is contrasted with: for a contrast [A, B], each variant of A (A-r10-n4...)
+        with the variant of B at the same axis values."""
+        by_name = {c.name: c for c in self.expanded_cases() if c.name}
+        out = []
+        for first, other in self.contrasts:
+            if case.name and case.name.startswith(first):
+                tail = case.name[len(first):]
+                if (not tail or tail.startswith("-")) and other + tail in by_name:
+                    out.append(by_name[other + tail])
+        return out
+
+    def baseline_policies(self, case: Case) -> list[str]:
+        """The baselines that apply to a case: a baseline is skipped for itself, and `mimic` for a
+        world that has no rule_action (the summary says so)."""
+        return [b for b in self.baselines if b != case.controller and (b != "mimic" or has_rule_action(case.world))]
+
+
+def _vary(case: Case, tag: str, **update: Any) -> Case:
+    return case.model_copy(update={**update, "name": f"{case.name}-{tag}" if case.name else None})
+
+
+def _placed(case: Case, placement: Any) -> Case:
+    if placement == "default":
+        return _vary(case, "default", influence_ids=None, placement_draws=None)
+    if isinstance(placement, dict):
+        return _vary(case, f"random{placement['random']}", influence_ids=None, placement_draws=placement["random"])
+    ids = tuple(placement)
+    return _vary(case, "ids" + "_".join(map(str, ids)), influence_ids=ids, influence=None, placement_draws=None)
+
+
+def has_rule_action(world: str) -> bool:
+    from mam_bench.world import SteerableWorld
+
+    return get_world(world).rule_action is not SteerableWorld.rule_action
+
 
 @dataclass(frozen=True)
 class Pair:
-    """One pair of the suite: a case, a seed and a repeat, with its content-keyed id."""
+    """One pair of the suite: a case, a seed, a repeat and a placement draw, with its content-keyed id.
+    `role` is "case" for the suite's own cases and "baseline" for the added baseline runs."""
 
     pair_id: str
     case_index: int
     case: Case
     seed: int
     repeat: int
+    draw: int = 0
+    role: str = "case"
+
+    def spec(self, extra_options: dict[str, Any] | None = None, max_policy_error_share: float = 0.5) -> PairSpec:
+        return self.case.pair_spec(self.seed, extra_options, self.draw, max_policy_error_share)
 
 
-def pair_id(case: Case, seed: int, repeat: int) -> str:
-    return hashlib.sha256(f"{case.content_key()}|{seed}|{repeat}".encode()).hexdigest()[:16]
+def pair_id(case: Case, seed: int, repeat: int, draw: int = 0) -> str:
+    tail = f"|{draw}" if draw else ""
+    return hashlib.sha256(f"{case.content_key()}|{seed}|{repeat}{tail}".encode()).hexdigest()[:16]
+
+
+def planned_cases(suite: Suite) -> list[tuple[Case, str]]:
+    """The suite's cases and their baselines (role "baseline"), each content once, in a stable order.
+    A baseline that equals one of the suite's own cases is that case, not a second run."""
+    own = suite.expanded_cases()
+    keys = {c.content_key() for c in own}
+    out: list[tuple[Case, str]] = [(c, "case") for c in own]
+    for case in own:
+        for b in suite.baseline_policies(case):
+            base = case.baseline(b)
+            if base.content_key() not in keys:
+                keys.add(base.content_key())
+                out.append((base, "baseline"))
+    return out
 
 
 def pairs_of(suite: Suite) -> list[Pair]:
-    """Every pair in a stable order: case, then seed, then repeat."""
+    """Every pair in a stable order: case, then seed, then repeat and draw. Baselines run once
+    per seed and draw: `stay` and `mimic` are deterministic, so repeats would be copies."""
     out = []
-    for i, case in enumerate(suite.cases):
+    for i, (case, role) in enumerate(planned_cases(suite)):
+        reps = suite.repeats if role == "case" else 1
         for seed in suite.seed_list():
-            for rep in range(suite.repeats):
-                out.append(Pair(pair_id(case, seed, rep), i, case, seed, rep))
+            for rep in range(reps):
+                for draw in range(case.placement_draws or 1):
+                    out.append(Pair(pair_id(case, seed, rep, draw), i, case, seed, rep, draw, role))
     return out
 
 
@@ -188,9 +353,34 @@ def parse_suite(data: Any) -> Suite:
         suite = Suite(**data)
     except ValidationError as exc:
         raise _located(exc) from None
+    seen: dict[str, int] = {}
+    for i, case in enumerate(suite.cases):
+        if case.name is not None and case.name in seen:
+            raise ConfigError(f"cases[{i}].name", f"{case.name!r} is already the name of cases[{seen[case.name]}]")
+        seen.setdefault(case.name or "", i)
     first = suite.seed_list()[0]
     for i, case in enumerate(suite.cases):
         _check_case(i, case, first)
+    names = {c.name for c in suite.cases if c.name}
+    for i, pair in enumerate(suite.contrasts):
+        for name in pair:
+            if name not in names:
+                raise ConfigError(f"contrasts[{i}]", f"no case named {name!r} (named cases: {', '.join(sorted(names))})")
+    keys: dict[str, int] = {}
+    for i, case in enumerate(suite.cases):
+        if case.content_key() in keys:
+            raise ConfigError(f"cases[{i}]", f"same content as cases[{keys[case.content_key()]}] (world, params, "
+                              "objective, controller, options and influence all equal)")
+        keys[case.content_key()] = i
+    if "mimic" in data.get("baselines", ()):
+        for i, case in enumerate(suite.cases):
+            if not has_rule_action(case.world):
+                raise ConfigError("baselines", f"mimic needs rule_action, which {case.world} (cases[{i}]) does not have")
+    for case, _ in planned_cases(suite):  # every axis value and baseline resolves before anything runs
+        try:
+            prepare(case.pair_spec(first))
+        except ConfigError as exc:
+            raise ConfigError(f"axes ({case.label()}): {exc.field}", str(exc).split(": ", 1)[-1]) from None
     return suite
 
 
@@ -205,5 +395,5 @@ def load_suite(path: Path | str) -> Suite:
     return parse_suite(data)
 
 
-__all__ = ["Case", "Suite", "Pair", "MODEL_PROVIDERS", "load_suite", "parse_suite", "pairs_of", "pair_id",
+__all__ = ["Case", "Suite", "Axes", "Pair", "planned_cases", "has_rule_action", "MODEL_PROVIDERS", "load_suite", "parse_suite", "pairs_of", "pair_id",
            "config_error_from"]

@@ -15,11 +15,15 @@ from typing import Any
 
 import pandas as pd
 
+from mam_bench.provenance import provenance_id
+
 COLUMNS = (
-    "pair_id", "case", "world", "seed", "repeat", "controller", "model", "objective", "metric",
+    "pair_id", "case", "case_key", "role", "world", "seed", "repeat", "draw", "controller", "model", "objective",
+    "influence", "influence_ids", "horizon", "metric",
     "reference_initial", "reference_final", "reference_compared", "compared_round", "treatment_final", "delta", "lift", "relative",
     "best_lift", "lift_area", "secondary_metric", "secondary_delta",
     "reference_status", "reference_rounds", "treatment_status", "treatment_rounds",
+    "settled_lift", "valid", "policy_error_share", "first_error", "provenance_id",
     "calls", "requests", "input_tokens", "output_tokens", "cost", "wall_seconds",
 )
 #: columns that may differ between two runs of the same suite (timing only)
@@ -31,10 +35,16 @@ def row_from_result(pair: Any, result: dict[str, Any]) -> dict[str, Any]:
     metric = result["metric"]
     llm = result.get("llm") or {}
     sec = result.get("secondary_metric")
+    validity = result.get("validity") or {}
+    settled = result.get("settled") or {}
     return {
-        "pair_id": pair.pair_id, "case": pair.case.label(), "world": result["world"], "seed": pair.seed,
-        "repeat": pair.repeat, "controller": pair.case.controller, "model": pair.case.model or "",
-        "objective": result["objective"], "metric": metric,
+        "pair_id": pair.pair_id, "case": pair.case.label(), "case_key": pair.case.content_key()[:16],
+        "role": getattr(pair, "role", "case"), "world": result["world"], "seed": pair.seed,
+        "repeat": pair.repeat, "draw": getattr(pair, "draw", 0), "controller": pair.case.controller,
+        "model": pair.case.model or "", "objective": result["objective"],
+        "influence": len(result["influence_ids"]), "influence_ids": " ".join(map(str, result["influence_ids"])),
+        "horizon": result.get("horizon", result["treatment"]["rounds"]),
+        "metric": metric,
         "reference_initial": result["reference"]["initial"][metric],
         "reference_final": result["reference"]["final"][metric],
         "reference_compared": result["reference"].get("compared", result["reference"]["final"])[metric],
@@ -45,6 +55,9 @@ def row_from_result(pair: Any, result: dict[str, Any]) -> dict[str, Any]:
         "secondary_metric": sec or "", "secondary_delta": result.get("secondary_delta"),
         "reference_status": result["reference"]["status"], "reference_rounds": result["reference"]["rounds"],
         "treatment_status": result["treatment"]["status"], "treatment_rounds": result["treatment"]["rounds"],
+        "settled_lift": settled.get("lift"), "valid": validity.get("status", "valid") == "valid",
+        "policy_error_share": validity.get("policy_error_share", 0.0), "first_error": validity.get("first_error") or "",
+        "provenance_id": provenance_id(result.get("provenance") or {}),
         "calls": int(llm.get("calls", 0) or 0),
         "requests": int(llm.get("requests", llm.get("calls", 0)) or 0), "input_tokens": int(llm.get("input_tokens", 0) or 0),
         "output_tokens": int(llm.get("output_tokens", 0) or 0), "cost": float(llm.get("cost", 0.0) or 0.0),
@@ -130,5 +143,9 @@ class TidyTable:
 
 
 def read_table(path: Path | str) -> pd.DataFrame:
-    return pd.read_csv(path, dtype={"pair_id": str, "model": str, "secondary_metric": str},
-                       keep_default_na=False, na_values=[""]).fillna({"model": "", "secondary_metric": ""})
+    text = {c: str for c in ("pair_id", "case", "case_key", "model", "secondary_metric", "influence_ids", "first_error",
+                             "provenance_id")}
+    df = pd.read_csv(path, dtype=text, keep_default_na=False, na_values=[""])
+    df = df.fillna({c: "" for c in text if c != "pair_id"})
+    df["valid"] = df["valid"].astype(str).str.lower().isin(("true", "1"))
+    return df

@@ -73,6 +73,8 @@ class LLMController(Controller):
         self._jitter = random.Random()
         self._sem: asyncio.Semaphore | None = None
         self._answers: dict[tuple[int, int], Decision] = {}
+        #: model names the provider said it answered with (provenance; may differ from the one asked for)
+        self.returned_models: set[str] = set()
 
     def _build_model(self) -> Any:
         if self.options.model.startswith("openai:") or self.options.base_url:
@@ -203,6 +205,7 @@ class LLMController(Controller):
             text = hit["text"]
             row.update(cached=True, requests=0, retries=0, input_tokens=hit.get("input_tokens", 0),
                        output_tokens=hit.get("output_tokens", 0))
+            returned = hit.get("provider_model")
         else:
             runnable = structured(self.model, schema)
             assert self._sem is not None
@@ -219,13 +222,19 @@ class LLMController(Controller):
             usage = getattr(msg, "usage_metadata", None) or {}
             row.update(cached=False, requests=retries + 1, retries=retries,
                        input_tokens=int(usage.get("input_tokens", 0)), output_tokens=int(usage.get("output_tokens", 0)))
+            returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")
             self.cache.put(key, self.options.model, {"text": text, "input_tokens": row["input_tokens"],
-                                                     "output_tokens": row["output_tokens"]})
+                                                     "output_tokens": row["output_tokens"], "provider_model": returned})
+        if returned:
+            self.returned_models.add(str(returned))
         row["cost"] = self.prices.cost(self.options.model, row["input_tokens"], row["output_tokens"])
         row["latency_s"] = round(time.perf_counter() - started, 4)
         row["answer_chars"] = len(text)
         self._record(row)
         return text, None
+
+    def provider_models(self) -> list[str]:
+        return sorted(self.returned_models)
 
     def _record(self, row: dict[str, Any]) -> None:
         self.totals.add(row)

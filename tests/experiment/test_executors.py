@@ -20,18 +20,20 @@ def test_local_and_ray_tables_match_and_report_opens(tmp_path, write_suite) -> N
     suite = parse_suite(two_by_two(10))
     local = run_experiment(suite, tmp_path / "local", executor="local", jobs=2)
     ray = run_experiment(suite, tmp_path / "ray", executor="ray", jobs=2)
-    assert local.finished == ray.finished == 40 and not local.failed and not ray.failed
+    # 2 worlds x 2 controllers x 10 seeds, plus the `stay` baseline of each world on the same seeds
+    assert local.finished == ray.finished == 60 and not local.failed and not ray.failed
     a = pd.read_csv(tmp_path / "local" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     b = pd.read_csv(tmp_path / "ray" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     pd.testing.assert_frame_equal(a, b)
-    assert len(a) == 40 and a["pair_id"].is_unique
+    assert len(a) == 60 and a["pair_id"].is_unique
     assert a["world"].nunique() == 2 or a["case"].nunique() == 4
     parquet = pd.read_parquet(tmp_path / "local" / "table.parquet")
     assert list(parquet["pair_id"]) == list(a["pair_id"])
     summary = pd.read_csv(tmp_path / "local" / "summary.csv")
-    assert len(summary) == 4 and set(summary["n"]) == {10}
-    rule = summary[summary["controller"] == "rule"]
-    assert (rule["mean_lift"] == 0).all()  # null steering is exact
+    pooled = summary[summary["reference_status"] == "all"]
+    assert len(pooled[pooled["test"] == "lift"]) == 4 and set(pooled["n"]) == {10}
+    rule = pooled[(pooled["controller"] == "rule") & (pooled["test"] == "lift")]
+    assert (rule["mean"] == 0).all()  # null steering is exact
 
     proc = cli("report", str(tmp_path / "local"))
     assert proc.returncode == 0, proc.stderr
@@ -41,7 +43,7 @@ def test_local_and_ray_tables_match_and_report_opens(tmp_path, write_suite) -> N
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
         tab = browser.new_page()
         tab.goto((tmp_path / "local" / "report.html").as_uri())
-        assert tab.locator("table#summary tbody tr").count() == 4
+        assert tab.locator("table#summary tbody tr").count() == len(summary)
         assert tab.locator("svg#lift-chart rect.bar").count() == 4
         assert tab.locator("svg#lift-chart").is_visible()
         assert tab.locator("svg.series polyline.treatment").count() >= 1
