@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.params import parse_param_pairs
-from mam_bench.records import ensure_writable
+from mam_bench.preflight import check_controller
 from mam_bench.registry import controller_names
+from mam_bench.run_dir import DirLock, check_out_dir, holds_run, move_aside
 from mam_bench.runner import PairSpec, prepare, run_pair
 
 #: LLM and replay flags passed through to the controller when given
@@ -35,6 +37,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--board-window", type=int, default=3, help="rounds of board history shown (default 3)")
     p.add_argument("--post-cap", type=int, default=4000, help="characters per board post (default 4000)")
     p.add_argument("--resume", metavar="DIR", help="continue a killed run from its directory")
+    p.add_argument("--force", action="store_true",
+                   help="run into an --out that holds a run: the old run is moved aside to OUT.replaced-N")
     llm = p.add_argument_group("LLM controller (--policy llm)")
     llm.add_argument("--model", help="PROVIDER:MODEL for init_chat_model, or local:gemma3-270m")
     llm.add_argument("--base-url", help="OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, LM Studio)")
@@ -48,9 +52,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     llm.add_argument("--max-retries", type=int, help="transport retries per call")
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
     p.set_defaults(handler=handle)
+    DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
+
+
+#: the run parser's defaults: a flag that differs from them was given (and --resume refuses it)
+DEFAULTS: dict[str, Any] = {}
+#: flags whose value must not be an empty string
+NON_EMPTY = ("world", "policy", "objective", "out", "model", "base_url", "api_key_env", "cache", "price_table",
+             "replay", "influence_ids")
 
 
 def spec_from_args(args: argparse.Namespace) -> PairSpec:
+    for name in NON_EMPTY:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and not value.strip():
+            raise ConfigError(name, "must not be empty")
     if not args.world:
         raise ConfigError("world", "give a world name (see `mam-bench worlds`) or --resume DIR")
     ids = None
@@ -59,6 +75,8 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
             ids = tuple(int(x) for x in args.influence_ids.split(",") if x.strip())
         except ValueError:
             raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}") from None
+        if not ids:
+            raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}")
     options: dict[str, Any] = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
     return PairSpec.build(
         world=args.world, seed=args.seed, params=parse_param_pairs(args.param), objective=args.objective,
@@ -67,20 +85,51 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
     )
 
 
+def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
+    """The spec of a killed run, from DIR/spec.json; other flags would be ignored, so they are refused."""
+    given = [k for k, default in DEFAULTS.items() if k != "handler" and getattr(args, k, default) != default]
+    if given:
+        flag = "world" if given[0] == "world" else "--" + given[0].replace("_", "-")
+        raise ConfigError("resume", f"{flag} cannot be combined with --resume (the run's spec.json says everything)")
+    out = Path(args.resume)
+    spec_file = out / "spec.json"
+    if not spec_file.is_file():
+        raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
+    try:
+        data = json.loads(spec_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ConfigError("resume", f"{spec_file} is damaged: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError("resume", f"{spec_file} is damaged: expected a JSON object")
+    try:
+        spec = PairSpec.build(**data)
+    except ConfigError as exc:
+        raise ConfigError("resume", f"{spec_file} is damaged: {exc}") from None
+    return spec, out
+
+
 def handle(args: argparse.Namespace) -> int:
     if args.resume:
-        out = Path(args.resume)
-        spec_file = out / "spec.json"
-        if not spec_file.exists():
-            raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
-        # the pair is played again; its cache (DIR/llm_cache.sqlite) answers every completed call
-        spec = PairSpec.build(**json.loads(spec_file.read_text()))
+        spec, out = resume_spec(args)
     else:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
-    prep = prepare(spec)  # every check before any work
-    ensure_writable(out)
-    result = run_pair(spec, out, prep=prep)
+    prep = prepare(spec)  # every check before any work, and before any file is touched
+    check_controller(spec, prep)
+    replay = spec.controller_options.get("replay")
+    if replay and Path(replay).resolve() in (out.resolve(), (out / "decisions.jsonl").resolve()):
+        raise ConfigError("replay", "the replayed run cannot be the --out of the replay (it would be replaced)")
+    check_out_dir(out)
+    refuse = not args.resume and not args.force
+    if refuse and holds_run(out):
+        raise ConfigError("out", f"{out} already holds a run; pass --force to move it aside (to "
+                                 f"{out.name}.replaced-N) or --resume {out} to continue it")
+    with DirLock(out):
+        if not args.resume and holds_run(out):
+            if refuse:  # another process finished a run there after our first look
+                raise ConfigError("out", f"{out} already holds a run")
+            print(f"moved the old run aside to {move_aside(out)}", file=sys.stderr)
+        result = run_pair(spec, out, prep=prep)
     print(format_result(result, out))
     return 0
 

@@ -24,6 +24,7 @@ from mam_bench.experiment.stats import summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
 from mam_bench.experiment.table import TidyTable, row_from_result
 from mam_bench.records import dumps, ensure_writable
+from mam_bench.run_dir import DirLock, check_out_dir
 
 LLM_POLICIES = ("llm",)
 
@@ -106,7 +107,13 @@ def run_experiment(
     stream: TextIO | None = None,
 ) -> ExperimentOutcome:
     stream = stream or sys.stderr
-    out = ensure_writable(out)
+    check_out_dir(Path(out))
+    with DirLock(out):  # one experiment per folder: a second one gets a clear error
+        return _run_locked(suite, ensure_writable(out), executor, address, jobs, max_cost, max_calls, stream)
+
+
+def _run_locked(suite: Suite, out: Path, executor: str, address: str | None, jobs: int | None,
+                max_cost: float | None, max_calls: int | None, stream: TextIO) -> ExperimentOutcome:
     (out / "suite.json").write_text(dumps(suite.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
     pairs = pairs_of(suite)
     order = [p.pair_id for p in pairs]

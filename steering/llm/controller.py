@@ -23,7 +23,7 @@ from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import config_error_from
 from mam_bench.steering.llm.accounting import PriceTable, Totals
 from mam_bench.steering.llm.cache import ResponseCache, cache_key
-from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model, structured
+from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model, secrets_in_env, structured
 from mam_bench.steering.llm.options import LLMOptions
 from mam_bench.steering.llm.prompts import prompts_for
 from mam_bench.steering.llm.transport import RetryPolicy, TransportError, call_with_retries
@@ -48,6 +48,10 @@ def wire(messages: list[BaseMessage]) -> list[dict[str, str]]:
     return [{"role": m.type, "content": str(m.content)} for m in messages]
 
 
+def _count_ok(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 class LLMController(Controller):
     name = "llm"
     posts = True
@@ -60,6 +64,7 @@ class LLMController(Controller):
         self.world_cls = world_cls
         self.objective = objective
         self._secret = api_key_from_env(self.options)
+        self._secrets = secrets_in_env(self._secret)
         self._http: Any = None
         self.model = chat_model if chat_model is not None else self._build_model()
         self.prompts = prompts_for(world_cls, objective, post_chars=self.options.post_chars,
@@ -217,8 +222,16 @@ class LLMController(Controller):
                     return None, row["error"]
             text = message_text(msg)
             usage = getattr(msg, "usage_metadata", None) or {}
+            bad = [k for k in ("input_tokens", "output_tokens") if not _count_ok(usage.get(k, 0))]
+            if bad:  # a provider reporting negative (or non-integer) tokens would corrupt every total
+                row.update(cached=False, requests=retries + 1, retries=retries, input_tokens=0, output_tokens=0,
+                           cost=0.0, latency_s=round(time.perf_counter() - started, 4),
+                           error=f"invalid token count {bad[0]}={usage.get(bad[0])!r} in the provider's answer")
+                self._record(row)
+                return None, row["error"]
             row.update(cached=False, requests=retries + 1, retries=retries,
                        input_tokens=int(usage.get("input_tokens", 0)), output_tokens=int(usage.get("output_tokens", 0)))
+            text = self._scrub(text)  # an echoed key never reaches the cache either
             self.cache.put(key, self.options.model, {"text": text, "input_tokens": row["input_tokens"],
                                                      "output_tokens": row["output_tokens"]})
         row["cost"] = self.prices.cost(self.options.model, row["input_tokens"], row["output_tokens"])
@@ -234,6 +247,8 @@ class LLMController(Controller):
 
     def _scrub(self, text: str) -> str:
         """Belt and braces: the key must never reach a record, even echoed in an error."""
-        if self._secret and isinstance(text, str) and self._secret in text:
-            return text.replace(self._secret, "[key]")
+        if isinstance(text, str):
+            for secret in self._secrets:
+                if secret in text:
+                    text = text.replace(secret, "[key]")
         return text
