@@ -10,7 +10,12 @@ class ConfigError(ValueError):
 
     def __init__(self, field: str, message: str):
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
+
+    def __reduce__(self) -> tuple:
+        """Picklable with both arguments, so a worker's error reaches the parent intact."""
+        return (type(self), (self.field, self.message))
 
 
 def config_error_from(exc: ValidationError, prefix: str = "") -> ConfigError:

@@ -39,3 +39,19 @@ def check_controller(spec: Any, prep: Any) -> None:
     close = getattr(controller, "aclose", None)
     if callable(close):
         run_async(close())
+
+
+def check_suite_controllers(suite: Any) -> None:
+    """Every case's controller builds (options, key variables, replay sources), on the first seed."""
+    from mam_bench.runner import prepare
+
+    seed = suite.seed_list()[0]
+    for i, case in enumerate(suite.cases):
+        try:
+            spec = case.pair_spec(seed)
+            check_controller(spec, prepare(spec))
+        except ConfigError as exc:
+            field = exc.field if exc.field.startswith("controller_options") else f"controller_options.{exc.field}"
+            if exc.field in ("model", "policy"):
+                field = exc.field
+            raise ConfigError(f"cases[{i}].{field}", exc.message) from None

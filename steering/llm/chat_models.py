@@ -11,7 +11,6 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from mam_bench.errors import ConfigError
 from mam_bench.steering.llm.options import LLMOptions
 
-
 #: what an environment variable's name looks like; anything else might be a key pasted by mistake
 ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
 #: variables whose values are scrubbed from every record even when not named by --api-key-env
