@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from mam_bench.errors import ConfigError
+from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.params import parse_param_pairs
 from mam_bench.preflight import check_controller
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_run, move_aside
-from mam_bench.runner import PairSpec, prepare, run_pair
+from mam_bench.runner import PairSpec, arun_pair, prepare, run_async, run_pair
 
 #: LLM and replay flags passed through to the controller when given
 CONTROLLER_FLAGS = (
     "model", "base_url", "api_key_env", "temperature", "max_concurrency", "cache", "one_call",
-    "price_table", "timeout", "max_retries", "replay",
+    "price_table", "timeout", "max_retries", "replay", "deadline",
 )
 
 
@@ -50,6 +53,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     llm.add_argument("--price-table", help="JSON file: model -> {input, output} USD per million tokens")
     llm.add_argument("--timeout", type=float, help="seconds per call")
     llm.add_argument("--max-retries", type=int, help="transport retries per call")
+    llm.add_argument("--deadline", type=float, metavar="SECONDS",
+                     help="the whole run's time limit; past it the run stops with exit 3 (records kept)")
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
@@ -108,7 +113,35 @@ def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
     return spec, out
 
 
+def process_age() -> float:
+    """Seconds since this process started (Linux /proc), so --deadline counts Python's start-up too."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str, Any]:
+    """Play the pair; with --deadline the whole run (counted from the command's start) is cut
+    at that time: the pending calls are cancelled and the run stops with exit 3, records kept."""
+    seconds = spec.controller_options.get("deadline")
+    if not seconds:
+        return run_pair(spec, out, prep=prep)
+    left = seconds - (time.monotonic() - started)
+
+    async def bounded() -> dict[str, Any]:
+        try:
+            return await asyncio.wait_for(arun_pair(spec, out, prep=prep), timeout=max(left, 0.001))
+        except asyncio.TimeoutError:
+            raise BackendFailed(f"the run's --deadline of {seconds:g}s passed") from None
+
+    return run_async(bounded())
+
+
 def handle(args: argparse.Namespace) -> int:
+    started = time.monotonic() - process_age()
     if args.resume:
         spec, out = resume_spec(args)
     else:
@@ -129,7 +162,7 @@ def handle(args: argparse.Namespace) -> int:
             if refuse:  # another process finished a run there after our first look
                 raise ConfigError("out", f"{out} already holds a run")
             print(f"moved the old run aside to {move_aside(out)}", file=sys.stderr)
-        result = run_pair(spec, out, prep=prep)
+        result = run_within(spec, out, prep, started)
     print(format_result(result, out))
     return 0
 

@@ -20,7 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import ValidationError
 
 from mam_bench.controller import Controller, Decision, Request
-from mam_bench.errors import config_error_from
+from mam_bench.errors import BackendFailed, config_error_from
 from mam_bench.steering.llm.accounting import PriceTable, Totals
 from mam_bench.steering.llm.cache import ResponseCache, cache_key
 from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model, secrets_in_env, structured
@@ -72,12 +72,16 @@ class LLMController(Controller):
         self.cache = ResponseCache(self.options.cache)
         self.prices = PriceTable(self.options.price_table)
         self.totals = Totals()
+        deadline = time.monotonic() + self.options.deadline if self.options.deadline else None
         self.policy = RetryPolicy(self.options.max_retries, self.options.retry_budget, self.options.backoff_base,
-                                  self.options.backoff_max, self.options.timeout)
+                                  self.options.backoff_max, self.options.timeout, deadline)
         self.records: Any = None
         self._jitter = random.Random()
         self._sem: asyncio.Semaphore | None = None
         self._answers: dict[tuple[int, int], Decision] = {}
+        self._first_done: asyncio.Event | None = None
+        self._first_owner = False
+        self._backend_failure: BackendFailed | None = None
 
     def _build_model(self) -> Any:
         if self.options.model.startswith("openai:") or self.options.base_url:
@@ -147,8 +151,8 @@ class LLMController(Controller):
             if phase == "coordination":
                 return await self._post_one(req)
             return await self._decide_one(req, phase)
-        except asyncio.CancelledError:
-            raise
+        except (asyncio.CancelledError, BackendFailed):
+            raise  # a rejected key or a passed deadline stops the run, not just this agent
         except Exception as exc:  # noqa: BLE001 - never let one agent take the round down
             if phase == "coordination":
                 return None
@@ -211,9 +215,10 @@ class LLMController(Controller):
         else:
             runnable = structured(self.model, schema)
             assert self._sem is not None
+            await self._first_call_gate()
             async with self._sem:
                 try:
-                    msg, retries = await call_with_retries(lambda: runnable.ainvoke(messages), self.policy, self._jitter)
+                    msg, retries = await self._call(runnable, messages)
                 except TransportError as exc:
                     row.update(cached=False, requests=exc.attempts, retries=exc.attempts - 1, input_tokens=0,
                                output_tokens=0, cost=0.0, latency_s=round(time.perf_counter() - started, 4),
@@ -239,6 +244,35 @@ class LLMController(Controller):
         row["answer_chars"] = len(text)
         self._record(row)
         return text, None
+
+    async def _first_call_gate(self) -> None:
+        """The controller's first provider call goes alone: a rejected key costs one request, not a
+        phase's worth, and once the backend failed for good no other call is made."""
+        if self._backend_failure is not None:
+            raise self._backend_failure
+        if self._first_done is None:
+            self._first_done = asyncio.Event()
+            self._first_owner = True
+            return
+        if not self._first_owner_pending():
+            return
+        await self._first_done.wait()
+        if self._backend_failure is not None:
+            raise self._backend_failure
+
+    def _first_owner_pending(self) -> bool:
+        return self._first_done is not None and not self._first_done.is_set()
+
+    async def _call(self, runnable: Any, messages: list[BaseMessage]) -> tuple[Any, int]:
+        owner, self._first_owner = self._first_owner, False
+        try:
+            return await call_with_retries(lambda: runnable.ainvoke(messages), self.policy, self._jitter)
+        except BackendFailed as exc:
+            self._backend_failure = exc
+            raise
+        finally:
+            if owner and self._first_done is not None:
+                self._first_done.set()
 
     def _record(self, row: dict[str, Any]) -> None:
         self.totals.add(row)
