@@ -12,6 +12,9 @@ from urllib.parse import parse_qs
 import solara
 
 from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
+from mam_bench.dashboards.security import install_origin_check
+
+install_origin_check()  # websocket handshakes from another origin (or `null`) are refused
 
 
 @solara.component
@@ -21,7 +24,7 @@ def Paired() -> None:
     cfg = default_config()
     if "world" in query:
         cfg = cfg.with_(world=query["world"][0], seed=0)
-    if "seed" in query:
+    if "seed" in query and query["seed"][0].isdigit():  # anything else (?seed=abc) keeps the default
         cfg = cfg.with_(seed=int(query["seed"][0]))
     from mam_bench.dashboards.paired import PairedView
 

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mam_bench.dashboards.security import check_llm_choice, check_replay_path
 from mam_bench.errors import ConfigError
 from mam_bench.registry import default_world, get_world, world_names
 from mam_bench.runner import PairSpec
@@ -71,6 +72,7 @@ def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
         if not cfg.model:
             raise ConfigError("model", "the llm controller needs a model string, e.g. openai:gpt-4o-mini")
         options["model"] = cfg.model
+        check_llm_choice(cfg.model, cfg.base_url, cfg.api_key_env)
         if cfg.base_url:
             options["base_url"] = cfg.base_url
         if cfg.api_key_env:
@@ -78,7 +80,7 @@ def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
     if policy == "replay":
         if not cfg.replay:
             raise ConfigError("replay", "the replay controller needs a run directory")
-        options["replay"] = cfg.replay
+        options["replay"] = check_replay_path(cfg.replay)
     return PairSpec.build(
         world=cfg.world, seed=cfg.seed, params=dict(cfg.params), objective=cfg.objective or None,
         policy=policy, influence=count, influence_ids=ids, controller_options=options,

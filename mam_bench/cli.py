@@ -9,7 +9,7 @@ import argparse
 import importlib
 import sys
 
-from mam_bench.errors import ConfigError
+from mam_bench.errors import BackendFailed, ConfigError
 
 #: subcommand modules, in the order `mam-bench --help` lists them (add yours here)
 COMMANDS = ["worlds", "run", "landscape", "tasks", "dashboard", "animate", "experiment", "report"]
@@ -35,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BackendFailed as exc:
+        print(f"error: backend: {exc}; finished records are kept", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print("interrupted; finished records are kept", file=sys.stderr)
         return 130

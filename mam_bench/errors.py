@@ -10,7 +10,12 @@ class ConfigError(ValueError):
 
     def __init__(self, field: str, message: str):
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
+
+    def __reduce__(self) -> tuple:
+        """Picklable with both arguments, so a worker's error reaches the parent intact."""
+        return (type(self), (self.field, self.message))
 
 
 def config_error_from(exc: ValidationError, prefix: str = "") -> ConfigError:
@@ -22,3 +27,14 @@ def config_error_from(exc: ValidationError, prefix: str = "") -> ConfigError:
     if err.get("type") == "extra_forbidden":
         msg = "unknown key"
     return ConfigError(field, msg)
+
+
+class BackendFailed(RuntimeError):
+    """The LLM backend cannot go on (a rejected key, an overall deadline): the run stops, exit 3."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(reason)
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.reason,))

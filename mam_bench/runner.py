@@ -274,12 +274,12 @@ async def arun_pair(
     same directory (`mam-bench run --resume DIR`) repeats no call that completed.
     """
     prep = prep or prepare(spec)
-    records = RunRecords(out)
-    if controller is None:
+    if controller is None:  # built before any record is touched: a controller error loses nothing
         options = dict(spec.controller_options)
         if spec.policy == "llm" and out is not None:
             options.setdefault("cache", str(Path(out) / "llm_cache.sqlite"))
         controller = make_controller(spec.policy, prep.world_cls, prep.objective, options)
+    records = RunRecords(out)
     attach = getattr(controller, "attach_records", None)
     if callable(attach):  # LLM controllers write llm_calls.jsonl into the run's records
         attach(records)

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mam_bench.errors import ConfigError
 
@@ -23,6 +24,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--run", metavar="DIR", help="replay a recorded run directory (no model, no API key)")
     p.add_argument("--landscape", metavar="FILE.csv", help="CSV from `mam-bench landscape` for the landscape page")
     p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--allow-key-env", action="append", default=[], metavar="NAME",
+                   help="a key variable the page may use for the llm controller (repeatable; none by default)")
+    p.add_argument("--allow-base-url", action="append", default=[], metavar="URL",
+                   help="a non-loopback endpoint the page may send a key to (repeatable; none by default)")
+    p.add_argument("--replay-dir", metavar="DIR", default="runs",
+                   help="the only folder the page may replay runs from (default ./runs)")
     p.set_defaults(handler=handle)
 
 
@@ -30,11 +37,16 @@ def server_command(port: int) -> list[str]:
     return [sys.executable, "-m", "solara", "run", APP, "--host", "127.0.0.1", "--port", str(port), "--production"]
 
 
-def server_env(world: str, run: str | None, landscape: str | None) -> dict[str, str]:
+def server_env(world: str, run: str | None, landscape: str | None, allow_keys: tuple[str, ...] = (),
+               allow_urls: tuple[str, ...] = (), replay_dir: str = "runs") -> dict[str, str]:
     from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_WORLD
+    from mam_bench.dashboards.security import ENV_ALLOW_KEYS, ENV_ALLOW_URLS, ENV_REPLAY_DIR
 
     env = dict(os.environ)
     env[ENV_WORLD] = world
+    env[ENV_ALLOW_KEYS] = ",".join(allow_keys)
+    env[ENV_ALLOW_URLS] = ",".join(allow_urls)
+    env[ENV_REPLAY_DIR] = str(Path(replay_dir).resolve())
     for key, value in ((ENV_RUN, run), (ENV_LANDSCAPE, landscape)):
         if value:
             env[key] = str(Path(value).resolve())
@@ -57,8 +69,20 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("landscape", f"no such file: {args.landscape}")
     if not 0 < args.port < 65536:
         raise ConfigError("port", f"{args.port} is not a TCP port")
+    from mam_bench.steering.llm.chat_models import ENV_NAME
+
+    for name in args.allow_key_env:
+        if not ENV_NAME.fullmatch(name):  # (not echoed: it might be a key pasted by mistake)
+            raise ConfigError("allow_key_env", "expected the NAME of an environment variable (A-Z, 0-9, _)")
+    for url in args.allow_base_url:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError("allow_base_url", f"expected an http(s) URL, got {url!r}")
+    if Path(args.replay_dir).exists() and not Path(args.replay_dir).is_dir():
+        raise ConfigError("replay_dir", f"{args.replay_dir} is not a directory")
     print(f"dashboard: http://127.0.0.1:{args.port}/  (landscape page: /landscape)", flush=True)
-    proc = subprocess.Popen(server_command(args.port), env=server_env(args.world, args.run, args.landscape))
+    proc = subprocess.Popen(server_command(args.port), env=server_env(
+        args.world, args.run, args.landscape, tuple(args.allow_key_env), tuple(args.allow_base_url), args.replay_dir))
     try:
         return proc.wait()
     except KeyboardInterrupt:

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import math
+from pathlib import Path
+from typing import Any
+
+import yaml
 
 from mam_bench.errors import ConfigError
-from mam_bench.experiment.run_suite import run_experiment
+from mam_bench.experiment.executors import MAX_JOBS
+from mam_bench.experiment.run_suite import MAX_ATTEMPTS, run_experiment
 from mam_bench.experiment.stats import format_summary
-from mam_bench.experiment.suite import load_suite
+from mam_bench.experiment.suite import parse_suite
+from mam_bench.preflight import check_suite_controllers
+
+#: upper bounds on a suite's size, named in the error (a typo must not fill the disk or the memory)
+MAX_SEEDS = 100_000
+MAX_REPEATS = 1_000
+MAX_PAIRS = 200_000
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -24,14 +36,64 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=handle)
 
 
+def _count(seeds: Any, seed_start: Any) -> int | None:
+    """How many seeds a raw `seeds` value names, without building the list."""
+    if isinstance(seeds, bool):
+        return None
+    if isinstance(seeds, int):
+        return seeds
+    if isinstance(seeds, (list, tuple)):
+        return len(seeds)
+    if isinstance(seeds, str):
+        a, sep, b = seeds.partition("-")
+        if sep and a.strip().isdigit() and b.strip().isdigit():
+            return int(b) - int(a) + 1
+    return None
+
+
+def read_suite(path: str) -> Any:
+    """Load and bound a suite file: text, YAML, a mapping, sizes within the limits; then validate it."""
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError("suite", f"no such file: {p}")
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError("suite", f"{p} is not a UTF-8 text file") from None
+    except OSError as exc:
+        raise ConfigError("suite", f"cannot read {p}: {exc.strerror or exc}") from None
+    if "\x00" in text:
+        raise ConfigError("suite", f"{p} is a binary file, not YAML")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError("suite", f"not valid YAML: {exc}") from None
+    if isinstance(data, dict):
+        n = _count(data.get("seeds", 10), data.get("seed_start", 0))
+        if n is not None and n > MAX_SEEDS:
+            raise ConfigError("seeds", f"{n} seeds; at most {MAX_SEEDS} per suite")
+        reps = data.get("repeats", 1)
+        if isinstance(reps, int) and reps > MAX_REPEATS:
+            raise ConfigError("repeats", f"{reps} repeats; at most {MAX_REPEATS}")
+        cases = data.get("cases")
+        if n is not None and isinstance(reps, int) and isinstance(cases, list) and n * reps * len(cases) > MAX_PAIRS:
+            raise ConfigError("suite", f"{n * reps * len(cases)} pairs; at most {MAX_PAIRS} per suite")
+    return parse_suite(data)
+
+
+def _finite(name: str, value: float | None) -> None:
+    if value is not None and (not math.isfinite(value) or value < 0):
+        raise ConfigError(name, f"must be a finite non-negative number, got {value}")
+
+
 def handle(args: argparse.Namespace) -> int:
-    if args.max_cost is not None and args.max_cost < 0:
-        raise ConfigError("max_cost", "must not be negative")
+    _finite("max_cost", args.max_cost)
     if args.max_calls is not None and args.max_calls < 0:
         raise ConfigError("max_calls", "must not be negative")
-    if args.jobs is not None and args.jobs < 1:
-        raise ConfigError("jobs", "must be at least 1")
-    suite = load_suite(args.suite)  # validated whole before anything runs
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
+    suite = read_suite(args.suite)  # validated whole before anything runs
+    check_suite_controllers(suite)
     outcome = run_experiment(suite, args.out, args.executor, args.address, args.jobs, args.max_cost, args.max_calls,
                              allow_mixed=args.allow_mixed)
     print(format_summary(outcome.summary))
@@ -39,6 +101,10 @@ def handle(args: argparse.Namespace) -> int:
           f"-> {args.out}/table.csv, table.parquet, summary.csv")
     if outcome.invalid:
         print(f"{outcome.invalid} invalid pairs left out of the statistics (see the invalid column)")
-    if outcome.failed:
+    for pair_id, error in outcome.failed:
+        print(f"failed: pair {pair_id}: {error}")
+    if outcome.given_up:
+        print(f"{len(outcome.given_up)} pairs not retried (failed {MAX_ATTEMPTS} times); see {args.out}/failures.jsonl")
+    if outcome.failed or outcome.given_up:
         return 1
     return 3 if outcome.stopped else 0

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from mam_bench.errors import ConfigError
+from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.params import parse_param_pairs
-from mam_bench.records import ensure_writable
+from mam_bench.preflight import check_controller
 from mam_bench.registry import controller_names
-from mam_bench.runner import PairSpec, prepare, run_pair
+from mam_bench.run_dir import DirLock, check_out_dir, holds_run, move_aside
+from mam_bench.runner import PairSpec, arun_pair, prepare, run_async, run_pair
 
 #: LLM and replay flags passed through to the controller when given
 CONTROLLER_FLAGS = (
     "model", "base_url", "api_key_env", "temperature", "max_concurrency", "cache", "one_call",
-    "price_table", "timeout", "max_retries", "replay",
+    "price_table", "timeout", "max_retries", "replay", "deadline",
 )
 
 
@@ -40,6 +44,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="a run whose controller failed more than this share of decisions is invalid (exit 3)")
     p.add_argument("--settle", action="store_true",
                    help="after the horizon, hand influence agents back to the rule and run to rest")
+    p.add_argument("--force", action="store_true",
+                   help="run into an --out that holds a run: the old run is moved aside to OUT.replaced-N")
     llm = p.add_argument_group("LLM controller (--policy llm)")
     llm.add_argument("--model", help="PROVIDER:MODEL for init_chat_model, or local:gemma3-270m")
     llm.add_argument("--base-url", help="OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, LM Studio)")
@@ -51,11 +57,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     llm.add_argument("--price-table", help="JSON file: model -> {input, output} USD per million tokens")
     llm.add_argument("--timeout", type=float, help="seconds per call")
     llm.add_argument("--max-retries", type=int, help="transport retries per call")
+    llm.add_argument("--deadline", type=float, metavar="SECONDS",
+                     help="the whole run's time limit; past it the run stops with exit 3 (records kept)")
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
     p.set_defaults(handler=handle)
+    DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
+
+
+#: the run parser's defaults: a flag that differs from them was given (and --resume refuses it)
+DEFAULTS: dict[str, Any] = {}
+#: flags whose value must not be an empty string
+NON_EMPTY = ("world", "policy", "objective", "out", "model", "base_url", "api_key_env", "cache", "price_table",
+             "replay", "influence_ids")
 
 
 def spec_from_args(args: argparse.Namespace) -> PairSpec:
+    for name in NON_EMPTY:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and not value.strip():
+            raise ConfigError(name, "must not be empty")
     if not args.world:
         raise ConfigError("world", "give a world name (see `mam-bench worlds`) or --resume DIR")
     ids = None
@@ -64,6 +84,8 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
             ids = tuple(int(x) for x in args.influence_ids.split(",") if x.strip())
         except ValueError:
             raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}") from None
+        if not ids:
+            raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}")
     options: dict[str, Any] = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
     return PairSpec.build(
         world=args.world, seed=args.seed, params=parse_param_pairs(args.param), objective=args.objective,
@@ -73,20 +95,79 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
     )
 
 
+def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
+    """The spec of a killed run, from DIR/spec.json; other flags would be ignored, so they are refused."""
+    given = [k for k, default in DEFAULTS.items() if k != "handler" and getattr(args, k, default) != default]
+    if given:
+        flag = "world" if given[0] == "world" else "--" + given[0].replace("_", "-")
+        raise ConfigError("resume", f"{flag} cannot be combined with --resume (the run's spec.json says everything)")
+    out = Path(args.resume)
+    spec_file = out / "spec.json"
+    if not spec_file.is_file():
+        raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
+    try:
+        data = json.loads(spec_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ConfigError("resume", f"{spec_file} is damaged: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError("resume", f"{spec_file} is damaged: expected a JSON object")
+    try:
+        spec = PairSpec.build(**data)
+    except ConfigError as exc:
+        raise ConfigError("resume", f"{spec_file} is damaged: {exc}") from None
+    return spec, out
+
+
+def process_age() -> float:
+    """Seconds since this process started (Linux /proc), so --deadline counts Python's start-up too."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str, Any]:
+    """Play the pair; with --deadline the whole run (counted from the command's start) is cut
+    at that time: the pending calls are cancelled and the run stops with exit 3, records kept."""
+    seconds = spec.controller_options.get("deadline")
+    if not seconds:
+        return run_pair(spec, out, prep=prep)
+    left = seconds - (time.monotonic() - started)
+
+    async def bounded() -> dict[str, Any]:
+        try:
+            return await asyncio.wait_for(arun_pair(spec, out, prep=prep), timeout=max(left, 0.001))
+        except asyncio.TimeoutError:
+            raise BackendFailed(f"the run's --deadline of {seconds:g}s passed") from None
+
+    return run_async(bounded())
+
+
 def handle(args: argparse.Namespace) -> int:
+    started = time.monotonic() - process_age()
     if args.resume:
-        out = Path(args.resume)
-        spec_file = out / "spec.json"
-        if not spec_file.exists():
-            raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
-        # the pair is played again; its cache (DIR/llm_cache.sqlite) answers every completed call
-        spec = PairSpec.build(**json.loads(spec_file.read_text()))
+        spec, out = resume_spec(args)
     else:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
-    prep = prepare(spec)  # every check before any work
-    ensure_writable(out)
-    result = run_pair(spec, out, prep=prep)
+    prep = prepare(spec)  # every check before any work, and before any file is touched
+    check_controller(spec, prep)
+    replay = spec.controller_options.get("replay")
+    if replay and Path(replay).resolve() in (out.resolve(), (out / "decisions.jsonl").resolve()):
+        raise ConfigError("replay", "the replayed run cannot be the --out of the replay (it would be replaced)")
+    check_out_dir(out)
+    refuse = not args.resume and not args.force
+    if refuse and holds_run(out):
+        raise ConfigError("out", f"{out} already holds a run; pass --force to move it aside (to "
+                                 f"{out.name}.replaced-N) or --resume {out} to continue it")
+    with DirLock(out):
+        if not args.resume and holds_run(out):
+            if refuse:  # another process finished a run there after our first look
+                raise ConfigError("out", f"{out} already holds a run")
+            print(f"moved the old run aside to {move_aside(out)}", file=sys.stderr)
+        result = run_within(spec, out, prep, started)
     print(format_result(result, out))
     validity = result.get("validity") or {}
     if validity.get("status") == "invalid":  # the lift would measure the null action, not the controller

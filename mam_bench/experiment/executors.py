@@ -14,13 +14,55 @@ from typing import Any, Protocol
 
 from mam_bench.errors import ConfigError
 
+#: a pool worker is replaced after this many pairs, so nothing a pair leaks can pile up
+RECYCLE_AFTER = 50
+
+
+class PairFailed(RuntimeError):
+    """Whatever went wrong in a worker, as plain text: always picklable, never breaks the pool.
+
+    `backend` marks a failed LLM backend (exit 3) as opposed to bad input or a bug."""
+
+    def __init__(self, message: str, backend: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.backend = backend
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.message, self.backend))
+
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
     """Run one pair into its own run directory; returns runner.run_pair's result."""
     from mam_bench.runner import PairSpec, run_pair
 
-    spec = PairSpec.build(**job["spec"])
-    return run_pair(spec, job["out"])
+    try:
+        spec = PairSpec.build(**job["spec"])
+        return run_pair(spec, job["out"])
+    except Exception as exc:  # noqa: BLE001 - any error, even an unpicklable one, becomes text
+        from mam_bench.steering.llm.chat_models import secrets_in_env
+
+        text = f"{type(exc).__name__}: {exc}"
+        for secret in secrets_in_env():
+            text = text.replace(secret, "[key]")
+        raise PairFailed(text[:2000], backend=type(exc).__name__ == "BackendFailed") from None
+
+
+def _die_with_parent(parent: int) -> None:
+    """Pool initializer: the kernel kills this worker when its parent dies (Linux), and a worker
+    whose parent is already gone exits at once, so killing the experiment leaves no orphans."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+    try:
+        os.kill(parent, 0)  # (the direct parent is the fork server, which exits with the experiment)
+    except ProcessLookupError:
+        os._exit(1)
 
 
 class Executor(Protocol):
@@ -37,11 +79,15 @@ class LocalExecutor:
     """A process pool. It asks for fork (or spawn where fork is missing) explicitly, because
     importing mesa.batch_run switches the global start method to spawn."""
 
-    def __init__(self, jobs: int | None = None):
+    def __init__(self, jobs: int | None = None, recycle_after: int = RECYCLE_AFTER):
         self.slots = jobs or os.cpu_count() or 1
         methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self._pool = ProcessPoolExecutor(self.slots, mp_context=ctx)
+        # recycling workers (max_tasks_per_child) needs a non-fork start; forkserver is the cheap one
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if ctx.get_start_method() == "forkserver":  # imported once by the server, not once per worker
+            ctx.set_forkserver_preload(["mam_bench.runner", "mam_bench.experiment.executors"])
+        self._pool = ProcessPoolExecutor(self.slots, mp_context=ctx, max_tasks_per_child=recycle_after,
+                                         initializer=_die_with_parent, initargs=(os.getpid(),))
 
     def submit(self, job: dict[str, Any]) -> Future:
         return self._pool.submit(run_job, job)
@@ -95,9 +141,13 @@ class RayExecutor:
             self._ray.shutdown()
 
 
+#: more processes than this is a typo, not a machine
+MAX_JOBS = 256
+
+
 def make_executor(name: str, address: str | None = None, jobs: int | None = None) -> Executor:
-    if jobs is not None and jobs < 1:
-        raise ConfigError("jobs", "must be at least 1")
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
     if name == "local":
         if address:
             raise ConfigError("address", "only the ray executor takes an address")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -18,7 +19,7 @@ from typing import Any, TextIO
 import pandas as pd
 
 from mam_bench.errors import ConfigError
-from mam_bench.experiment.executors import make_executor
+from mam_bench.experiment.executors import PairFailed, make_executor
 from mam_bench.experiment.progress import Progress
 from mam_bench.experiment.stats import summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
@@ -26,8 +27,11 @@ from mam_bench.experiment.table import TidyTable, row_from_result
 from mam_bench.provenance import COMPARED, environment, provenance_id, world_data_hash
 from mam_bench.records import dumps, ensure_writable
 from mam_bench.registry import get_world
+from mam_bench.run_dir import DirLock, check_out_dir
 
 LLM_POLICIES = ("llm",)
+#: a pair that failed this many times is not tried again by a rerun (its failures stay listed)
+MAX_ATTEMPTS = 3
 
 
 @dataclass
@@ -38,6 +42,7 @@ class ExperimentOutcome:
     skipped: int
     finished: int
     failed: list[tuple[str, str]] = field(default_factory=list)
+    given_up: list[str] = field(default_factory=list)
     stopped: str | None = None
     table: pd.DataFrame | None = None
     summary: pd.DataFrame | None = None
@@ -73,6 +78,21 @@ def check_provenance(out: Path, suite: Suite, allow_mixed: bool) -> dict[str, An
         raise ConfigError("resume", f"{out} was produced with a different provenance ({detail}); rerun into a new "
                           "folder, or pass --allow-mixed to pool old and new pairs (they are then counted as mixed)")
     return current
+
+
+def failed_attempts(failures: Path) -> dict[str, int]:
+    """pair_id -> how many times it failed so far (a torn or foreign line is skipped)."""
+    counts: dict[str, int] = {}
+    if not failures.is_file():
+        return counts
+    for line in failures.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            pid = json.loads(line).get("pair_id")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(pid, str):
+            counts[pid] = counts.get(pid, 0) + 1
+    return counts
 
 
 def pair_dir(out: Path, pair: Pair) -> Path:
@@ -142,22 +162,33 @@ def run_experiment(
 ) -> ExperimentOutcome:
     stream = stream or sys.stderr
     current = check_provenance(Path(out), suite, allow_mixed)  # before any file is touched
-    out = ensure_writable(out)
+    check_out_dir(Path(out))
+    with DirLock(out):  # one experiment per folder: a second one gets a clear error
+        return _run_locked(suite, ensure_writable(out), current, executor, address, jobs, max_cost, max_calls, stream)
+
+
+def _run_locked(suite: Suite, out: Path, current: dict[str, Any], executor: str, address: str | None,
+                jobs: int | None, max_cost: float | None, max_calls: int | None, stream: TextIO) -> ExperimentOutcome:
     (out / "provenance.json").write_text(dumps(current, indent=2) + "\n", encoding="utf-8")
     (out / "suite.json").write_text(dumps(suite.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
     pairs = pairs_of(suite)
     order = [p.pair_id for p in pairs]
     table = TidyTable(out)
-    todo = [p for p in pairs if not table.done(p.pair_id)]
+    failures = out / "failures.jsonl"
+    attempts = failed_attempts(failures)
+    given_up = [p.pair_id for p in pairs if not table.done(p.pair_id) and attempts.get(p.pair_id, 0) >= MAX_ATTEMPTS]
+    todo = [p for p in pairs if not table.done(p.pair_id) and p.pair_id not in set(given_up)]
     mine = [table.rows[pid] for pid in order if table.done(pid)]
     budget = _Budget(max_calls, max_cost, sum(int(float(r["requests"] or 0)) for r in mine),
                      sum(float(r["cost"] or 0) for r in mine), len(mine))
-    outcome = ExperimentOutcome(total=len(pairs), skipped=len(pairs) - len(todo), finished=0)
+    outcome = ExperimentOutcome(total=len(pairs), skipped=len(pairs) - len(todo) - len(given_up), finished=0,
+                                given_up=given_up)
+    if given_up:
+        print(f"not retried: {len(given_up)} pairs failed {MAX_ATTEMPTS} times already (see {failures})", file=stream)
     if outcome.skipped:
         print(f"resuming: {outcome.skipped} of {len(pairs)} pairs already finished in {out}", file=stream)
     progress = Progress(len(pairs), outcome.skipped, stream)
     done = outcome.skipped
-    failures = out / "failures.jsonl"
     pool = make_executor(executor, address, jobs) if todo else None
     in_flight: dict[Any, Pair] = {}
     queue = list(todo)
@@ -171,7 +202,13 @@ def run_experiment(
                     for child in where.iterdir():
                         if not child.name.startswith("llm_cache"):
                             shutil.rmtree(child) if child.is_dir() else child.unlink()
-                in_flight[pool.submit(job_of(out, pair, suite.max_policy_error_share))] = pair
+                try:
+                    in_flight[pool.submit(job_of(out, pair, suite.max_policy_error_share))] = pair
+                except BrokenProcessPool:  # a worker died hard (OOM killer): a fresh pool, same pair later
+                    queue.insert(0, pair)
+                    pool.shutdown()
+                    pool = make_executor(executor, address, jobs)
+                    break
             if not in_flight:
                 if queue and not outcome.stopped:
                     outcome.stopped = budget.exhausted() or budget.would_pass()
@@ -179,10 +216,12 @@ def run_experiment(
             for handle, result, exc in pool.wait(list(in_flight), timeout=1.0):
                 pair = in_flight.pop(handle)
                 if exc is not None:
-                    outcome.failed.append((pair.pair_id, f"{type(exc).__name__}: {exc}"))
+                    error = str(exc) if isinstance(exc, PairFailed) else f"{type(exc).__name__}: {exc}"
+                    outcome.failed.append((pair.pair_id, error))
                     with open(failures, "a", encoding="utf-8") as fh:
                         fh.write(json.dumps({"pair_id": pair.pair_id, "case": pair.case.label(), "seed": pair.seed,
-                                             "repeat": pair.repeat, "error": f"{type(exc).__name__}: {exc}"}) + "\n")
+                                             "repeat": pair.repeat, "attempt": attempts.get(pair.pair_id, 0) + 1,
+                                             "error": error}) + "\n")
                     continue
                 row = row_from_result(pair, result)
                 table.append(row)

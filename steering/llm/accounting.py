@@ -3,13 +3,43 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
+
+from mam_bench.errors import ConfigError
 
 #: USD per million tokens; the local model is free. Override with --price-table FILE.
 DEFAULT_PRICES: dict[str, dict[str, float]] = {
     "local:gemma3-270m": {"input": 0.0, "output": 0.0},
 }
+
+
+def check_prices(table: Any, where: str = "price_table") -> dict[str, dict[str, float]]:
+    """model -> {input, output}: finite, non-negative USD per million tokens."""
+    if not isinstance(table, dict):
+        raise ConfigError("price_table", f"{where}: expected a JSON object model -> {{input, output}}")
+    out: dict[str, dict[str, float]] = {}
+    for model, p in table.items():
+        if not isinstance(p, dict) or set(p) - {"input", "output"}:
+            raise ConfigError("price_table", f"{where}: {model!r} needs an object with input and output prices")
+        for side, v in p.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+                raise ConfigError("price_table", f"{where}: {model}.{side} must be a non-negative number")
+        out[str(model)] = {k: float(v) for k, v in p.items()}
+    return out
+
+
+def read_price_table(path: str) -> dict[str, dict[str, float]]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError("price_table", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ConfigError("price_table", f"{path} is not JSON: {exc}") from None
+    return check_prices(data, path)
 
 
 class PriceTable:
@@ -18,9 +48,9 @@ class PriceTable:
     def __init__(self, table: str | dict[str, dict[str, float]] | None = None):
         prices = dict(DEFAULT_PRICES)
         if isinstance(table, str):
-            prices.update(json.loads(Path(table).read_text(encoding="utf-8")))
+            prices.update(read_price_table(table))
         elif table:
-            prices.update(table)
+            prices.update(check_prices(table))
         self.prices = prices
 
     def priced(self, model: str) -> bool:

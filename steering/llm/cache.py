@@ -12,10 +12,32 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from mam_bench.errors import ConfigError
+
+#: characters of one answer kept in the cache; a longer answer is stored cut (and flagged)
+MAX_ANSWER_CHARS = 100_000
+
 
 def cache_key(model: str, params: dict[str, Any], messages: list[dict[str, Any]]) -> str:
     blob = json.dumps({"model": model, "params": params, "messages": messages}, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def check_cache_path(path: str | Path) -> None:
+    """A --cache must be a SQLite file (or not exist yet); checked read-only, before any write."""
+    p = Path(path)
+    if p.is_dir():
+        raise ConfigError("cache", f"{p} is a directory, not a SQLite file")
+    if not p.exists():
+        return
+    try:
+        db = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+        try:
+            db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise ConfigError("cache", f"{p} is not a usable SQLite cache: {exc}") from None
 
 
 class ResponseCache:
@@ -25,22 +47,34 @@ class ResponseCache:
         self.path = Path(path) if path else None
         self._db: sqlite3.Connection | None = None
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # no fsync per answer: a killed process keeps every committed row (the resume
-            # case); only a power cut could lose the last few, and those are simply asked again
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, model TEXT, value TEXT)")
+            check_cache_path(self.path)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                # no fsync per answer: a killed process keeps every committed row (the resume
+                # case); only a power cut could lose the last few, and those are simply asked again
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, model TEXT, value TEXT)")
+            except (sqlite3.Error, OSError) as exc:
+                raise ConfigError("cache", f"cannot open {self.path} as a SQLite cache: {exc}") from None
 
     def get(self, key: str) -> dict[str, Any] | None:
         if self._db is None:
             return None
         row = self._db.execute("SELECT value FROM answers WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else None
+        if not row:
+            return None
+        try:
+            value = json.loads(row[0])
+        except (TypeError, ValueError):
+            return None  # a damaged row is a miss: the call is simply made again
+        return value if isinstance(value, dict) and isinstance(value.get("text"), str) else None
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None:
         if self._db is not None:
+            if isinstance(value.get("text"), str) and len(value["text"]) > MAX_ANSWER_CHARS:
+                value = {**value, "text": value["text"][:MAX_ANSWER_CHARS], "truncated": True}
             self._db.execute(
                 "INSERT OR REPLACE INTO answers (key, model, value) VALUES (?, ?, ?)",
                 (key, model, json.dumps(value, ensure_ascii=False)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -10,13 +11,30 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from mam_bench.errors import ConfigError
 from mam_bench.steering.llm.options import LLMOptions
 
+#: what an environment variable's name looks like; anything else might be a key pasted by mistake
+ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
+#: variables whose values are scrubbed from every record even when not named by --api-key-env
+SECRET_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_KEY")
+
+
+def secrets_in_env(extra: str | None = None) -> tuple[str, ...]:
+    """Every value that must never reach a record: the run's key and any key-like variable."""
+    found = {v for k, v in os.environ.items() if k.upper().endswith(SECRET_SUFFIXES) and len(v) >= 8}
+    if extra:
+        found.add(extra)
+    return tuple(sorted(found, key=len, reverse=True))
+
 
 def api_key_from_env(options: LLMOptions) -> str | None:
     if not options.api_key_env:
         return None
     key = os.environ.get(options.api_key_env)
     if not key:
-        raise ConfigError("api_key_env", f"environment variable {options.api_key_env} is not set")
+        if ENV_NAME.fullmatch(options.api_key_env):
+            raise ConfigError("api_key_env", f"environment variable {options.api_key_env} is not set")
+        # never echo the name: a user who passed the key itself instead of its name would see it printed
+        raise ConfigError("api_key_env", "the environment variable it names is not set (give the NAME of the variable "
+                          "that holds the key, never the key itself)")
     return key
 
 
@@ -47,15 +65,20 @@ def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client
         kw["max_tokens"] = options.max_tokens
     if options.base_url:
         kw["base_url"] = options.base_url
-    if api_key is not None:
+        # a custom endpoint gets a key only when --api-key-env names one: never OPENAI_API_KEY by default
+        kw["api_key"] = api_key if api_key is not None else "no-key"
+    elif api_key is not None:
         kw["api_key"] = api_key
     model_id = options.model if ":" in options.model else f"openai:{options.model}"
     if options.base_url:
         model_id = "openai:" + model_id.split(":", 1)[1]
     try:
         model = init_chat_model(model_id, **kw)
-    except (ValueError, ImportError) as exc:
-        raise ConfigError("model", f"cannot build chat model {options.model!r}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - ValueError, ImportError, the SDK's own (a missing key)
+        text = str(exc)
+        if api_key:
+            text = text.replace(api_key, "[key]")
+        raise ConfigError("model", f"cannot build chat model {options.model!r}: {type(exc).__name__}: {text}") from None
     return freeze_invocation_params(model)
 
 

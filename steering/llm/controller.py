@@ -20,10 +20,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import ValidationError
 
 from mam_bench.controller import Controller, Decision, Request
-from mam_bench.errors import config_error_from
+from mam_bench.errors import BackendFailed, config_error_from
 from mam_bench.steering.llm.accounting import PriceTable, Totals
 from mam_bench.steering.llm.cache import ResponseCache, cache_key
-from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model, structured
+from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model, secrets_in_env, structured
 from mam_bench.steering.llm.options import LLMOptions
 from mam_bench.steering.llm.prompts import prompts_for
 from mam_bench.steering.llm.transport import RetryPolicy, TransportError, call_with_retries
@@ -48,6 +48,10 @@ def wire(messages: list[BaseMessage]) -> list[dict[str, str]]:
     return [{"role": m.type, "content": str(m.content)} for m in messages]
 
 
+def _count_ok(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 class LLMController(Controller):
     name = "llm"
     posts = True
@@ -60,6 +64,7 @@ class LLMController(Controller):
         self.world_cls = world_cls
         self.objective = objective
         self._secret = api_key_from_env(self.options)
+        self._secrets = secrets_in_env(self._secret)
         self._http: Any = None
         self.model = chat_model if chat_model is not None else self._build_model()
         self.prompts = prompts_for(world_cls, objective, post_chars=self.options.post_chars,
@@ -67,14 +72,18 @@ class LLMController(Controller):
         self.cache = ResponseCache(self.options.cache)
         self.prices = PriceTable(self.options.price_table)
         self.totals = Totals()
+        deadline = time.monotonic() + self.options.deadline if self.options.deadline else None
         self.policy = RetryPolicy(self.options.max_retries, self.options.retry_budget, self.options.backoff_base,
-                                  self.options.backoff_max, self.options.timeout)
+                                  self.options.backoff_max, self.options.timeout, deadline)
         self.records: Any = None
         self._jitter = random.Random()
         self._sem: asyncio.Semaphore | None = None
         self._answers: dict[tuple[int, int], Decision] = {}
         #: model names the provider said it answered with (provenance; may differ from the one asked for)
         self.returned_models: set[str] = set()
+        self._first_done: asyncio.Event | None = None
+        self._first_owner = False
+        self._backend_failure: BackendFailed | None = None
 
     def _build_model(self) -> Any:
         if self.options.model.startswith("openai:") or self.options.base_url:
@@ -144,8 +153,8 @@ class LLMController(Controller):
             if phase == "coordination":
                 return await self._post_one(req)
             return await self._decide_one(req, phase)
-        except asyncio.CancelledError:
-            raise
+        except (asyncio.CancelledError, BackendFailed):
+            raise  # a rejected key or a passed deadline stops the run, not just this agent
         except Exception as exc:  # noqa: BLE001 - never let one agent take the round down
             if phase == "coordination":
                 return None
@@ -209,9 +218,10 @@ class LLMController(Controller):
         else:
             runnable = structured(self.model, schema)
             assert self._sem is not None
+            await self._first_call_gate()
             async with self._sem:
                 try:
-                    msg, retries = await call_with_retries(lambda: runnable.ainvoke(messages), self.policy, self._jitter)
+                    msg, retries = await self._call(runnable, messages)
                 except TransportError as exc:
                     row.update(cached=False, requests=exc.attempts, retries=exc.attempts - 1, input_tokens=0,
                                output_tokens=0, cost=0.0, latency_s=round(time.perf_counter() - started, 4),
@@ -220,9 +230,17 @@ class LLMController(Controller):
                     return None, row["error"]
             text = message_text(msg)
             usage = getattr(msg, "usage_metadata", None) or {}
+            bad = [k for k in ("input_tokens", "output_tokens") if not _count_ok(usage.get(k, 0))]
+            if bad:  # a provider reporting negative (or non-integer) tokens would corrupt every total
+                row.update(cached=False, requests=retries + 1, retries=retries, input_tokens=0, output_tokens=0,
+                           cost=0.0, latency_s=round(time.perf_counter() - started, 4),
+                           error=f"invalid token count {bad[0]}={usage.get(bad[0])!r} in the provider's answer")
+                self._record(row)
+                return None, row["error"]
             row.update(cached=False, requests=retries + 1, retries=retries,
                        input_tokens=int(usage.get("input_tokens", 0)), output_tokens=int(usage.get("output_tokens", 0)))
             returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")
+            text = self._scrub(text)  # an echoed key never reaches the cache either
             self.cache.put(key, self.options.model, {"text": text, "input_tokens": row["input_tokens"],
                                                      "output_tokens": row["output_tokens"], "provider_model": returned})
         if returned:
@@ -235,6 +253,34 @@ class LLMController(Controller):
 
     def provider_models(self) -> list[str]:
         return sorted(self.returned_models)
+    async def _first_call_gate(self) -> None:
+        """The controller's first provider call goes alone: a rejected key costs one request, not a
+        phase's worth, and once the backend failed for good no other call is made."""
+        if self._backend_failure is not None:
+            raise self._backend_failure
+        if self._first_done is None:
+            self._first_done = asyncio.Event()
+            self._first_owner = True
+            return
+        if not self._first_owner_pending():
+            return
+        await self._first_done.wait()
+        if self._backend_failure is not None:
+            raise self._backend_failure
+
+    def _first_owner_pending(self) -> bool:
+        return self._first_done is not None and not self._first_done.is_set()
+
+    async def _call(self, runnable: Any, messages: list[BaseMessage]) -> tuple[Any, int]:
+        owner, self._first_owner = self._first_owner, False
+        try:
+            return await call_with_retries(lambda: runnable.ainvoke(messages), self.policy, self._jitter)
+        except BackendFailed as exc:
+            self._backend_failure = exc
+            raise
+        finally:
+            if owner and self._first_done is not None:
+                self._first_done.set()
 
     def _record(self, row: dict[str, Any]) -> None:
         self.totals.add(row)
@@ -243,6 +289,8 @@ class LLMController(Controller):
 
     def _scrub(self, text: str) -> str:
         """Belt and braces: the key must never reach a record, even echoed in an error."""
-        if self._secret and isinstance(text, str) and self._secret in text:
-            return text.replace(self._secret, "[key]")
+        if isinstance(text, str):
+            for secret in self._secrets:
+                if secret in text:
+                    text = text.replace(secret, "[key]")
         return text

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
+from mam_bench.errors import BackendFailed
+
 TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529}
 
 
@@ -31,6 +33,12 @@ class RetryPolicy:
     base: float = 0.5
     cap: float = 30.0
     timeout: float = 60.0
+    #: time.monotonic() by which the whole run must be over (None: no overall deadline)
+    deadline: float | None = None
+
+
+#: a rejected key: retrying cannot help, and every other call would be rejected too
+AUTH_STATUS = {401, 403}
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -91,11 +99,22 @@ async def call_with_retries(
     started = time.monotonic()
     attempt = 0
     while True:
+        timeout = policy.timeout
+        if policy.deadline is not None:
+            left = policy.deadline - time.monotonic()
+            if left <= 0:
+                raise BackendFailed("the run's --deadline passed")
+            timeout = min(timeout, left)
         try:
-            return await asyncio.wait_for(call(), timeout=policy.timeout), attempt
+            return await asyncio.wait_for(call(), timeout=timeout), attempt
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - classified below
+            if policy.deadline is not None and time.monotonic() >= policy.deadline:
+                raise BackendFailed("the run's --deadline passed") from None
+            if status_of(exc) in AUTH_STATUS:
+                raise BackendFailed(f"the provider refused the key (HTTP {status_of(exc)}); "
+                                    "check --api-key-env and --base-url") from None
             if not is_transient(exc):
                 raise TransportError(f"{type(exc).__name__}: {_short(exc)}", attempt + 1) from exc
             if attempt >= policy.max_retries:
@@ -103,8 +122,10 @@ async def call_with_retries(
                                      attempt + 1) from exc
             wait = backoff(attempt, policy, rng)
             asked = retry_after(exc)
-            if asked is not None:
-                wait = max(wait, min(asked, policy.cap))
+            if asked is not None:  # honoured as asked; the budget and the deadline bound it
+                wait = max(wait, asked)
+            if policy.deadline is not None and time.monotonic() + wait >= policy.deadline:
+                raise BackendFailed(f"the server asked to wait {wait:.0f}s, past the run's --deadline") from None
             left = policy.budget - (time.monotonic() - started)
             if wait >= left:
                 raise TransportError(f"retry budget of {policy.budget:.0f}s spent: {type(exc).__name__}", attempt + 1) from exc

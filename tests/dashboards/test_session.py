@@ -71,6 +71,7 @@ def test_llm_controller_from_the_dashboard_reaches_a_loopback_server(monkeypatch
     from tests.support.openai_server import OpenAIServer, schelling_reply
 
     monkeypatch.setenv("DASH_TEST_KEY", "sk-dashboard-test")
+    monkeypatch.setenv("MAM_DASHBOARD_ALLOW_KEYS", "DASH_TEST_KEY")  # as `--allow-key-env DASH_TEST_KEY` sets it
     with OpenAIServer(reply=schelling_reply) as srv:
         cfg = DashConfig(world="schelling", seed=22, influence="2", policy="llm", model="openai:any",
                          base_url=srv.base_url, api_key_env="DASH_TEST_KEY")

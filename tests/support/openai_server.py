@@ -153,6 +153,14 @@ class OpenAIServer:
         if kind == "timeout":
             time.sleep(self.timeout_sleep)
             return self._send(h, 500, b'{"error": {"message": "too late"}}')
+        if kind == "401":
+            return self._send(h, 401, b'{"error": {"message": "invalid api key", "type": "invalid_request_error"}}')
+        if kind == "echo_auth":  # a hostile server that puts the key it received into its answer
+            text = f"your key is {h.headers.get('Authorization', '')}"
+            payload = {"id": "x", "object": "chat.completion", "created": 1700000000, "model": "echo",
+                       "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                                    "finish_reason": "stop"}]}
+            return self._send(h, 200, json.dumps(payload).encode())
         if kind == "malformed":
             return self._send(h, 200, b"<html>not json at all")
         if kind == "truncated":
