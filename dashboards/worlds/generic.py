@@ -6,6 +6,8 @@ from typing import Any
 
 from matplotlib.axes import Axes
 
+from mam_bench.dashboards.legend import Key
+
 
 def _points(row: dict[str, Any]) -> list[tuple[int, float, float]]:
     """(id, x, y) for every recognisable position in a snapshot."""
@@ -22,6 +24,13 @@ def _points(row: dict[str, Any]) -> list[tuple[int, float, float]]:
         elif isinstance(p, (list, tuple)) and len(p) >= 2:
             out.append((int(aid), float(p[1]), float(p[0])))
     return out
+
+
+def legend(row: dict[str, Any], info: Any) -> list[Key]:
+    keys = [Key("agent", "#1f77b4")]
+    if getattr(info, "influence_ids", ()):
+        keys.append(Key("influence agent", "#d62728"))
+    return keys
 
 
 def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:

@@ -45,6 +45,21 @@ def server_env(world: str, run: str | None, landscape: str | None) -> dict[str, 
     return env
 
 
+def wait_until_serving(proc: subprocess.Popen, port: int, timeout: float = 120.0) -> bool:
+    """True once the server answers on the port (so the printed address works); False if it exits."""
+    import time
+    import urllib.request
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.registry import world_names
 
@@ -56,9 +71,10 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("landscape", f"no such file: {args.landscape}")
     if not 0 < args.port < 65536:
         raise ConfigError("port", f"{args.port} is not a TCP port")
-    print(f"dashboard: http://127.0.0.1:{args.port}/  (landscape page: /landscape)", flush=True)
     proc = subprocess.Popen(server_command(args.port), env=server_env(args.world, args.run, args.landscape))
     try:
+        if wait_until_serving(proc, args.port):
+            print(f"dashboard: http://127.0.0.1:{args.port}/  (landscape page: /landscape)", flush=True)
         return proc.wait()
     except KeyboardInterrupt:
         proc.terminate()
