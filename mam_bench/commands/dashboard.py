@@ -30,6 +30,16 @@ def server_command(port: int) -> list[str]:
     return [sys.executable, "-m", "solara", "run", APP, "--host", "127.0.0.1", "--port", str(port), "--production"]
 
 
+def offline_assets() -> Path | None:
+    """Where `solara-assets` put the front-end files. Solara looks under its own prefix only, so a
+    venv that borrows the system's packages would fetch them from a CDN (and fail offline)."""
+    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix, sys.exec_prefix)):
+        cdn = Path(prefix) / "share" / "solara" / "cdn"
+        if (cdn / "requirejs@2.3.6").is_dir() or any(cdn.glob("requirejs@*")):
+            return cdn
+    return None
+
+
 def server_env(world: str, run: str | None, landscape: str | None) -> dict[str, str]:
     from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_WORLD
 
@@ -41,6 +51,9 @@ def server_env(world: str, run: str | None, landscape: str | None) -> dict[str, 
         else:
             env.pop(key, None)
     env.setdefault("SOLARA_TELEMETRY_MIXPANEL_ENABLE", "False")
+    assets = offline_assets()
+    if assets and "SOLARA_ASSETS_PROXY_CACHE_DIR" not in env:
+        env["SOLARA_ASSETS_PROXY_CACHE_DIR"] = str(assets)
     env.setdefault("MPLBACKEND", "Agg")
     return env
 
