@@ -79,8 +79,9 @@ def metrics_figure(state: Any, width: float = 10.0, height: float = 3.4, dpi: in
         target = axes[metric]
         for run, ys in series[metric].items():
             xs = list(range(len(ys)))
+            label = f"{run}: {metric}" + (" (dotted)" if style == ":" else "")
             (line,) = target.plot(xs, ys, style, color=RUN_COLOURS[run], linewidth=2,
-                                  marker="." if len(xs) < 40 else None, label=f"{run}: {metric}" + (" (dotted)" if style == ":" else ""))
+                                  marker="." if len(xs) < 40 else None, label=label)
             handles.append(line)
         values = [v for ys in series[metric].values() for v in ys if v == v]
         _fit_axis(target, values, metric)

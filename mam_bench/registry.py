@@ -6,6 +6,7 @@ Third-party packages add worlds through the `mam_bench.worlds` entry-point group
 from __future__ import annotations
 
 import importlib
+from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -32,12 +33,15 @@ CONTROLLERS: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=None)
 def _load(path: str) -> Any:
     module, _, attr = path.partition(":")
     return getattr(importlib.import_module(module), attr)
 
 
+@lru_cache(maxsize=1)
 def _plugin_worlds() -> dict[str, str]:
+    """Entry-point worlds, discovered once per process (a scan costs ~12 ms; a landscape asks per run)."""
     try:
         return {ep.name: ep.value for ep in entry_points(group="mam_bench.worlds")}
     except Exception:  # pragma: no cover - broken metadata must not hide built-ins
@@ -63,5 +67,12 @@ def make_controller(policy: str, world_cls: Any, objective: str, options: dict[s
     """Build a controller; LLM and replay options arrive in `options`."""
     if policy not in CONTROLLERS:
         raise ConfigError("policy", f"unknown policy {policy!r} (known: {', '.join(controller_names())})")
-    factory = _load(CONTROLLERS[policy])
+    try:
+        factory = _load(CONTROLLERS[policy])
+    except ImportError as exc:
+        from mam_bench.extras import MissingExtra, extra_for
+
+        if extra_for(exc):
+            raise MissingExtra(extra_for(exc)) from None
+        raise
     return factory(world_cls=world_cls, objective=objective, **(options or {}))

@@ -8,11 +8,11 @@ from functools import lru_cache
 from typing import Any
 
 import networkx as nx
-import solara
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from mam_bench.dashboards.legend import Key, add_legend
+from mam_bench.dashboards.ui import component, solara
 
 PRODUCTIVE = ("harvest", "craft", "transfer")
 
@@ -133,7 +133,7 @@ def inventory_lines(row: dict[str, Any]) -> list[str]:
     return out
 
 
-@solara.component
+@component
 def Extras(state: Any, version: int = 0) -> None:
     with solara.Columns([1, 1]):
         for run, rows in (("reference", state.reference), ("treatment", state.treatment)):

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import solara
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from mam_bench.dashboards.legend import Key
+from mam_bench.dashboards.ui import component, solara
 from mam_bench.dashboards.worlds.schelling_board import (BACKGROUND, COLOURS, DIM, board_rgba, grid_of, local_share,
                                                          threshold_of)
 
@@ -75,7 +75,7 @@ def pillar_figure(row: dict[str, Any], info: Any, elev: float = 35, azim: float 
     return fig
 
 
-@solara.component
+@component
 def Extras(state: Any, version: int = 0) -> None:
     """The pillar field of the treatment (or reference) at a chosen round."""
     chosen, set_chosen = solara.use_state(-1)

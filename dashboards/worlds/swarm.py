@@ -7,11 +7,11 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-import solara
 from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
 
 from mam_bench.dashboards.legend import Key
+from mam_bench.dashboards.ui import component, solara
 
 WALL_RGB = (0.25, 0.25, 0.28)
 MARK_COLOURS = {"P": "#8e24aa", "F": "#2e7d32", "N": "#6d4c41"}
@@ -123,8 +123,8 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
         ax.scatter([c], [r], s=(300 / size) ** 2, c=AGENT_COLOURS[states[aid]],
                    edgecolors=INFLUENCE_EDGE if aid in influence else "k",
                    linewidths=2.2 if aid in influence else 0.6, zorder=3)
-        ax.text(c, r, str(aid), ha="center", va="center", fontsize=8, color="black" if states[aid] == "light on" else "white",
-                zorder=4)
+        ink = "black" if states[aid] == "light on" else "white"
+        ax.text(c, r, str(aid), ha="center", va="center", fontsize=8, color=ink, zorder=4)
     ax.set_xlim(-0.5, size - 0.5)
     ax.set_ylim(size - 0.5, -0.5)
     ax.set_xticks([])
@@ -137,7 +137,7 @@ def _square(r: int, c: int, face: str, edge: str) -> Any:
     return Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor=face, edgecolor=edge, linewidth=0.8, zorder=2)
 
 
-@solara.component
+@component
 def Extras(state: Any, version: int = 0) -> None:
     """Local messages (heard next round) and actions of the last treatment round."""
     row = state.treatment[-1]

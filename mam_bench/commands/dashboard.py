@@ -74,8 +74,10 @@ def wait_until_serving(proc: subprocess.Popen, port: int, timeout: float = 120.0
 
 
 def handle(args: argparse.Namespace) -> int:
+    from mam_bench.extras import require
     from mam_bench.registry import world_names
 
+    require("dashboards")
     if args.world not in world_names():
         raise ConfigError("world", f"unknown world {args.world!r} (known: {', '.join(world_names())})")
     if args.run and not (Path(args.run) / "treatment.jsonl").exists():

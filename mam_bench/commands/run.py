@@ -79,6 +79,10 @@ def handle(args: argparse.Namespace) -> int:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
     prep = prepare(spec)  # every check before any work
+    if spec.policy == "llm":
+        from mam_bench.extras import require
+
+        require("local" if str(spec.controller_options.get("model", "")).startswith("local:") else "llm")
     ensure_writable(out)
     result = run_pair(spec, out, prep=prep)
     print(format_result(result, out))
