@@ -78,13 +78,14 @@ def BoardPanel(state: Any, run: str, rows: list[dict[str, Any]], version: int = 
     row = rows[-1]
     title = f"{run}: round {row['round']} ({row['status']})"
     fig = solara.use_memo(lambda: board_figure(row, state.info, title), [id(state), run, len(rows), title])
-    with solara.Column(classes=["mam-board", f"mam-board-{run}"], style=f"border-top:4px solid {RUN_COLOURS[run]}"):
+    with solara.Column(classes=["mam-board", f"mam-board-{run}"],
+                       style=f"border-top:4px solid {RUN_COLOURS[run]};flex:1 1 0;min-width:0"):
         solara.FigureMatplotlib(fig, format="png")
 
 
 @solara.component
 def Boards(state: Any, version: int = 0) -> None:
-    with solara.Columns([1, 1]):
+    with solara.Row(style="width:100%;gap:16px;flex-wrap:nowrap"):
         BoardPanel(state, "reference", state.reference, version)
         BoardPanel(state, "treatment", state.treatment, version)
 

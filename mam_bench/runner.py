@@ -217,9 +217,9 @@ class Treatment:
             self._write("decisions.jsonl", row)
         self.decisions.extend(rows)
         self.rows.append(round_row(world))
-        self._write("treatment.jsonl", self.rows[-1])
-        if self.finished:
+        if self.finished:  # close first, so the last written row carries the final status
             self._close()
+        self._write("treatment.jsonl", self.rows[-1])
         return rows
 
     def _close(self) -> None:
@@ -267,6 +267,8 @@ async def arun_pair(
     """
     prep = prep or prepare(spec)
     records = RunRecords(out)
+    if controller is not None:  # a caller's own controller is recorded by its own name
+        spec = spec.model_copy(update={"policy": recorded_policy(spec, controller)})
     if controller is None:
         options = dict(spec.controller_options)
         if spec.policy == "llm" and out is not None:
@@ -319,6 +321,22 @@ async def arun_pair(
     if callable(session):  # cache hits, retries, latency: for the printed table, not result.json
         result["llm"] = {**result["llm"], **session()}
     return result
+
+
+def recorded_policy(spec: PairSpec, controller: Controller) -> str:
+    """The policy name to record for a controller passed in by the caller: its own `name` (else its
+    class name), prefixed `custom:` unless it is the built-in of that name, so that `--resume`
+    never replays a different, registered policy."""
+    from mam_bench.registry import CONTROLLERS
+
+    name = getattr(controller, "name", "") or ""
+    if not name or name == "controller":
+        name = type(controller).__name__
+    builtin = CONTROLLERS.get(name, "").partition(":")[0]
+    module = type(controller).__module__
+    if builtin and (module == builtin or module.startswith(builtin + ".")):
+        return name
+    return f"custom:{name}"
 
 
 def run_async(coro: Any) -> Any:

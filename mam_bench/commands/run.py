@@ -104,9 +104,19 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
         f" ({sign} {metric} is better) | {len(result['influence_ids'])} influence agents",
         f"{'':10s} {'status':18s} {'rounds':>6s}  " + "  ".join(f"{c:>12s}" for c in cols),
     ]
+    ref = result["reference"]
+    # the reference row shows the values the delta compares (the reference at the treatment's
+    # last round, its final state held), and says so when the reference went on further
+    at = ref.get("compared_round", ref["rounds"])
+    shown = {"reference": (min(at, ref["rounds"]), ref.get("compared", ref["final"])),
+             "treatment": (result["treatment"]["rounds"], result["treatment"]["final"])}
     for run in ("reference", "treatment"):
         r = result[run]
-        lines.append(f"{run:10s} {r['status']:18s} {r['rounds']:>6d}  " + "  ".join(f"{_fmt(r['final'].get(c)):>12s}" for c in cols))
+        rounds, values = shown[run]
+        lines.append(f"{run:10s} {r['status']:18s} {rounds:>6d}  " + "  ".join(f"{_fmt(values.get(c)):>12s}" for c in cols))
+    if at < ref["rounds"]:
+        finals = ", ".join(f"{c} {_fmt(ref['final'].get(c))}" for c in cols)
+        lines.append(f"(reference compared at round {at}; it went on to round {ref['rounds']}: {finals})")
     rel = result.get("relative")
     rel_s = f"{rel:+.2%}" if isinstance(rel, float) else "n/a"
     lines.append(f"delta {result['delta']:+.4f}   lift {result['lift']:+.4f}   relative {rel_s}")

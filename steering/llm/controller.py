@@ -228,6 +228,7 @@ class LLMController(Controller):
         return text, None
 
     def _record(self, row: dict[str, Any]) -> None:
+        row.setdefault("error", None)  # every row has the column, so readers need no special case
         self.totals.add(row)
         if self.records is not None:
             self.records.append("llm_calls.jsonl", row)

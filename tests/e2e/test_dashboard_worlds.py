@@ -12,8 +12,8 @@ from mam_bench.dashboards.config import available_worlds
 from mam_bench.dashboards.config import DashConfig, build_session
 from mam_bench.dashboards.figures import board_figure, metrics_figure
 from tests.dashboards.figure_checks import clipped_texts, legend_labels, overlapping_texts
-from tests.e2e.pages import (body_has_no_traceback, boards_render, lift_text, open_paired, overlapping_boxes, round_is,
-                             step)
+from tests.e2e.pages import (body_has_no_traceback, boards_render, current_round, lift_text, open_paired,
+                             overlapping_boxes, round_is, step)
 
 pytestmark = pytest.mark.e2e
 
@@ -53,7 +53,16 @@ def test_paired_view(world: str, server, browser, shots: Path) -> None:
             expect(pillars.locator("img")).to_have_count(1, timeout=20_000)
         body_has_no_traceback(page)
         boards_render(page)
-        page.screenshot(path=str(shots / f"{world}-round3.png"), full_page=True)
+        page.locator(".mam-title").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"{world}-round3.png"))
+        page.locator(".mam-feed").screenshot(path=str(shots / f"{world}-round3-feed.png"))
+        extras = page.locator(".mam-inventories, .mam-messages, .mam-pillars").first
+        if extras.count():
+            extras.screenshot(path=str(shots / f"{world}-round3-panel.png"))
+        if world == "crafting":
+            for run in ("reference", "treatment"):
+                expect(page.locator(f".mam-inventories-{run}")).to_contain_text("#0 at")
+            page.locator(".mam-supply-chain").screenshot(path=str(shots / "crafting-round3-supply-chain.png"))
 
         seed = page.locator(".mam-seed input")
         seed.fill("5")
@@ -63,7 +72,7 @@ def test_paired_view(world: str, server, browser, shots: Path) -> None:
         assert lift_text(page).startswith("delta +0.0000 | lift +0.0000")
         boards_render(page)
         body_has_no_traceback(page)
-        page.screenshot(path=str(shots / f"{world}-seed5.png"), full_page=True)
+        page.screenshot(path=str(shots / f"{world}-seed5.png"))
     finally:
         ctx.close()
 
@@ -87,3 +96,30 @@ def test_no_warning_at_start_and_url_after_serving(server, shots: Path) -> None:
     log = (shots / "server.log").read_text()
     assert "use_memo found within a loop" not in log
     assert "dashboard: http://127.0.0.1:" in log
+
+
+def test_the_fastest_speed_plays_a_100_round_pair(server, browser, shots: Path) -> None:
+    """Play pursuit (100 rounds) at the slider's maximum to the end; the wall time goes to a file
+    for the report (a figure, not an assertion: this machine's load varies)."""
+    import time
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1200})
+    page = ctx.new_page()
+    try:
+        open_paired(page, f"{server.url}/?world=pursuit&seed=0")
+        horizon = int(page.locator(".mam-round").inner_text().split("/")[1])
+        assert horizon >= 100
+        slider = page.locator(".mam-speed [role=slider]")
+        slider.focus()
+        page.keyboard.press("End")
+        expect(slider).to_have_attribute("aria-valuenow", "50", timeout=10_000)
+        started = time.monotonic()
+        page.locator(".mam-play").click()
+        expect(page.locator(".mam-play")).to_be_disabled(timeout=300_000)  # the pair has ended
+        seconds = time.monotonic() - started
+        played = current_round(page)
+        assert played >= 100 or "running" not in page.locator(".mam-status").inner_text()
+        (shots / "play-speed.txt").write_text(f"pursuit seed 0: {played} rounds played in {seconds:.1f} s at 50 rounds/s\n")
+        page.screenshot(path=str(shots / "pursuit-played.png"))
+    finally:
+        ctx.close()
