@@ -23,7 +23,7 @@ CONTROLLER_FLAGS = (
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run one reference/treatment pair and write its records")
     p.add_argument("world", nargs="?", help="world name (see `mam-bench worlds`)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", default="0", help="one seed (several seeds: `mam-bench experiment`)")
     p.add_argument("--policy", default="rule", help=f"one of {', '.join(controller_names())}")
     p.add_argument("--objective", help="steering objective (default: the world's own)")
     g = p.add_mutually_exclusive_group()
@@ -50,6 +50,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=handle)
 
 
+def seed_of(text: str | int) -> int:
+    """One seed; a range or list gets a pointer to `experiment`, which runs several."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    if any(ch in str(text) for ch in "-,") and str(text).lstrip("-"):
+        raise ConfigError("seed", f"{text!r} is several seeds; `mam-bench run` plays one. For a range use "
+                                  f"`mam-bench experiment SUITE.yaml` with `seeds: {text}`, or loop over --seed")
+    raise ConfigError("seed", f"expected a whole number, got {text!r}")
+
+
 def spec_from_args(args: argparse.Namespace) -> PairSpec:
     if not args.world:
         raise ConfigError("world", "give a world name (see `mam-bench worlds`) or --resume DIR")
@@ -60,8 +72,11 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
         except ValueError:
             raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}") from None
     options: dict[str, Any] = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
+    if args.policy == "llm" and not args.model:
+        raise ConfigError("model", "the llm policy needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
+                                   "or local:gemma3-270m with the [local] extra)")
     return PairSpec.build(
-        world=args.world, seed=args.seed, params=parse_param_pairs(args.param), objective=args.objective,
+        world=args.world, seed=seed_of(args.seed), params=parse_param_pairs(args.param), objective=args.objective,
         policy=args.policy, influence=args.influence, influence_ids=ids, rounds=args.rounds,
         board_window=args.board_window, post_cap=args.post_cap, controller_options=options,
     )
