@@ -1,7 +1,8 @@
 """Schelling reference landscapes at speed, with the ratio against a plain per-agent Mesa model.
 
     python bench/landscape.py                      # both grids + the Mesa ratio
-    python bench/landscape.py --grid pilot         # spec section 6: 23 x 7 x 20 seeds, cap 500 (3,220 runs)
+    python bench/landscape.py --grid pilot         # spec section 6: 23 x 7 x 20 seeds, cap 500 (3,220 runs),
+                                                   # then the same grid through `mam-bench landscape`
     python bench/landscape.py --grid boards        # boards 20/60/100 x 9 vacancies x 23 x 50 seeds, cap 30 (31,050)
     python bench/landscape.py --boards 20 --seeds 5 --grid boards    # a subset
     python bench/landscape.py --grid none --sample 12                # only the ratio
@@ -19,7 +20,9 @@ import argparse
 import csv
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
@@ -154,6 +157,26 @@ def sweep(name: str, jobs: list[tuple], workers: int, out: Path | None) -> list[
     return rows
 
 
+def cli_sweep(seeds: int, workers: int, kernel_secs: float) -> float:
+    """The pilot grid through `mam-bench landscape` (a fresh process, as a user runs it): the wall
+    time of the whole command, start-up included, beside the kernel's time for the same grid."""
+    thresholds = ",".join(str(t) for t in LANDSCAPE_THRESHOLDS)
+    vacancies = ",".join(str(v) for v in LANDSCAPE_VACANCIES)
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "mam_bench", "landscape", "schelling", "--thresholds", thresholds,
+               "--vacancies", vacancies, "--seeds", f"0-{seeds - 1}", "--max-rounds", "500", "--size", "20",
+               "--jobs", str(workers), "--out", str(Path(tmp) / "pilot-cli.csv")]
+        started = time.perf_counter()
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        secs = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"mam-bench landscape failed: {done.stderr.strip()}")
+    inner = next((line for line in done.stdout.splitlines() if " runs in " in line), "")
+    print(f"pilot via CLI: {secs:.2f} s wall for the same grid ({inner.split(' -> ')[0]}); "
+          f"kernel {kernel_secs:.2f} s -> CLI/kernel {secs / kernel_secs:.2f}x")
+    return secs
+
+
 def report_cells(rows: list[dict], spots: list[tuple[str, str]]) -> None:
     for t, v in spots:
         sats = [r["final_satisfaction"] for r in rows if r["threshold"] == t and r["vacancy"] == v and r["size"] == 20]
@@ -195,11 +218,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--sample", type=int, default=40, help="runs for the Mesa ratio (0 = skip)")
     ap.add_argument("--out", type=Path, default=None, help="write pilot.csv / boards.csv here")
+    ap.add_argument("--no-cli", dest="cli", action="store_false", help="skip timing the pilot grid through the CLI")
     args = ap.parse_args(argv)
     fast_reference_outcome(SchellingParams(streams="pilot"), 0)  # compile (or load the numba cache) before forking
     if args.grid in ("all", "pilot"):
+        started = time.perf_counter()
         rows = sweep("pilot", pilot_jobs(args.seeds or 20), args.jobs, args.out)
+        kernel_secs = time.perf_counter() - started
         report_cells(rows, [("1/2", "1/4"), ("3/4", "1/4"), ("6/7", "1/4")])
+        if args.cli:
+            cli_sweep(args.seeds or 20, args.jobs, kernel_secs)
     if args.grid in ("all", "boards"):
         boards = [int(b) for b in args.boards.split(",")]
         sweep("boards", board_jobs(boards, args.seeds or 50, args.vacancies.split(",")), args.jobs, args.out)

@@ -16,7 +16,7 @@ def action_text(action: Any) -> str:
             return "stay"
         if "row" in action and "col" in action:
             return f"-> {action['row']},{action['col']}"
-        return ", ".join(f"{k}={v}" for k, v in action.items())
+        return ", ".join(f"{k}={v}" for k, v in action.items() if v is not None and v != "")
     return str(action)
 
 
@@ -39,6 +39,15 @@ def Feed(state: Any, last: int = 3, version: int = 0) -> None:
             solara.HTML(tag="div", unsafe_innerHTML=round_html(state, r), classes=["mam-round-feed"])
 
 
+def reason(entry: dict[str, Any]) -> str:
+    """Why a decision did not play as asked: the controller's error, else the world's detail."""
+    for key in ("error", "detail"):
+        text = entry.get(key)
+        if text and str(text) != "None":
+            return str(text)
+    return ""
+
+
 def round_html(state: Any, r: int) -> str:
     """A round's engine facts, then one row per decision: actor, post, action, outcome flag."""
     parts = [f"<div style='margin-top:6px'><b>round {r}</b></div>"]
@@ -59,4 +68,8 @@ def round_html(state: Any, r: int) -> str:
             f"<span class='mam-outcome' style='color:white;background:{colour};padding:0 4px;border-radius:3px'>"
             f"{escape(outcome + flag)}</span></div>"
         )
+        why = reason(e)
+        if why and outcome != "accepted":
+            parts.append(f"<div class='mam-reason' style='font-size:11px;color:#c62828;margin-left:3.5em'>"
+                         f"{escape(why[:300])}</div>")
     return "".join(parts)

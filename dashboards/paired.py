@@ -19,6 +19,11 @@ from mam_bench.dashboards.replay import ReplaySession
 from mam_bench.dashboards.worlds import renderer_for
 from mam_bench.errors import ConfigError
 
+#: rounds per second: the default is watchable, the maximum plays a 100-round pair in 2 s of steps
+DEFAULT_SPEED, MAX_SPEED = 4.0, 50.0
+#: the shortest pause between frames, so the page can draw the last one
+MIN_FRAME = 0.05
+
 
 def _close(session: Any) -> None:
     close = getattr(session, "close", None)
@@ -45,6 +50,13 @@ def _fmt(v: float | None, pct: bool = False) -> str:
     return f"{v:+.2%}" if pct else f"{v:+.4f}"
 
 
+#: boards and charts fill their column; the PNG is drawn large enough to stay sharp
+CSS = """
+.mam-board img, .mam-chart img { width: 100%; height: auto; max-width: 100%; }
+.mam-lift-card .mam-line { display: block; margin: 2px 0; }
+"""
+
+
 @solara.component
 def LiftCard(state: Any, version: int = 0) -> None:
     lift = state.lift()
@@ -53,21 +65,29 @@ def LiftCard(state: Any, version: int = 0) -> None:
     ref, tre = state.reference[-1]["metrics"][m], state.treatment[-1]["metrics"][m]
     with solara.Card(f"Lift on {m} ({info.objective or 'objective'}) at round {state.round}", classes=["mam-lift-card"]):
         solara.Text(f"delta {_fmt(lift['delta'])} | lift {_fmt(lift['lift'])} | relative {_fmt(lift['relative'], True)}",
-                    classes=["mam-lift"], style="font-size:16px;font-weight:bold")
-        solara.Text(f"reference {ref:.4f} | treatment {tre:.4f}", style="font-size:12px")
+                    classes=["mam-lift", "mam-line"], style="font-size:16px;font-weight:bold")
+        with solara.Row(gap="24px", style="flex-wrap:wrap"):
+            for run, value in (("reference", ref), ("treatment", tre)):
+                solara.Text(f"{run} {m} {value:.4f}", classes=[f"mam-value-{run}", "mam-line"],
+                            style=f"font-size:13px;color:{RUN_COLOURS[run]};font-weight:bold")
+
+
+@solara.component
+def BoardPanel(state: Any, run: str, rows: list[dict[str, Any]], version: int = 0) -> None:
+    """One run's board; a component of its own so its memo is not a hook inside a loop."""
+    row = rows[-1]
+    title = f"{run}: round {row['round']} ({row['status']})"
+    fig = solara.use_memo(lambda: board_figure(row, state.info, title), [id(state), run, len(rows), title])
+    with solara.Column(classes=["mam-board", f"mam-board-{run}"],
+                       style=f"border-top:4px solid {RUN_COLOURS[run]};flex:1 1 0;min-width:0"):
+        solara.FigureMatplotlib(fig, format="png")
 
 
 @solara.component
 def Boards(state: Any, version: int = 0) -> None:
-    info = state.info
-    with solara.Columns([1, 1]):
-        for run, rows in (("reference", state.reference), ("treatment", state.treatment)):
-            row = rows[-1]
-            title = f"{run}: round {row['round']} ({row['status']})"
-            fig = solara.use_memo(lambda rows=rows, run=run, title=title: board_figure(rows[-1], info, title),
-                                  [id(state), run, len(rows), title])
-            with solara.Column(classes=[f"mam-board-{run}"], style=f"border-top:4px solid {RUN_COLOURS[run]}"):
-                solara.FigureMatplotlib(fig, format="png")
+    with solara.Row(style="width:100%;gap:16px;flex-wrap:nowrap"):
+        BoardPanel(state, "reference", state.reference, version)
+        BoardPanel(state, "treatment", state.treatment, version)
 
 
 @solara.component
@@ -75,7 +95,7 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
     cfg, set_cfg_raw = solara.use_state(initial)
     version = solara.use_reactive(0)
     playing = solara.use_reactive(False)
-    speed = solara.use_reactive(2.0)
+    speed = solara.use_reactive(DEFAULT_SPEED)
     session, error = solara.use_memo(lambda: _make(cfg, run_dir), [cfg, run_dir])
     solara.use_effect(lambda: (lambda: _close(session)), [session])
     lock = solara.use_memo(threading.Lock, [])
@@ -99,18 +119,25 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
         version.value += 1
 
     def play_loop(cancel: threading.Event) -> None:
-        due = time.monotonic()
+        start, played = time.monotonic(), 0
         while playing.value and session is not None and not cancel.is_set():
-            # keep the chosen pace: the time spent drawing the last frame counts toward the wait
-            due += 1.0 / max(speed.value, 0.1)
-            if cancel.wait(max(0.0, due - time.monotonic())):
-                return
-            due = max(due, time.monotonic() - 1.0)
+            # the pace is rounds per second of wall time: when drawing a frame takes longer than a
+            # round's share, the next frame plays every round that fell due (none is skipped)
+            due = int((time.monotonic() - start) * max(speed.value, 0.1)) + 1 - played
+            advanced = True
             with lock:
-                advanced = session.step()
-            version.value += 1
-            if not advanced:
+                for _ in range(max(due, 0)):
+                    advanced = session.step()
+                    played += 1
+                    if not advanced:
+                        break
+            if due > 0:
+                version.value += 1
+            if not advanced or session.finished:
                 playing.value = False
+                return
+            wait = start + (played + 1) / max(speed.value, 0.1) - time.monotonic()
+            if cancel.wait(max(MIN_FRAME, wait)):
                 return
 
     solara.use_thread(play_loop, dependencies=[playing.value, session])
@@ -126,7 +153,8 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
         return
     state = session.state
     info = state.info
-    with solara.Column():
+    solara.Style(CSS)
+    with solara.Column(style="width:100%"):
         with solara.Row(style="align-items:center;flex-wrap:wrap"):
             solara.Text(f"{info.world} | seed {info.seed} | controller {info.policy} | "
                         f"{len(info.influence_ids)} influence agents", classes=["mam-title"], style="font-weight:bold")
@@ -138,12 +166,13 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
             solara.Button("Pause" if playing.value else "Play", classes=["mam-play"],
                           on_click=lambda: playing.set(not playing.value), disabled=session.finished)
             solara.Button("Reset", on_click=reset, classes=["mam-reset"])
-            with solara.Column(style="min-width:220px"):
-                solara.FloatSlider("speed (rounds/s)", value=speed, min=0.5, max=10, step=0.5)
+            with solara.Column(style="min-width:260px", classes=["mam-speed"]):
+                solara.SliderFloat("speed (rounds/s)", value=speed, min=0.5, max=MAX_SPEED, step=0.5)
         # `version` makes children re-render: the state object is the same, mutated in place
         LiftCard(state, version.value)
         Boards(state, version.value)
-        solara.FigureMatplotlib(metrics_figure(state), format="png")
+        with solara.Column(classes=["mam-chart"]):
+            solara.FigureMatplotlib(metrics_figure(state), format="png")
         Feed(state, version=version.value)
         extras = getattr(renderer_for(info.world), "Extras", None)
         if extras is not None:

@@ -1,5 +1,7 @@
 """The `mam-bench` command. Each subcommand lives in mam_bench/commands/<name>.py.
 
+Only the chosen subcommand's module is imported (the others appear in `--help` by their summary
+below), so `mam-bench --help` does not pay for Mesa, pandas or SciPy.
 Bad input fails before any work with `error: FIELD: message` and exit code 2.
 """
 
@@ -11,24 +13,44 @@ import sys
 
 from mam_bench.errors import BackendFailed, ConfigError
 
-#: subcommand modules, in the order `mam-bench --help` lists them (add yours here)
-COMMANDS = ["worlds", "run", "landscape", "tasks", "dashboard", "animate", "experiment", "report"]
+#: subcommand -> one-line summary, in the order `mam-bench --help` lists them (add yours here;
+#: tests/core/test_cli_lazy.py checks each summary against the module's own help)
+COMMANDS = {
+    "worlds": "list the registered worlds",
+    "run": "run one reference/treatment pair and write its records",
+    "landscape": "reference landscape: threshold x vacancy x seeds (Schelling)",
+    "tasks": "list the tasks of a world (crafting)",
+    "dashboard": "watch reference and treatment fork in a browser (Solara)",
+    "animate": "write the paired reference|treatment animation of a run (GIF, MP4)",
+    "experiment": "run a suite (cases x seeds x repeats) into a tidy table and summary",
+    "report": "self-contained HTML report of an experiment folder",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """All subcommands (default), or only `only` built in full and the others as summaries."""
     parser = argparse.ArgumentParser(
         prog="mam-bench",
         description="Paired steering experiments: can a few coordinating AI agents steer an agent-based model?",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in COMMANDS:
-        module = importlib.import_module(f"mam_bench.commands.{name}")
-        module.add_parser(sub)
+    for name, summary in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(f"mam_bench.commands.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return parser
 
 
+def chosen_command(argv: list[str]) -> str | None:
+    """The subcommand named in argv (the first word that is not an option), if it is one of ours."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first if first in COMMANDS else ""
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(only=chosen_command(argv))
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)

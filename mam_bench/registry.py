@@ -119,7 +119,14 @@ def make_controller(policy: str, world_cls: Any, objective: str, options: dict[s
     """Build a controller; LLM and replay options arrive in `options`."""
     if policy not in CONTROLLERS:
         raise ConfigError("policy", f"unknown policy {policy!r} (known: {', '.join(controller_names())})")
-    factory = load(CONTROLLERS[policy])
+    try:
+        factory = load(CONTROLLERS[policy])
+    except ImportError as exc:
+        from mam_bench.extras import MissingExtra, extra_for
+
+        if extra_for(exc):
+            raise MissingExtra(extra_for(exc)) from None
+        raise
     return factory(world_cls=world_cls, objective=objective, **(options or {}))
 
 

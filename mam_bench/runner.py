@@ -225,9 +225,9 @@ class Treatment:
             self._write("decisions.jsonl", row)
         self.decisions.extend(rows)
         self.rows.append(round_row(world))
-        self._write("treatment.jsonl", self.rows[-1])
-        if self.finished:
+        if self.finished:  # close first, so the last written row carries the final status
             self._close()
+        self._write("treatment.jsonl", self.rows[-1])
         return rows
 
     def _close(self) -> None:
@@ -274,6 +274,8 @@ async def arun_pair(
     same directory (`mam-bench run --resume DIR`) repeats no call that completed.
     """
     prep = prep or prepare(spec)
+    if controller is not None:  # a caller's own controller is recorded by its own name
+        spec = spec.model_copy(update={"policy": recorded_policy(spec, controller)})
     if controller is None:  # built before any record is touched: a controller error loses nothing
         options = dict(spec.controller_options)
         if spec.policy == "llm" and out is not None:
@@ -349,6 +351,20 @@ def settle(world: Any, ref_rows: list[dict[str, Any]], metric: str, direction: i
     m_tre, m_ref = world.metrics()[metric], held["metrics"][metric]
     return {"from_round": start, "rounds": world.round, "status": world.status, "final": world.metrics(),
             "compared_round": held["round"], **delta_lift_relative(m_tre, m_ref, direction)}
+def recorded_policy(spec: PairSpec, controller: Controller) -> str:
+    """The policy name to record for a controller passed in by the caller: its own `name` (else its
+    class name), prefixed `custom:` unless it is the built-in of that name, so that `--resume`
+    never replays a different, registered policy."""
+    from mam_bench.registry import CONTROLLERS
+
+    name = getattr(controller, "name", "") or ""
+    if not name or name == "controller":
+        name = type(controller).__name__
+    builtin = CONTROLLERS.get(name, "").partition(":")[0]
+    module = type(controller).__module__
+    if builtin and (module == builtin or module.startswith(builtin + ".")):
+        return name
+    return f"custom:{name}"
 
 
 def run_async(coro: Any) -> Any:

@@ -4,42 +4,79 @@ productive actions (networkx) with the CCE-contributing ones (ancestors of craft
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import networkx as nx
-import solara
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+
+from mam_bench.dashboards.legend import Key, add_legend
+from mam_bench.dashboards.ui import component, solara
 
 PRODUCTIVE = ("harvest", "craft", "transfer")
 
 
-def _sites(row: dict[str, Any]) -> list[str]:
-    names = {a.get("site") for a in row.get("agents") or []} | {a.get("site") for a in row.get("actions") or []}
-    return sorted(n for n in names if n)
+SITE_FACE, SITE_EDGE = "#eceff1", "#607d8b"
+HOLDING, EMPTY_HANDED, INFLUENCE_EDGE = "#1e88e5", "#90caf9", "#d50000"
+#: the map is the world's 24 x 24 grid; sites keep their catalog coordinates in every panel and round
+EXTENT = 24
+ORBIT = 1.9
+
+
+@lru_cache(maxsize=1)
+def catalog_sites() -> dict[str, tuple[float, float]]:
+    try:
+        from mam_bench.models.crafting.catalog import catalog
+
+        return {k: (float(x), float(y)) for k, (x, y) in catalog().sites.items()}
+    except Exception:  # a replay must draw even when the world does not import
+        return {}
+
+
+def site_positions(row: dict[str, Any], info: Any = None) -> dict[str, tuple[float, float]]:
+    """Every site's map position: catalog coordinates, unknown sites in a fixed row along the bottom."""
+    at = dict(catalog_sites())
+    seen = {a.get("site") for a in row.get("agents") or []} | {a.get("site") for a in row.get("actions") or []}
+    for k, name in enumerate(sorted(n for n in seen if n and n not in at)):
+        at[name] = (2.0 + 4.0 * k, EXTENT - 1.0)
+    return at
+
+
+def legend(row: dict[str, Any], info: Any) -> list[Key]:
+    keys = [Key("site", SITE_FACE, SITE_EDGE, marker="o", size=12),
+            Key("holding items", HOLDING, "k", marker="o", width=0.5),
+            Key("empty-handed", EMPTY_HANDED, "k", marker="o", width=0.5)]
+    if info.influence_ids:
+        keys.append(Key("influence agent", "white", INFLUENCE_EDGE, marker="o", width=2.0))
+    return keys
 
 
 def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
-    """Sites on a circle, each agent a dot beside its site (red ring = influence agent)."""
-    sites = _sites(row) or ["?"]
-    at = {s: (math.cos(2 * math.pi * i / len(sites)), math.sin(2 * math.pi * i / len(sites))) for i, s in enumerate(sites)}
+    """Sites at their map coordinates, each agent a numbered dot on a ring around its site."""
+    at = site_positions(row, info)
     for s, (x, y) in at.items():
-        ax.scatter([x], [y], s=900, c="#eceff1", edgecolors="#607d8b", zorder=1)
-        ax.text(x, y - 0.28, s, ha="center", fontsize=8)
+        ax.scatter([x], [y], s=2600, c=SITE_FACE, edgecolors=SITE_EDGE, zorder=1)
+        ax.text(x, y - ORBIT - 0.7, s, ha="center", va="bottom", fontsize=10, color="#37474f")
     influence = set(info.influence_ids)
-    by_site: dict[str, int] = {}
-    for a in row.get("agents") or []:
-        s = a.get("site") or "?"
-        k = by_site.get(s, 0)
-        by_site[s] = k + 1
-        x, y = at.get(s, (0, 0))
-        dx, dy = 0.12 * math.cos(k * 1.3), 0.12 * math.sin(k * 1.3)
-        held = sum((a.get("inv") or {}).values())
-        ax.scatter([x + dx], [y + dy], s=140 + 25 * min(held, 10), c="#1e88e5" if held else "#90caf9",
-                   edgecolors="#d50000" if a["id"] in influence else "k", linewidths=2 if a["id"] in influence else 0.5, zorder=3)
-        ax.text(x + dx, y + dy, str(a["id"]), ha="center", va="center", fontsize=6, color="white", zorder=4)
-    ax.set_xlim(-1.5, 1.5)
-    ax.set_ylim(-1.5, 1.5)
+    agents = row.get("agents") or []
+    per_site: dict[str, list[dict[str, Any]]] = {}
+    for a in agents:
+        per_site.setdefault(a.get("site") or "?", []).append(a)
+    for s, group in per_site.items():
+        x, y = at.get(s, (EXTENT / 2, EXTENT / 2))
+        for k, a in enumerate(sorted(group, key=lambda a: a["id"])):
+            angle = math.pi / 2 + 2 * math.pi * k / max(len(group), 1)
+            ring = ORBIT if len(group) > 1 else 0.0
+            ax_, ay = x + ring * math.cos(angle), y + ring * math.sin(angle)
+            held = sum((a.get("inv") or {}).values())
+            mine = a["id"] in influence
+            ax.scatter([ax_], [ay], s=190, c=HOLDING if held else EMPTY_HANDED,
+                       edgecolors=INFLUENCE_EDGE if mine else "k", linewidths=2.2 if mine else 0.5, zorder=3)
+            ax.text(ax_, ay, str(a["id"]), ha="center", va="center", fontsize=8, fontweight="bold",
+                    color="white" if held else "black", zorder=4)
+    ax.set_xlim(-1, EXTENT)
+    ax.set_ylim(EXTENT, -1)
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
@@ -61,32 +98,51 @@ def supply_chain(rows: list[dict[str, Any]]) -> tuple[nx.DiGraph, set[int]]:
     return g, hot
 
 
-def chain_figure(rows: list[dict[str, Any]]) -> Figure:
+TOOL_LETTERS = {"harvest": "h", "craft": "c", "transfer": "t"}
+
+
+def chain_figure(rows: list[dict[str, Any]], title: str = "supply chain") -> Figure:
+    """Productive actions by round (left to right), labelled tool letter + agent id."""
     g, hot = supply_chain(rows)
-    fig = Figure(figsize=(7, 4), dpi=80)
-    ax = fig.add_subplot()
+    fig = Figure(figsize=(9, 4.4), dpi=100)
+    ax = fig.add_axes((0.02, 0.18, 0.96, 0.72))
     if g.number_of_nodes():
-        layers = {n: g.nodes[n].get("round", 0) for n in g.nodes}
         for n in g.nodes:
-            g.nodes[n]["layer"] = layers[n]
+            g.nodes[n]["layer"] = g.nodes[n].get("round", 0)
         pos = nx.multipartite_layout(g, subset_key="layer")
         colours = ["#d32f2f" if n in hot else "#b0bec5" for n in g.nodes]
-        nx.draw_networkx(g, pos, ax=ax, node_color=colours, node_size=120, font_size=6, arrowsize=8,
-                         labels={n: f"{g.nodes[n].get('tool', '?')[0]}{g.nodes[n].get('agent', '')}" for n in g.nodes})
-    ax.set_title(f"supply chain: {g.number_of_nodes()} productive actions, {len(hot)} CCE-contributing (red)", fontsize=9)
+        labels = {n: f"{TOOL_LETTERS.get(g.nodes[n].get('tool'), 'x')}{g.nodes[n].get('agent', '')}" for n in g.nodes}
+        nx.draw_networkx(g, pos, ax=ax, node_color=colours, node_size=220, font_size=7, arrowsize=8, labels=labels)
+    else:
+        ax.text(0.5, 0.5, "no productive action yet", ha="center", va="center", transform=ax.transAxes)
+    ax.set_title(f"{title}: {g.number_of_nodes()} productive actions, {len(hot)} CCE-contributing", fontsize=10)
     ax.axis("off")
+    add_legend(fig, [Key("contributes to a craft (CCE)", "#d32f2f", "none", marker="o"),
+                     Key("other productive action", "#b0bec5", "none", marker="o"),
+                     Key("h harvest, c craft, t transfer + agent id; x an enabling move/equip/request",
+                         "none", "none", marker="o")],
+               ncol=2, fontsize=8)
     return fig
 
 
-@solara.component
+def inventory_lines(row: dict[str, Any]) -> list[str]:
+    out = []
+    for a in row.get("agents") or []:
+        inv = ", ".join(f"{k} {v}" for k, v in sorted((a.get("inv") or {}).items())) or "empty"
+        out.append(f"#{a['id']} at {a.get('site')}: {inv}; equipped {', '.join(a.get('eq') or []) or '-'}")
+    return out
+
+
+@component
 def Extras(state: Any, version: int = 0) -> None:
-    row = state.treatment[-1]
-    with solara.Card("Inventories (treatment)", classes=["mam-inventories"]), solara.Column(gap="2px"):
-        for a in row.get("agents") or []:
-            inv = ", ".join(f"{k} {v}" for k, v in sorted((a.get("inv") or {}).items())) or "empty"
-            solara.Text(f"#{a['id']} at {a.get('site')}: {inv}; equipped {', '.join(a.get('eq') or []) or '-'}",
-                        style="font-size:12px")
-        if row.get("checkpoints"):
-            solara.Text(str(row["checkpoints"]), style="font-size:12px;font-weight:bold")
+    with solara.Columns([1, 1]):
+        for run, rows in (("reference", state.reference), ("treatment", state.treatment)):
+            row = rows[-1]
+            with solara.Card(f"Inventories ({run})", classes=["mam-inventories", f"mam-inventories-{run}"]):
+                with solara.Column(gap="2px"):
+                    for line in inventory_lines(row):
+                        solara.Text(line, style="font-size:12px;display:block")
+                    if row.get("checkpoints"):
+                        solara.Text(str(row["checkpoints"]), style="font-size:12px;font-weight:bold;display:block")
     with solara.Card("Supply chain (treatment)", classes=["mam-supply-chain"]):
-        solara.FigureMatplotlib(chain_figure(state.treatment), format="png")
+        solara.FigureMatplotlib(chain_figure(state.treatment, "treatment supply chain"), format="png")

@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 from matplotlib.axes import Axes
 
+from mam_bench.dashboards.legend import Key
+
 
 def _points(row: dict[str, Any]) -> list[tuple[int, float, float]]:
     """(id, x, y) for every recognisable position in a snapshot."""
@@ -62,6 +64,13 @@ def draw_agents(ax: Axes, agents: list[dict[str, Any]], influence: set[int],
                    edgecolors=["#d62728" if a["id"] in influence else "none" for a, _ in items], linewidths=2)
     ax.set_aspect("equal")
     ax.set_title(f"{len(placed)} agents placed, {len(agents) - len(placed)} off the board", fontsize=8)
+
+
+def legend(row: dict[str, Any], info: Any) -> list[Key]:
+    keys = [Key("agent", "#1f77b4")]
+    if getattr(info, "influence_ids", ()):
+        keys.append(Key("influence agent", "#d62728"))
+    return keys
 
 
 def draw_board(ax: Axes, row: dict[str, Any], info: Any, portrayal: Callable[[Any], dict] | None = None) -> None:

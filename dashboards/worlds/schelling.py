@@ -6,12 +6,25 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import solara
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
-from mam_bench.dashboards.worlds.schelling_board import board_rgba, grid_of, local_share, threshold_of
+from mam_bench.dashboards.legend import Key
+from mam_bench.dashboards.ui import component, solara
+from mam_bench.dashboards.worlds.schelling_board import (BACKGROUND, COLOURS, DIM, board_rgba, grid_of, local_share,
+                                                         threshold_of)
+
+
+def legend(row: dict[str, Any], info: Any) -> list[Key]:
+    """Groups, their dimmed (dissatisfied) shades, vacancies and the ring of influence agents."""
+    dim = [tuple(DIM * np.array(c) + (1 - DIM) * np.array(BACKGROUND)) for c in COLOURS]
+    keys = [Key("group A, satisfied", COLOURS[0]), Key("group B, satisfied", COLOURS[1]),
+            Key("vacancy", BACKGROUND, "#888888", width=0.5),
+            Key("group A, dissatisfied", dim[0]), Key("group B, dissatisfied", dim[1])]
+    if info.influence_ids:
+        keys.append(Key("influence agent (ring)", BACKGROUND, "white", marker="o", width=1.6, size=9))
+    return keys
 
 
 def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
@@ -62,7 +75,7 @@ def pillar_figure(row: dict[str, Any], info: Any, elev: float = 35, azim: float 
     return fig
 
 
-@solara.component
+@component
 def Extras(state: Any, version: int = 0) -> None:
     """The pillar field of the treatment (or reference) at a chosen round."""
     chosen, set_chosen = solara.use_state(-1)

@@ -7,9 +7,11 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-import solara
 from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
+
+from mam_bench.dashboards.legend import Key
+from mam_bench.dashboards.ui import component, solara
 
 WALL_RGB = (0.25, 0.25, 0.28)
 MARK_COLOURS = {"P": "#8e24aa", "F": "#2e7d32", "N": "#6d4c41"}
@@ -57,6 +59,49 @@ def _walls(row: dict[str, Any], info: Any) -> np.ndarray:
     return w
 
 
+MARK_NAMES = {"P": "prey", "F": "food", "N": "nest"}
+AGENT_COLOURS = {"idle": "#1e88e5", "light on": "#ffca28", "carrying": "#43a047"}
+INFLUENCE_EDGE = "#d50000"
+
+
+def agent_states(row: dict[str, Any], info: Any) -> list[str]:
+    """Each agent's drawn state. `dollar` is the world's `$id` flag: light off (synchronization),
+    not carrying (foraging); other worlds never set it."""
+    flag = row.get("dollar") or []
+    n = len(row.get("positions") or [])
+    out = []
+    for aid in range(n):
+        off = bool(flag[aid]) if aid < len(flag) else True
+        if info.world == "synchronization":
+            out.append("idle" if off else "light on")
+        elif info.world == "foraging":
+            out.append("idle" if off else "carrying")
+        else:
+            out.append("idle")
+    return out
+
+
+def legend(row: dict[str, Any], info: Any) -> list[Key]:
+    """Agent states that can occur in this world, the influence ring, walls and the marks on the map."""
+    idle = {"synchronization": "light off", "foraging": "empty-handed"}.get(info.world, "agent")
+    keys = [Key(idle, AGENT_COLOURS["idle"], "k", marker="o", width=0.6)]
+    if info.world == "synchronization":
+        keys.append(Key("light on", AGENT_COLOURS["light on"], "k", marker="o", width=0.6))
+    if info.world == "foraging":
+        keys.append(Key("carrying food", AGENT_COLOURS["carrying"], "k", marker="o", width=0.6))
+    if info.influence_ids:
+        keys.append(Key("influence agent", "white", INFLUENCE_EDGE, marker="o", width=2.0))
+    keys.append(Key("wall", WALL_RGB))
+    if row.get("box"):
+        keys.append(Key("box", "#a1887f", "#4e342e", width=0.8))
+    if row.get("gap"):
+        keys.append(Key("gap", "#fff59d", "#f9a825", width=0.8))
+    marks = set(_fixed_marks(row, info).values()) | set((row.get("marks") or {}).values())
+    for sym in sorted(marks):
+        keys.append(Key(MARK_NAMES.get(sym, sym), MARK_COLOURS.get(sym, "k"), "none", marker=f"${sym}$", size=9))
+    return keys
+
+
 def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
     size = int(row["size"])
     walls = _walls(row, info)
@@ -70,19 +115,16 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
         r, c = (int(x) for x in key.split(","))
         ax.text(c, r, sym, ha="center", va="center", fontsize=11, fontweight="bold", color=MARK_COLOURS.get(sym, "k"))
     influence = set(info.influence_ids)
-    lit = row.get("dollar") or []
-    carrying = row.get("carrying") or []
+    states = agent_states(row, info)
     for aid, p in enumerate(row.get("positions") or []):
         if p is None:
             continue
         r, c = p
-        on = not lit[aid] if aid < len(lit) else True  # `$id` means light off / not carrying
-        face = "#ffca28" if on and "dollar" in row and info.world == "synchronization" else "#1e88e5"
-        if aid < len(carrying) and carrying[aid]:
-            face = "#43a047"
-        ax.scatter([c], [r], s=(240 / size) ** 2, c=face, edgecolors="#d50000" if aid in influence else "k",
+        ax.scatter([c], [r], s=(300 / size) ** 2, c=AGENT_COLOURS[states[aid]],
+                   edgecolors=INFLUENCE_EDGE if aid in influence else "k",
                    linewidths=2.2 if aid in influence else 0.6, zorder=3)
-        ax.text(c, r, str(aid), ha="center", va="center", fontsize=7, color="white", zorder=4)
+        ink = "black" if states[aid] == "light on" else "white"
+        ax.text(c, r, str(aid), ha="center", va="center", fontsize=8, color=ink, zorder=4)
     ax.set_xlim(-0.5, size - 0.5)
     ax.set_ylim(size - 0.5, -0.5)
     ax.set_xticks([])
@@ -95,7 +137,7 @@ def _square(r: int, c: int, face: str, edge: str) -> Any:
     return Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor=face, edgecolor=edge, linewidth=0.8, zorder=2)
 
 
-@solara.component
+@component
 def Extras(state: Any, version: int = 0) -> None:
     """Local messages (heard next round) and actions of the last treatment round."""
     row = state.treatment[-1]

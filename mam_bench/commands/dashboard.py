@@ -37,6 +37,16 @@ def server_command(port: int) -> list[str]:
     return [sys.executable, "-m", "solara", "run", APP, "--host", "127.0.0.1", "--port", str(port), "--production"]
 
 
+def offline_assets() -> Path | None:
+    """Where `solara-assets` put the front-end files. Solara looks under its own prefix only, so a
+    venv that borrows the system's packages would fetch them from a CDN (and fail offline)."""
+    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix, sys.exec_prefix)):
+        cdn = Path(prefix) / "share" / "solara" / "cdn"
+        if (cdn / "requirejs@2.3.6").is_dir() or any(cdn.glob("requirejs@*")):
+            return cdn
+    return None
+
+
 def server_env(world: str, run: str | None, landscape: str | None, allow_keys: tuple[str, ...] = (),
                allow_urls: tuple[str, ...] = (), replay_dir: str = "runs") -> dict[str, str]:
     from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_WORLD
@@ -53,13 +63,33 @@ def server_env(world: str, run: str | None, landscape: str | None, allow_keys: t
         else:
             env.pop(key, None)
     env.setdefault("SOLARA_TELEMETRY_MIXPANEL_ENABLE", "False")
+    assets = offline_assets()
+    if assets and "SOLARA_ASSETS_PROXY_CACHE_DIR" not in env:
+        env["SOLARA_ASSETS_PROXY_CACHE_DIR"] = str(assets)
     env.setdefault("MPLBACKEND", "Agg")
     return env
 
 
+def wait_until_serving(proc: subprocess.Popen, port: int, timeout: float = 120.0) -> bool:
+    """True once the server answers on the port (so the printed address works); False if it exits."""
+    import time
+    import urllib.request
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
 def handle(args: argparse.Namespace) -> int:
+    from mam_bench.extras import require
     from mam_bench.registry import default_world, world_names
 
+    require("dashboards")
     args.world = args.world or default_world()[0]
     if args.world not in world_names():
         raise ConfigError("world", f"unknown world {args.world!r} (known: {', '.join(world_names())})")
@@ -80,10 +110,11 @@ def handle(args: argparse.Namespace) -> int:
             raise ConfigError("allow_base_url", f"expected an http(s) URL, got {url!r}")
     if Path(args.replay_dir).exists() and not Path(args.replay_dir).is_dir():
         raise ConfigError("replay_dir", f"{args.replay_dir} is not a directory")
-    print(f"dashboard: http://127.0.0.1:{args.port}/  (landscape page: /landscape)", flush=True)
     proc = subprocess.Popen(server_command(args.port), env=server_env(
         args.world, args.run, args.landscape, tuple(args.allow_key_env), tuple(args.allow_base_url), args.replay_dir))
     try:
+        if wait_until_serving(proc, args.port):
+            print(f"dashboard: http://127.0.0.1:{args.port}/  (landscape page: /landscape)", flush=True)
         return proc.wait()
     except KeyboardInterrupt:
         proc.terminate()

@@ -41,9 +41,13 @@ def parse_seeds(text: str) -> list[int]:
             part = part.strip()
             if "-" in part:
                 a, b = part.split("-", 1)
+                if int(b) < int(a):
+                    raise ConfigError("seeds", f"the range {part} is reversed; write {b}-{a}")
                 seeds.extend(range(int(a), int(b) + 1))
             elif part:
                 seeds.append(int(part))
+    except ConfigError:
+        raise
     except ValueError:
         raise ConfigError("seeds", f"expected a range like 0-19 or a list like 0,1,2; got {text!r}") from None
     if not seeds or min(seeds) < 0:

@@ -18,7 +18,7 @@ from mam_bench.experiment.suite import parse_suite
 from mam_bench.experiment.table import read_table
 from mam_bench.records import read_jsonl
 
-STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}
+STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}svg{display:block;margin:1em 0}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
 th{background:#f0f0f0}td:first-child,td:nth-child(2){text-align:left}"""
 
@@ -103,11 +103,38 @@ def landscape_section(folder: Path) -> str:
     return "<h2>Reference landscape</h2>" + heatmap(xs, ys, z, f"mean {value} by threshold (x) and vacancy (y)")
 
 
+def lift_panels(summary: pd.DataFrame) -> str:
+    """One lift chart per world and metric: a count and a share never share an axis."""
+    panels = []
+    for (world, metric), group in summary.groupby(["world", "metric"], sort=False):
+        labels = [f"{c} / {ctl}" for c, ctl in zip(group["case"], group["controller"])]
+        panels.append(lift_bars(labels, group["mean_lift"].tolist(), group["ci_low"].tolist(),
+                                group["ci_high"].tolist(), title=f"{world}: lift on {metric}",
+                                panel_id=f"lift-{world}-{metric}"))
+    return f'<div id="lift-chart">{"".join(panels)}</div>'
+
+
+def current_rows(folder: Path, df: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the suite last run into this folder (suite.json); an earlier suite's stay out."""
+    path = folder / "suite.json"
+    if not path.exists():
+        return df
+    import json
+
+    from mam_bench.experiment.suite import Suite, pairs_of
+
+    try:
+        ids = {p.pair_id for p in pairs_of(Suite(**json.loads(path.read_text(encoding="utf-8"))))}
+    except Exception:  # an unreadable suite.json must not hide the table
+        return df
+    return df[df["pair_id"].isin(ids)]
+
+
 def build_report(folder: Path, pairs: list[str] | None = None) -> str:
     table_path = folder / "table.csv"
     if not table_path.exists():
         raise ConfigError("dir", f"{folder} has no table.csv (run mam-bench experiment first)")
-    df = read_table(table_path)
+    df = current_rows(folder, read_table(table_path))
     summary = summarize(df, _suite_of(folder))
     lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
     chosen = pairs or list(df.groupby("case", sort=False)["pair_id"].first())
@@ -120,8 +147,7 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
         got = _series(folder, pid, r["metric"])
         if got:
             series.append(time_series(f"{r['case']} seed {r['seed']} repeat {r['repeat']} ({pid})", *got, r["metric"]))
-    chart = lift_bars([f"{c} / {k}" for c, k in zip(lifts["case"], lifts["controller"])],
-                      lifts["mean"].tolist(), lifts["ci_low"].tolist(), lifts["ci_high"].tolist())
+    chart = lift_panels(lifts)
     invalid = int((~df["valid"]).sum())
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench report: {html.escape(folder.name)}</title>"
             f"<style>{STYLE}</style></head><body><h1>MAM-Bench report: {html.escape(folder.name)}</h1>"
@@ -130,8 +156,8 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
             f"seed-level (repeats averaged per seed); CI = 95% percentile bootstrap of the mean over seeds "
             f"(seeded; NA for n &lt; 2 or no spread); dz = mean / SD; p = Wilcoxon signed-rank (zeros dropped and "
             f"counted), Holm-adjusted over the suite's family; TOST p when the suite sets a margin.</p>"
-            f"<h2>Summary</h2>{summary_table(summary)}<h2>Lift per case</h2>{chart}{dose_section(summary)}"
-            f"<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
+            f"<h2>Summary</h2>{summary_table(summary)}<h2>Lift per case (one panel per world and metric)</h2>{chart}"
+            f"{dose_section(summary)}<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
             f"{provenance_section(folder)}</body></html>")
 
 

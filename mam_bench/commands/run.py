@@ -28,7 +28,7 @@ CONTROLLER_FLAGS = (
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run one reference/treatment pair and write its records")
     p.add_argument("world", nargs="?", help="world name (see `mam-bench worlds`)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", default="0", help="one seed (several seeds: `mam-bench experiment`)")
     p.add_argument("--policy", default="rule", help=f"one of {', '.join(controller_names())}")
     p.add_argument("--objective", help="steering objective (default: the world's own)")
     g = p.add_mutually_exclusive_group()
@@ -71,6 +71,18 @@ NON_EMPTY = ("world", "policy", "objective", "out", "model", "base_url", "api_ke
              "replay", "influence_ids")
 
 
+def seed_of(text: str | int) -> int:
+    """One seed; a range or list gets a pointer to `experiment`, which runs several."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    if any(ch in str(text) for ch in "-,") and str(text).lstrip("-"):
+        raise ConfigError("seed", f"{text!r} is several seeds; `mam-bench run` plays one. For a range use "
+                                  f"`mam-bench experiment SUITE.yaml` with `seeds: {text}`, or loop over --seed")
+    raise ConfigError("seed", f"expected a whole number, got {text!r}")
+
+
 def spec_from_args(args: argparse.Namespace) -> PairSpec:
     for name in NON_EMPTY:
         value = getattr(args, name, None)
@@ -87,8 +99,11 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
         if not ids:
             raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}")
     options: dict[str, Any] = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
+    if args.policy == "llm" and not args.model:
+        raise ConfigError("model", "the llm policy needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
+                                   "or local:gemma3-270m with the [local] extra)")
     return PairSpec.build(
-        world=args.world, seed=args.seed, params=parse_param_pairs(args.param), objective=args.objective,
+        world=args.world, seed=seed_of(args.seed), params=parse_param_pairs(args.param), objective=args.objective,
         policy=args.policy, influence=args.influence, influence_ids=ids, rounds=args.rounds,
         board_window=args.board_window, post_cap=args.post_cap, controller_options=options,
         settle=args.settle, max_policy_error_share=args.max_policy_errors,
@@ -153,6 +168,10 @@ def handle(args: argparse.Namespace) -> int:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
     prep = prepare(spec)  # every check before any work, and before any file is touched
+    if spec.policy == "llm":
+        from mam_bench.extras import require
+
+        require("local" if str(spec.controller_options.get("model", "")).startswith("local:") else "llm")
     check_controller(spec, prep)
     replay = spec.controller_options.get("replay")
     if replay and Path(replay).resolve() in (out.resolve(), (out / "decisions.jsonl").resolve()):
@@ -193,9 +212,19 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
         f" ({sign} {metric} is better) | {len(result['influence_ids'])} influence agents",
         f"{'':10s} {'status':18s} {'rounds':>6s}  " + "  ".join(f"{c:>12s}" for c in cols),
     ]
+    ref = result["reference"]
+    # the reference row shows the values the delta compares (the reference at the treatment's
+    # last round, its final state held), and says so when the reference went on further
+    at = ref.get("compared_round", ref["rounds"])
+    shown = {"reference": (min(at, ref["rounds"]), ref.get("compared", ref["final"])),
+             "treatment": (result["treatment"]["rounds"], result["treatment"]["final"])}
     for run in ("reference", "treatment"):
         r = result[run]
-        lines.append(f"{run:10s} {r['status']:18s} {r['rounds']:>6d}  " + "  ".join(f"{_fmt(r['final'].get(c)):>12s}" for c in cols))
+        rounds, values = shown[run]
+        lines.append(f"{run:10s} {r['status']:18s} {rounds:>6d}  " + "  ".join(f"{_fmt(values.get(c)):>12s}" for c in cols))
+    if at < ref["rounds"]:
+        finals = ", ".join(f"{c} {_fmt(ref['final'].get(c))}" for c in cols)
+        lines.append(f"(reference compared at round {at}; it went on to round {ref['rounds']}: {finals})")
     rel = result.get("relative")
     rel_s = f"{rel:+.2%}" if isinstance(rel, float) else "n/a"
     lines.append(f"delta {result['delta']:+.4f}   lift {result['lift']:+.4f}   relative {rel_s}")

@@ -18,21 +18,39 @@ def _scale(lo: float, hi: float, a: float, b: float):
     return lambda v: a + (v - lo) / span * (b - a)
 
 
-def lift_bars(labels: Sequence[str], mean: Sequence[float], low: Sequence[float], high: Sequence[float]) -> str:
-    """Mean lift per case with its 95% CI as whiskers; the zero line marks 'no effect'."""
+#: room left of the plot for the value axis, and below it for slanted case labels
+LEFT, LABELS = 72, 120
+
+
+def lift_bars(labels: Sequence[str], mean: Sequence[float], low: Sequence[float], high: Sequence[float],
+              title: str = "", panel_id: str = "lift-chart") -> str:
+    """Mean lift per case with its 95% CI as whiskers; the zero line marks 'no effect'.
+
+    One panel holds one world and metric (lifts on different scales never share an axis);
+    the axis spans the bars and their CIs, and the labels get room of their own below it.
+    """
     vals = [v for v in [*mean, *low, *high, 0.0] if v is not None and math.isfinite(v)]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
-    y = _scale(lo - pad, hi + pad, H - PAD, 20)
+    top = 34 if title else 20
+    y = _scale(lo - pad, hi + pad, H - PAD, top)
     n = max(len(labels), 1)
-    slot = (W - PAD - 20) / n
-    parts = [f'<svg id="lift-chart" class="chart" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H + 60}" '
-             f'viewBox="0 0 {W} {H + 60}" role="img" aria-label="mean lift per case with 95% CI">']
-    parts.append(f'<line x1="{PAD}" x2="{W - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#444"/>')
-    for t in (lo - pad, 0.0, hi + pad):
-        parts.append(f'<text x="{PAD - 6}" y="{y(t) + 4:.1f}" text-anchor="end" font-size="11">{t:+.3f}</text>')
+    slot = (W - LEFT - 20) / n
+    height = H - PAD + LABELS
+    parts = [f'<svg id="{_esc(panel_id)}" class="chart lift-panel" xmlns="http://www.w3.org/2000/svg" width="{W}" '
+             f'height="{height}" viewBox="0 0 {W} {height}" role="img" aria-label="mean lift per case with 95% CI'
+             f'{": " + _esc(title) if title else ""}">']
+    if title:
+        parts.append(f'<text class="panel-title" x="{LEFT}" y="16" font-size="13" font-weight="bold">{_esc(title)}</text>')
+    parts.append(f'<line x1="{LEFT}" x2="{W - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#444"/>')
+    parts.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{top}" y2="{H - PAD}" stroke="#999"/>')
+    for t in _ticks(lo - pad, hi + pad):
+        parts.append(f'<text x="{LEFT - 6}" y="{y(t) + 4:.1f}" text-anchor="end" font-size="11">{t:+.3g}</text>')
+        parts.append(f'<line x1="{LEFT - 3}" x2="{LEFT}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="#999"/>')
+    parts.append(f'<text x="14" y="{(top + H - PAD) / 2:.0f}" font-size="11" text-anchor="middle" '
+                 f'transform="rotate(-90 14 {(top + H - PAD) / 2:.0f})">mean lift (95% CI)</text>')
     for i, (lab, m, a, b) in enumerate(zip(labels, mean, low, high)):
-        x0 = PAD + i * slot + slot * 0.2
+        x0 = LEFT + i * slot + slot * 0.2
         bw = slot * 0.6
         top, base = (y(m), y(0)) if m >= 0 else (y(0), y(m))
         colour = "#2b7bba" if m >= 0 else "#c0504d"
@@ -43,10 +61,23 @@ def lift_bars(labels: Sequence[str], mean: Sequence[float], low: Sequence[float]
             parts.append(f'<line class="ci" x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(a):.1f}" y2="{y(b):.1f}" stroke="#000"/>')
             for v in (a, b):
                 parts.append(f'<line x1="{cx - 6:.1f}" x2="{cx + 6:.1f}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#000"/>')
+        short = lab if len(lab) <= 40 else lab[:38] + "\u2026"
         parts.append(f'<text x="{cx:.1f}" y="{H - PAD + 16}" font-size="11" text-anchor="end" '
-                     f'transform="rotate(-30 {cx:.1f} {H - PAD + 16})">{_esc(lab)}</text>')
+                     f'transform="rotate(-30 {cx:.1f} {H - PAD + 16})">{_esc(short)}<title>{_esc(lab)}</title></text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """About n round values across [lo, hi], zero among them when it is inside."""
+    span = hi - lo
+    if span <= 0:
+        return [lo]
+    raw = span / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    first = math.ceil(lo / step) * step
+    return [round(first + k * step, 12) for k in range(int((hi - first) / step) + 1)]
 
 
 def time_series(title: str, reference: Sequence[float], treatment: Sequence[float], metric: str) -> str:

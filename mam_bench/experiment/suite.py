@@ -331,8 +331,38 @@ def _check_case(i: int, case: Case, seed: int) -> None:
 
 
 def _located(exc: ValidationError) -> ConfigError:
+    """Every pydantic error, located (a typo report that stops at the first costs a rerun per typo)."""
+    return _combined([_located_one(err) for err in exc.errors()])
+
+
+def _case_errors(data: dict, exc: ValidationError) -> list[ConfigError]:
+    """The world-level errors of the cases the schema accepted (so one run reports every typo)."""
+    bad = {e["loc"][1] for e in exc.errors() if len(e.get("loc", ())) > 1 and e["loc"][0] == "cases"}
+    cases = data.get("cases") if isinstance(data.get("cases"), list) else []
+    out = []
+    for i, raw in enumerate(cases):
+        if i in bad or not isinstance(raw, dict):
+            continue
+        try:
+            _check_case(i, Case(**raw), 0)
+        except ConfigError as err:
+            out.append(err)
+        except ValidationError:
+            continue
+    return out
+
+
+def _combined(errors: list[ConfigError]) -> ConfigError:
+    """One ConfigError naming the first field; the others follow in its message."""
+    first, rest = errors[0], errors[1:]
+    if not rest:
+        return first
+    others = "; ".join(str(e) for e in rest)
+    return ConfigError(first.field, f"{str(first).split(': ', 1)[-1]} (and {len(rest)} more: {others})")
+
+
+def _located_one(err: Any) -> ConfigError:
     """pydantic's loc ('cases', 1, 'params') as a path: cases[1].params."""
-    err = exc.errors()[0]
     parts: list[str] = []
     for p in err.get("loc", ()):
         if isinstance(p, int):
@@ -352,15 +382,21 @@ def parse_suite(data: Any) -> Suite:
     try:
         suite = Suite(**data)
     except ValidationError as exc:
-        raise _located(exc) from None
+        raise _combined([_located_one(e) for e in exc.errors()] + _case_errors(data, exc)) from None
     seen: dict[str, int] = {}
     for i, case in enumerate(suite.cases):
         if case.name is not None and case.name in seen:
             raise ConfigError(f"cases[{i}].name", f"{case.name!r} is already the name of cases[{seen[case.name]}]")
         seen.setdefault(case.name or "", i)
     first = suite.seed_list()[0]
+    errors = []
     for i, case in enumerate(suite.cases):
-        _check_case(i, case, first)
+        try:
+            _check_case(i, case, first)
+        except ConfigError as exc:
+            errors.append(exc)
+    if errors:
+        raise _combined(errors)
     names = {c.name for c in suite.cases if c.name}
     for i, pair in enumerate(suite.contrasts):
         for name in pair:

@@ -283,6 +283,7 @@ class LLMController(Controller):
                 self._first_done.set()
 
     def _record(self, row: dict[str, Any]) -> None:
+        row.setdefault("error", None)  # every row has the column, so readers need no special case
         self.totals.add(row)
         if self.records is not None:
             self.records.append("llm_calls.jsonl", row)

@@ -46,3 +46,19 @@ def boards_render(page: Page) -> None:
 
 def lift_text(page: Page) -> str:
     return page.locator(".mam-lift").inner_text()
+
+
+def overlapping_boxes(page: Page, selector: str) -> list[tuple[str, str]]:
+    """Pairs of visible elements matching `selector` whose boxes overlap (texts run together)."""
+    items = []
+    for el in page.locator(selector).all():
+        box = el.bounding_box()
+        if box and box["width"] and box["height"]:
+            items.append((el.inner_text(), box))
+    out = []
+    for i, (ta, a) in enumerate(items):
+        for tb, b in items[i + 1:]:
+            if (a["x"] < b["x"] + b["width"] - 1 and b["x"] < a["x"] + a["width"] - 1
+                    and a["y"] < b["y"] + b["height"] - 1 and b["y"] < a["y"] + a["height"] - 1):
+                out.append((ta, tb))
+    return out

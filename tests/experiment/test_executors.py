@@ -44,7 +44,9 @@ def test_local_and_ray_tables_match_and_report_opens(tmp_path, write_suite) -> N
         tab = browser.new_page()
         tab.goto((tmp_path / "local" / "report.html").as_uri())
         assert tab.locator("table#summary tbody tr").count() == len(summary)
-        assert tab.locator("svg#lift-chart rect.bar").count() == 4
-        assert tab.locator("svg#lift-chart").is_visible()
+        assert tab.locator("#lift-chart svg rect.bar").count() == 4
+        lifts = pooled[pooled["test"] == "lift"]
+        assert tab.locator("#lift-chart svg.lift-panel").count() == lifts.groupby(["world", "metric"]).ngroups
+        assert tab.locator("#lift-chart svg.lift-panel").first.is_visible()
         assert tab.locator("svg.series polyline.treatment").count() >= 1
         browser.close()

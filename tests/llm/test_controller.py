@@ -135,6 +135,9 @@ def test_pair_with_fake_model_counts_mismatches_and_replays(tmp_path: Path) -> N
     again = run_pair(replay, tmp_path / "replay")
     for key in ("treatment", "delta", "lift"):
         assert again[key] == res[key]
+    calls = read_jsonl(tmp_path / "llm" / "llm_calls.jsonl")
+    assert calls and all("error" in c for c in calls)  # the column is there even when nothing failed
+    assert res["policy"] == "llm"  # the built-in LLM controller passed in keeps its own name
 
 
 def test_one_call_mode_posts_and_acts_with_one_call_each(tmp_path: Path) -> None:

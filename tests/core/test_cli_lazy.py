@@ -1,0 +1,73 @@
+"""The CLI imports only what the chosen subcommand needs; worlds are discovered once per process;
+a missing optional part names the extra that installs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mam_bench import cli, registry
+
+HEAVY = ("mesa", "pandas", "scipy", "pydantic", "matplotlib", "solara", "numba", "langchain_core")
+
+
+def test_help_lists_every_command_without_importing_the_heavy_libraries() -> None:
+    code = ("import sys, json\nfrom mam_bench.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            f"print(json.dumps(sorted(m for m in {list(HEAVY)!r} if m in sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    *help_lines, loaded = done.stdout.strip().splitlines()
+    assert json.loads(loaded) == []
+    for name in cli.COMMANDS:
+        assert name in "\n".join(help_lines)
+
+
+def test_summaries_match_each_command_module() -> None:
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")  # noqa: SLF001
+    helps = {a.dest: a.help for a in sub._choices_actions}  # noqa: SLF001
+    assert helps == cli.COMMANDS
+
+
+def test_a_subcommand_still_parses_in_full() -> None:
+    args = cli.build_parser(only="run").parse_args(["run", "schelling", "--seed", "3"])
+    assert (args.world, args.seed) == ("schelling", 3)
+
+
+def test_worlds_are_discovered_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def counting(**kw):
+        calls.append(kw)
+        return []
+
+    monkeypatch.setattr(registry, "entry_points", counting)
+    registry._plugin_worlds.cache_clear()  # noqa: SLF001
+    try:
+        for _ in range(20):
+            registry.get_world("schelling")
+        registry.world_names()
+        assert len(calls) == 1
+    finally:
+        registry._plugin_worlds.cache_clear()  # noqa: SLF001
+
+
+def test_dashboard_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "solara", None)  # what find_spec sees when solara is absent
+    code = cli.main(["dashboard", "--port", "8799"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1
+    assert "[dashboards]" in err and "pip install 'mam-bench[dashboards]'" in err
+
+
+def test_llm_policy_without_the_extra_names_it(tmp_path) -> None:
+    code = ("import sys\nfor m in ('langchain_core', 'langchain', 'langchain_openai'):\n    sys.modules[m] = None\n"
+            "from mam_bench.cli import main\n"
+            f"sys.exit(main(['run', 'schelling', '--policy', 'llm', '--model', 'openai:x', '--out', {str(tmp_path / 'r')!r}]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "[llm]" in done.stderr.strip().splitlines()[-1]
+    assert not (tmp_path / "r").exists()
