@@ -69,7 +69,7 @@ class SwarmWorld(SteerableWorld):
         self.active = np.ones(self.n, dtype=bool)
         self.score = 0.0
         self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))
-        self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.message_range)
+        self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.range_at, echo=p.upstream)
         self.inbox: dict[int, list[str]] = {}
         self.history: dict[int, deque] = {i: deque(maxlen=p.memory) for i in range(self.n)}
         self.recent: dict[int, deque] = {i: deque([tuple(self.pos[i])], maxlen=8) for i in range(self.n)}
@@ -171,10 +171,13 @@ class SwarmWorld(SteerableWorld):
         try:
             act = self.Action.model_validate(raw).action
         except ValidationError as exc:
-            return None, clip_message(msg), exc.errors()[0].get("msg", "invalid action")
+            return None, self._clip(msg), exc.errors()[0].get("msg", "invalid action")
         except Exception as exc:  # noqa: BLE001 - hostile input must never crash a round
-            return None, clip_message(msg), str(exc)
-        return act, clip_message(msg if msg is None else str(msg)), ""
+            return None, self._clip(msg), str(exc)
+        return act, self._clip(msg if msg is None else str(msg)), ""
+
+    def _clip(self, text: Any) -> str | None:
+        return clip_message(text, self.params.upstream)
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         r = self.round
@@ -192,7 +195,7 @@ class SwarmWorld(SteerableWorld):
             if d is None or d.defer:
                 rng = LazyRng(lambda aid=aid: stream(self.seed, "policy", aid, r))
                 a, m = self.rule(aid, plan, rng)
-                actions[aid], messages[aid] = a, clip_message(m)
+                actions[aid], messages[aid] = a, self._clip(m)
                 if aid in influence:
                     verdict[aid] = ("", "", True)
             elif d.error:
@@ -256,7 +259,7 @@ class SwarmWorld(SteerableWorld):
                 agent.cell = self.grid[(int(self.pos[aid, 0]), int(self.pos[aid, 1]))]
 
     def _record_frame(self, next_round: int = 0) -> None:
-        box = frozenset(c for b in self.bodies for c in b.cells)
+        box = frozenset(c for b in self.bodies if b.symbol == "B" for c in b.cells)
         self.frames.append(FrameData(next_round, self.terrain, self.pos.copy(), self.active.copy(), self.dollar().copy(), box, dict(self.marks)))
 
     # --- outcome --------------------------------------------------------------------------------
@@ -268,7 +271,7 @@ class SwarmWorld(SteerableWorld):
             "size": self.size,
             "positions": [[int(r), int(c)] if a else None for (r, c), a in zip(self.pos.tolist(), self.active)],
             "dollar": [bool(x) for x in self.dollar()],
-            "box": sorted([int(r), int(c)] for b in self.bodies for r, c in b.cells),
+            "box": sorted([int(r), int(c)] for b in self.bodies if b.symbol == "B" for r, c in b.cells),
             "marks": {f"{r},{c}": s for (r, c), s in sorted(self.marks.items())},
             "actions": list(self.last_actions),
             "messages": list(self.last_messages),

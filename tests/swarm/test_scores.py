@@ -19,8 +19,7 @@ def act(*names):
 
 def test_pursuit_capture_scores_and_prey_respawns():
     w = PursuitWorld(PursuitWorld.Params(agents=4), seed=0, influence_ids=range(4))
-    w.prey = (5, 5)
-    w.marks = {w.prey: "P"}
+    w.place_prey((5, 5))
     w.pos[:] = [(4, 5), (6, 5), (5, 4), (5, 7)]
     w.play_round(act("STAY", "STAY", "STAY", "LEFT"))
     assert w.score == 1 and w.metrics()["score"] == 1.0
@@ -30,8 +29,7 @@ def test_pursuit_capture_scores_and_prey_respawns():
 
 def test_pursuit_prey_flees_two_steps_when_not_caught():
     w = PursuitWorld(PursuitWorld.Params(size=20, agents=2), seed=0, influence_ids=range(2))
-    w.prey = (10, 10)
-    w.marks = {w.prey: "P"}
+    w.place_prey((10, 10))
     w.pos[:] = [(6, 10), (10, 6)]
     w.play_round(act("STAY", "STAY"))
     assert w.score == 0 and w.prey != (10, 10)

@@ -1,4 +1,8 @@
-"""Flocking (spec section 5): form a hollow square; score = max(init_dis - cur_dis), ends at 0."""
+"""Flocking (spec section 5): form a hollow square; score = max(init_dis - cur_dis), ends at 0.
+
+Under `rules=swarmbench` every seed starts from upstream's one layout (init distance 11 at
+10x10 with 10 agents); `rules=mam` draws a layout per seed from the placement stream.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_rule
 from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
 from mam_bench.models.swarm.flocking.observe import FlockingObservation
 from mam_bench.models.swarm.flocking.params import FlockingParams
-from mam_bench.models.swarm.layouts import free_cells, place
+from mam_bench.models.swarm.layouts import free_cells, place, upstream_flocking
 from mam_bench.models.swarm.navigation import LazyRng
 
 
@@ -24,7 +28,10 @@ class FlockingWorld(SwarmWorld):
     Observation = FlockingObservation
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
-        self.pos = place(free_cells(self.terrain), self.n, placement_rng)
+        if self.params.upstream:
+            self.pos = upstream_flocking(self.terrain, self.n)
+        else:
+            self.pos = place(free_cells(self.terrain), self.n, placement_rng)
         self.side = max(1, min(self.n // 4 + 1, self.size - 2))
         self.shape = hollow_square(self.side)
         self.init_dis = self._dissimilarity()

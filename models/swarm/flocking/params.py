@@ -14,4 +14,4 @@ class FlockingParams(SwarmParams):
         "nearest", description="nearest: the human baseline (nearest free slot of a square anchored at the"
         " swarm's bounding box); assign: optimal Hungarian slot assignment, then step toward it"
     )
-    cost_scale: float = Field(1.0, gt=0.0, le=1.0, description="1.0 = upstream Manhattan cost, 0.5 = the paper's formula")
+    cost_scale: float = Field(1.0, gt=0.0, le=1.0, description="1.0 = upstream's full Manhattan cost (its scores); 0.5 = the paper's written formula")

@@ -13,7 +13,7 @@ from mam_bench.models.swarm.foraging.metrics import beside, settle
 from mam_bench.models.swarm.foraging.observe import ForagingObservation
 from mam_bench.models.swarm.foraging.params import ForagingParams
 from mam_bench.models.swarm.grid import FOOD, NEST, chebyshev
-from mam_bench.models.swarm.layouts import foraging_maze, free_cells, place
+from mam_bench.models.swarm.layouts import foraging_maze, free_cells, place, upstream_foraging
 from mam_bench.models.swarm.navigation import LazyRng, bfs
 
 
@@ -27,7 +27,8 @@ class ForagingWorld(SwarmWorld):
     aliases: ClassVar[dict[str, str]] = {"PICKUP": "STAY", "DROP": "STAY"}
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
-        self.terrain, self.food, self.nest = foraging_maze(self.size, layout_rng)
+        maze = upstream_foraging if self.params.upstream else foraging_maze
+        self.terrain, self.food, self.nest = maze(self.size, layout_rng)
         for c in self.food:
             self.terrain[c] = FOOD
         for c in self.nest:
@@ -63,7 +64,7 @@ class ForagingWorld(SwarmWorld):
         return a, None
 
     def after_physics(self, escaped: list[int]) -> None:
-        got = settle(self.pos, self.active, self.carrying, self.near_food, self.near_nest)
+        got = int(settle(self.pos, self.active, self.carrying, self.near_food, self.near_nest, self.params.upstream).sum())
         self.score += got
         self.deliveries += got
         self._look()
