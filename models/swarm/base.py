@@ -57,6 +57,8 @@ class SwarmWorld(SteerableWorld):
     #: actions the schema accepts; `aliases` map no-op names to what physics sees
     allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY")
     aliases: ClassVar[dict[str, str]] = {}
+    #: the push solver (upstream's integer program); `bench/swarm_step.py` swaps in the old greedy
+    resolve_pushes: ClassVar[Any] = staticmethod(physics.resolve)
 
     def __init__(self, params: SwarmParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
@@ -212,7 +214,7 @@ class SwarmWorld(SteerableWorld):
         self.before_physics(actions)
         moves = [a if a in DELTA else None for a in actions]
         prev, was_active = self.pos.copy(), self.active.copy()
-        res = physics.resolve(self.static_mask(), self.pos, self.active, moves, self.bodies)
+        res = self.resolve_pushes(self.static_mask(), self.pos, self.active, moves, self.bodies)
         self.pos, self.bodies = res.positions, res.bodies
         off = ~((self.pos[:, 0] >= 0) & (self.pos[:, 0] < self.size) & (self.pos[:, 1] >= 0) & (self.pos[:, 1] < self.size))
         escaped = [int(i) for i in np.flatnonzero(off & self.active)]

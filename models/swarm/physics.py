@@ -127,8 +127,11 @@ def _movers(
     rows = [index[u] for u in nodes for _ in children[u]]
     cols = [index[v] for u in nodes for v in children[u]]
     m = len(nodes)
-    graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(m, m)).tocsr()
-    n_scc, scc = connected_components(graph, directed=True, connection="strong")
+    if any(u >= n and len(bodies[u - n].cells) > 1 for u in nodes):
+        graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(m, m)).tocsr()
+        n_scc, scc = connected_components(graph, directed=True, connection="strong")
+    else:  # single cells push along one line only: no cycles, every node is its own component
+        n_scc, scc = m, np.arange(m)
     force = np.zeros(n_scc, dtype=np.int64)
     mass = np.zeros(n_scc, dtype=np.int64)
     stuck = np.zeros(n_scc, dtype=bool)

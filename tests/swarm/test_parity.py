@@ -151,3 +151,15 @@ def test_messages_range_at_delivery_with_self_echo():
 def test_message_cap_is_120_chars_plus_dots_upstream():
     assert clip_message("x" * 130, upstream=True) == "x" * 120 + "..."
     assert clip_message("x" * 130, upstream=False) == "x" * 117 + "..."
+
+
+def test_upstream_action_parsing():
+    from mam_bench.models.swarm.answer import upstream_answer
+
+    allowed = ("UP", "DOWN", "LEFT", "RIGHT", "STAY")
+    # substring, in list order: "STAY UP" contains UP, which comes first in the list
+    assert upstream_answer("ACTION: [STAY UP]", allowed)["action"] == "UP"
+    assert upstream_answer("ACTION: [up]", allowed)["action"] == "STAY"  # case-sensitive; no match = STAY
+    assert upstream_answer("ACTION: LEFT\naction: DOWN", allowed)["action"] == "DOWN"  # later tag overrides
+    assert upstream_answer("no answer at all", allowed) == {"action": "STAY", "message": None}
+    assert upstream_answer("ACTION: UP\nMSG: " + "y" * 130, allowed)["message"] == "y" * 120 + "..."

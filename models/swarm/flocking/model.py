@@ -17,7 +17,7 @@ from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
 from mam_bench.models.swarm.flocking.observe import FlockingObservation
 from mam_bench.models.swarm.flocking.params import FlockingParams
 from mam_bench.models.swarm.layouts import free_cells, place, upstream_flocking
-from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.navigation import LazyRng, wander
 
 
 class FlockingWorld(SwarmWorld):
@@ -43,6 +43,8 @@ class FlockingWorld(SwarmWorld):
     def plan(self) -> Any:
         passable = self.passable()
         live = np.flatnonzero(self.active)
+        if self.params.strategy == "local":
+            return {"passable": passable}
         if self.params.strategy == "nearest":
             lo = self.pos[live].min(axis=0)
             top = int(min(max(lo[0], 1), self.size - 1 - self.side))
@@ -57,6 +59,17 @@ class FlockingWorld(SwarmWorld):
 
     def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
         here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
+        if self.params.strategy == "local":
+            seen = self.pos[self.active]
+            seen = seen[np.abs(seen - np.array(here)).max(axis=1) <= self.reach]  # self included
+            if len(seen) == 1:  # alone: look for the others
+                return wander(here, self.recent[aid], plan["passable"], rng), None
+            lo = seen.min(axis=0)
+            top = int(min(max(lo[0], 1), self.size - 1 - self.side))
+            left = int(min(max(lo[1], 1), self.size - 1 - self.side))
+            slots = [(top + int(r), left + int(c)) for r, c in self.shape.tolist()]
+            taken = {(int(r), int(c)) for r, c in seen.tolist()}
+            return nearest_rule(here, slots, taken, plan["passable"], rng), None
         if self.params.strategy == "nearest":
             return nearest_rule(here, plan["slots"], plan["taken"], plan["passable"], rng), None
         return assign_rule(here, plan["goals"].get(aid), plan["passable"], rng), None

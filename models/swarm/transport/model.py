@@ -14,7 +14,7 @@ import numpy as np
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA
 from mam_bench.models.swarm.layouts import TRANSPORT_BOXES, free_cells, place, transport_layout, upstream_transport
-from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.navigation import LazyRng, wander
 from mam_bench.models.swarm.physics import Body
 from mam_bench.models.swarm.transport.actions import TransportAction
 from mam_bench.models.swarm.transport.agents import transport_plan, transport_rule
@@ -45,6 +45,16 @@ class TransportWorld(SwarmWorld):
         box = set(cells)
         self.pos = place(free_cells(self.terrain, blocked=box | set(self.gap)), self.n, placement_rng)
         self.escapes = 0
+        self.sighted = np.zeros(self.n, dtype=bool)  # has this agent seen the box or the gap yet
+        self._look()
+
+    def _look(self) -> None:
+        marks = [c for b in self.bodies for c in b.cells] + list(self.gap)
+        if not marks:
+            return
+        m = np.array(marks)
+        for i in np.flatnonzero(self.active & ~self.sighted):
+            self.sighted[i] = bool((np.abs(m - self.pos[i]).max(axis=1) <= self.reach).any())
 
     def plan(self) -> Any:
         box = [c for b in self.bodies for c in b.cells]
@@ -67,10 +77,13 @@ class TransportWorld(SwarmWorld):
     def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
         here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
         d = plan["direction"]
+        if self.params.strategy == "sidestep" and not self.sighted[aid]:
+            return wander(here, self.recent[aid], plan["passable"], rng), None
         a = transport_rule(here, self.push, d, plan, rng, self.recent[aid])
         return a, (f"push {a}" if here in plan["behind"] and a == d else None)
 
     def after_physics(self, escaped: list[int]) -> None:
+        self._look()
         for _ in escaped:
             self.score += escape_bonus(self.round, self.params.rounds)
             self.escapes += 1
