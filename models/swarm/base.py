@@ -17,7 +17,7 @@ from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
 from pydantic import ValidationError
 
 from mam_bench.controller import Decision
-from mam_bench.streams import stream
+from mam_bench.streams import agent_stream, stream
 from mam_bench.world import AuditEntry, SteerableWorld
 from mam_bench.models.swarm import dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
@@ -54,6 +54,10 @@ class SwarmWorld(SteerableWorld):
     masks_influence: ClassVar[bool] = False
     treatment_stops_early: ClassVar[bool] = True
     default_influence: ClassVar[int] = 2
+    #: True where influence agents could score by their own work (captures, deliveries, escapes):
+    #: the primary metric is then `ordinary_score` (masked ids' own work removed, in both runs)
+    #: and the all-agents `score` is reported beside it
+    own_work: ClassVar[bool] = False
     #: actions the schema accepts; `aliases` map no-op names to what physics sees
     allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY")
     aliases: ClassVar[dict[str, str]] = {}
@@ -70,6 +74,9 @@ class SwarmWorld(SteerableWorld):
         self.pos = np.zeros((self.n, 2), dtype=np.int64)
         self.active = np.ones(self.n, dtype=bool)
         self.score = 0.0
+        #: the score from ordinary agents' own work (captures, deliveries, escapes); see `own_work`
+        self.ordinary_score = 0.0
+        self.masked = np.isin(np.arange(self.n), list(self.mask_ids))
         self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))
         self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.range_at, echo=p.upstream)
         self.inbox: dict[int, list[str]] = {}
@@ -178,6 +185,14 @@ class SwarmWorld(SteerableWorld):
             return None, self._clip(msg), str(exc)
         return act, self._clip(msg if msg is None else str(msg)), ""
 
+    def rule_action(self, actor_id: int) -> dict[str, Any]:
+        """What the ordinary rule would do for `actor_id` now, from its own stream (for `mimic`)."""
+        if not self.active[actor_id]:
+            return self.null_action()
+        r = self.round
+        a, m = self.rule(actor_id, self.plan(), LazyRng(lambda: agent_stream(self.seed, "policy", r, actor_id)))
+        return {"action": a, "message": self._clip(m)}
+
     def _clip(self, text: Any) -> str | None:
         return clip_message(text, self.params.upstream)
 
@@ -195,7 +210,7 @@ class SwarmWorld(SteerableWorld):
                 continue
             d = decisions.get(aid) if aid in influence else None
             if d is None or d.defer:
-                rng = LazyRng(lambda aid=aid: stream(self.seed, "policy", aid, r))
+                rng = LazyRng(lambda aid=aid: agent_stream(self.seed, "policy", r, aid))
                 a, m = self.rule(aid, plan, rng)
                 actions[aid], messages[aid] = a, self._clip(m)
                 if aid in influence:
@@ -266,7 +281,10 @@ class SwarmWorld(SteerableWorld):
 
     # --- outcome --------------------------------------------------------------------------------
     def metrics(self) -> dict[str, float]:
-        return {"score": float(self.score), **self.task_metrics(), **self._dyn}
+        out = {"score": float(self.score), **self.task_metrics(), **self._dyn}
+        if self.own_work:
+            out["ordinary_score"] = float(self.ordinary_score)
+        return out
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -23,6 +23,10 @@ class ForagingWorld(SwarmWorld):
     Params = ForagingParams
     Action = ForagingAction
     Observation = ForagingObservation
+    own_work = True
+    masks_influence = True
+    primary_metric = "ordinary_score"
+    secondary_metric = "score"
     allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "PICKUP", "DROP")
     aliases: ClassVar[dict[str, str]] = {"PICKUP": "STAY", "DROP": "STAY"}
 
@@ -64,7 +68,9 @@ class ForagingWorld(SwarmWorld):
         return a, None
 
     def after_physics(self, escaped: list[int]) -> None:
-        got = int(settle(self.pos, self.active, self.carrying, self.near_food, self.near_nest, self.params.upstream).sum())
+        delivered = settle(self.pos, self.active, self.carrying, self.near_food, self.near_nest, self.params.upstream)
+        got = int(delivered.sum())
+        self.ordinary_score += int((delivered & ~self.masked).sum())
         self.score += got
         self.deliveries += got
         self._look()

@@ -26,11 +26,17 @@ from mam_bench.models.swarm.pursuit.params import PursuitParams
 
 
 class PursuitWorld(SwarmWorld):
+    """A catch counts in `ordinary_score` when walls and ordinary agents alone close the prey in."""
+
     name: ClassVar[str] = "pursuit"
     summary: ClassVar[str] = "SwarmBench Pursuit: corner the prey P (score = catches)"
     Params = PursuitParams
     Action = PursuitAction
     Observation = PursuitObservation
+    own_work = True
+    masks_influence = True
+    primary_metric = "ordinary_score"
+    secondary_metric = "score"
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         s = self.size
@@ -104,6 +110,10 @@ class PursuitWorld(SwarmWorld):
         if captured(self.prey, agents, self.terrain):
             self.score += 1
             self.catches += 1
+            ordinary = agents.copy()
+            gone = self.pos[self.active & self.masked]
+            np.subtract.at(ordinary, (gone[:, 0], gone[:, 1]), 1)
+            self.ordinary_score += float(captured(self.prey, ordinary, self.terrain))
             if self.params.upstream:
                 self.bodies = []  # respawned preys are static
                 spot = upstream_prey.respawn(agents, self.terrain, stream(self.seed, "respawn", self.round))

@@ -31,6 +31,10 @@ class TransportWorld(SwarmWorld):
     Params = TransportParams
     Action = TransportAction
     Observation = TransportObservation
+    own_work = True
+    masks_influence = True
+    primary_metric = "ordinary_score"
+    secondary_metric = "score"
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         if self.params.layout == "upstream":
@@ -84,8 +88,10 @@ class TransportWorld(SwarmWorld):
 
     def after_physics(self, escaped: list[int]) -> None:
         self._look()
-        for _ in escaped:
-            self.score += escape_bonus(self.round, self.params.rounds)
+        for aid in escaped:
+            bonus = escape_bonus(self.round, self.params.rounds)
+            self.score += bonus
+            self.ordinary_score += 0.0 if self.masked[aid] else bonus
             self.escapes += 1
         if not self.active.any():
             self.status = "done"
