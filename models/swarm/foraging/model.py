@@ -23,6 +23,8 @@ class ForagingWorld(SwarmWorld):
     Params = ForagingParams
     Action = ForagingAction
     Observation = ForagingObservation
+    #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
+    default_objective = "hinder"
     own_work = True
     masks_influence = True
     primary_metric = "ordinary_score"

@@ -33,6 +33,9 @@ class PursuitWorld(SwarmWorld):
     Params = PursuitParams
     Action = PursuitAction
     Observation = PursuitObservation
+    #: help closes the cage with the influence agents' own bodies, which the ordinary-only score
+    #: does not count (own work), so the default shows hindering
+    default_objective = "hinder"
     own_work = True
     masks_influence = True
     primary_metric = "ordinary_score"

@@ -22,6 +22,8 @@ class SynchronizationWorld(SwarmWorld):
     Params = SynchronizationParams
     Action = SynchronizationAction
     Observation = SynchronizationObservation
+    #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
+    default_objective = "hinder"
     allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "SWITCH")
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:

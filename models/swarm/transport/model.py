@@ -31,6 +31,8 @@ class TransportWorld(SwarmWorld):
     Params = TransportParams
     Action = TransportAction
     Observation = TransportObservation
+    #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
+    default_objective = "hinder"
     own_work = True
     masks_influence = True
     primary_metric = "ordinary_score"
