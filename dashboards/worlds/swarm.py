@@ -70,14 +70,14 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
         r, c = (int(x) for x in key.split(","))
         ax.text(c, r, sym, ha="center", va="center", fontsize=11, fontweight="bold", color=MARK_COLOURS.get(sym, "k"))
     influence = set(info.influence_ids)
-    lit = row.get("dollar") or []
+    lit = row.get("alt_state") or []
     carrying = row.get("carrying") or []
     for aid, p in enumerate(row.get("positions") or []):
         if p is None:
             continue
         r, c = p
         on = not lit[aid] if aid < len(lit) else True  # `$id` means light off / not carrying
-        face = "#ffca28" if on and "dollar" in row and info.world == "synchronization" else "#1e88e5"
+        face = "#ffca28" if on and "alt_state" in row and info.world == "synchronization" else "#1e88e5"
         if aid < len(carrying) and carrying[aid]:
             face = "#43a047"
         ax.scatter([c], [r], s=(240 / size) ** 2, c=face, edgecolors="#d50000" if aid in influence else "k",

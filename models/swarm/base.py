@@ -120,8 +120,12 @@ class SwarmWorld(SteerableWorld):
     def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
         return ()
 
-    def dollar(self) -> np.ndarray:
-        """Who renders as `$id` (sync: light off; foraging: not carrying)."""
+    def facts_of(self, aid: int) -> tuple[tuple[str, float], ...]:
+        """Task numbers for controllers, so none has to parse the status text."""
+        return ()
+
+    def alt_state(self) -> np.ndarray:
+        """Who renders as `$id`, the alternate state (sync: light off; foraging: not carrying)."""
         return np.zeros(self.n, dtype=bool)
 
     def static_mask(self) -> np.ndarray:
@@ -165,7 +169,7 @@ class SwarmWorld(SteerableWorld):
         return self.Observation(
             task=self.name, actor_id=actor_id, round=self.round, size=self.size, view=self.params.view,
             max_round=self.params.rounds, position=pos, score=float(self.score),
-            status=self.status_of(actor_id), frames=tuple(frames),
+            status=self.status_of(actor_id), facts=self.facts_of(actor_id), frames=tuple(frames),
             messages=tuple(self.inbox.get(actor_id, ())), actions=tuple(self.history[actor_id]),
             allowed=self.allowed,
         )
@@ -253,7 +257,8 @@ class SwarmWorld(SteerableWorld):
             if not outcome:
                 outcome = self._outcome(a, res.moved[aid], aid in escaped)
                 detail = "escaped" if aid in escaped else ("automatic" if a in self.aliases else "")
-            entries.append(AuditEntry(r, aid, {"action": a, "message": messages[aid]}, outcome, detail, deferred))
+            proposal = {"action": a, "message": messages[aid]} if messages[aid] else {"action": a}
+            entries.append(AuditEntry(r, aid, proposal, outcome, detail, deferred))
         self.round_done = r
         self._record_frame(next_round=r + 1)
         return entries
@@ -277,7 +282,7 @@ class SwarmWorld(SteerableWorld):
 
     def _record_frame(self, next_round: int = 0) -> None:
         box = frozenset(c for b in self.bodies if b.symbol == "B" for c in b.cells)
-        self.frames.append(FrameData(next_round, self.terrain, self.pos.copy(), self.active.copy(), self.dollar().copy(), box, dict(self.marks)))
+        self.frames.append(FrameData(next_round, self.terrain, self.pos.copy(), self.active.copy(), self.alt_state().copy(), box, dict(self.marks)))
 
     # --- outcome --------------------------------------------------------------------------------
     def metrics(self) -> dict[str, float]:
@@ -290,7 +295,7 @@ class SwarmWorld(SteerableWorld):
         return {
             "size": self.size,
             "positions": [[int(r), int(c)] if a else None for (r, c), a in zip(self.pos.tolist(), self.active)],
-            "dollar": [bool(x) for x in self.dollar()],
+            "alt_state": [bool(x) for x in self.alt_state()],  # rendered `$id`: light off / not carrying
             "box": sorted([int(r), int(c)] for b in self.bodies if b.symbol == "B" for r, c in b.cells),
             "marks": {f"{r},{c}": s for (r, c), s in sorted(self.marks.items())},
             "actions": list(self.last_actions),

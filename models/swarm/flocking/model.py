@@ -83,6 +83,9 @@ class FlockingWorld(SwarmWorld):
     def task_metrics(self) -> dict[str, float]:
         return {"cur_dis": float(self.cur_dis), "init_dis": float(self.init_dis)}
 
+    def facts_of(self, aid: int) -> tuple[tuple[str, float], ...]:
+        return (("side", float(self.side)), ("dissimilarity", float(self.cur_dis)), ("init_dis", float(self.init_dis)))
+
     def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
         return (("target", f"hollow square of side {self.side} ({len(self.shape)} cells)"),
                 ("dissimilarity", f"{self.cur_dis:g} (start {self.init_dis:g})"))

@@ -56,7 +56,7 @@ class ForagingWorld(SwarmWorld):
             self.knows[i, 0] |= any(chebyshev(here, c) <= self.reach for c in self.food)
             self.knows[i, 1] |= any(chebyshev(here, c) <= self.reach for c in self.nest)
 
-    def dollar(self) -> np.ndarray:
+    def alt_state(self) -> np.ndarray:
         return ~self.carrying
 
     def plan(self) -> Any:
