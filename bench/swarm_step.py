@@ -1,7 +1,9 @@
-"""Rounds per second of each SwarmBench task with all-heuristic (rule) agents.
+"""Rounds per second of each SwarmBench task with its default (local) rule agents.
 
-Usage: python bench/swarm_step.py [--rounds 100] [--big-rounds 20]
-Prints one line per task and size: 10x10 with 10 agents and 50x50 with 200 agents.
+Usage: python bench/swarm_step.py [--rounds 100] [--big-rounds 20] [--rules swarmbench]
+Prints one line per task and size (10x10 with 10 agents, 50x50 with 200 agents): rounds/s with
+upstream's integer-program physics (the worlds' solver), rounds/s of the same world with the
+pre-parity greedy solver swapped in, and their ratio, measured in the same run.
 """
 
 from __future__ import annotations
@@ -9,14 +11,13 @@ from __future__ import annotations
 import argparse
 import time
 
+from mam_bench.models.swarm import physics_greedy
+from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
 
-TASKS = ["pursuit", "synchronization", "foraging", "flocking", "transport"]
 
-
-def rounds_per_second(task: str, size: int, agents: int, rounds: int, seed: int = 0, **extra: str) -> tuple[float, int]:
-    cls = get_world(task)
-    world = cls(cls.Params(size=size, agents=agents, rounds=rounds, **extra), seed=seed)
+def rounds_per_second(cls: type, size: int, agents: int, rounds: int, rules: str, seed: int = 0) -> tuple[float, int]:
+    world = cls(cls.Params(size=size, agents=agents, rounds=rounds, rules=rules), seed=seed)
     start = time.perf_counter()
     while world.round < rounds and not world.done:
         world.play_round()
@@ -27,12 +28,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--big-rounds", type=int, default=20)
+    ap.add_argument("--rules", default="swarmbench", choices=["swarmbench", "mam"])
     args = ap.parse_args()
-    print(f"{'task':16s} {'grid':>6s} {'agents':>6s} {'rounds':>6s} {'rounds/s':>10s}")
+    print(f"rules={args.rules}")
+    print(f"{'task':16s} {'grid':>6s} {'agents':>6s} {'rounds':>6s} {'ilp r/s':>10s} {'greedy r/s':>11s} {'ratio':>6s}")
     for size, agents, rounds in ((10, 10, args.rounds), (50, 200, args.big_rounds)):
         for task in TASKS:
-            rps, played = rounds_per_second(task, size, agents, rounds)
-            print(f"{task:16s} {size:>3d}x{size:<2d} {agents:>6d} {played:>6d} {rps:>10.1f}")
+            cls = get_world(task)
+            greedy_cls = type(f"Greedy{cls.__name__}", (cls,), {"resolve_pushes": staticmethod(physics_greedy.resolve)})
+            rps, played = rounds_per_second(cls, size, agents, rounds, args.rules)
+            old, _ = rounds_per_second(greedy_cls, size, agents, rounds, args.rules)
+            print(f"{task:16s} {size:>3d}x{size:<2d} {agents:>6d} {played:>6d} {rps:>10.1f} {old:>11.1f} {rps / old:>6.2f}")
 
 
 if __name__ == "__main__":

@@ -65,9 +65,10 @@ INFLUENCE_EDGE = "#d50000"
 
 
 def agent_states(row: dict[str, Any], info: Any) -> list[str]:
-    """Each agent's drawn state. `dollar` is the world's `$id` flag: light off (synchronization),
-    not carrying (foraging); other worlds never set it."""
-    flag = row.get("dollar") or []
+    """Each agent's drawn state. `alt_state` is the world's `$id` flag (light off in
+    synchronization); `carrying` says who holds food in foraging; other worlds set neither."""
+    flag = row.get("alt_state") or []
+    carrying = row.get("carrying") or []
     n = len(row.get("positions") or [])
     out = []
     for aid in range(n):
@@ -75,7 +76,7 @@ def agent_states(row: dict[str, Any], info: Any) -> list[str]:
         if info.world == "synchronization":
             out.append("idle" if off else "light on")
         elif info.world == "foraging":
-            out.append("idle" if off else "carrying")
+            out.append("carrying" if aid < len(carrying) and carrying[aid] else "idle")
         else:
             out.append("idle")
     return out

@@ -43,3 +43,29 @@ def parse_answer(text: str, allowed: tuple[str, ...]) -> dict:
     if action is None and message is None:
         raise AnswerError(f"no ACTION: with one of {', '.join(allowed)} and no MSG: found")
     return {"action": action or "STAY", "message": message}
+
+
+def upstream_answer(text: str, allowed: tuple[str, ...]) -> dict:
+    """Upstream's `SwarmAgent.to_action` (@ c164678), for reproduction runs; never raises.
+
+    For each of "ACTION:", "Action:", "action:" present (a later one overrides), the rest of that
+    line is searched for the action names by substring, case-sensitive, in the action list's
+    order; likewise "MSG:"/"Msg:"/"msg:" give the message, cut at 120 chars plus "...". No
+    action means STAY.
+    """
+    text = text or ""
+    action = None
+    for tag in ("ACTION:", "Action:", "action:"):
+        if tag in text:
+            part = text.split(tag, 1)[1].split("\n", 1)[0].strip()
+            for name in allowed:
+                if name in part:
+                    action = name
+                    break
+    message = None
+    for tag in ("MSG:", "Msg:", "msg:"):
+        if tag in text:
+            message = text.split(tag, 1)[1].split("\n", 1)[0].strip()
+            if len(message) > 120:
+                message = message[:120] + "..."
+    return {"action": action or "STAY", "message": message or None}

@@ -17,7 +17,7 @@ from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
 from pydantic import ValidationError
 
 from mam_bench.controller import Decision
-from mam_bench.streams import stream
+from mam_bench.streams import agent_stream, stream
 from mam_bench.world import AuditEntry, SteerableWorld
 from mam_bench.models.swarm import dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
@@ -54,9 +54,15 @@ class SwarmWorld(SteerableWorld):
     masks_influence: ClassVar[bool] = False
     treatment_stops_early: ClassVar[bool] = True
     default_influence: ClassVar[int] = 2
+    #: True where influence agents could score by their own work (captures, deliveries, escapes):
+    #: the primary metric is then `ordinary_score` (masked ids' own work removed, in both runs)
+    #: and the all-agents `score` is reported beside it
+    own_work: ClassVar[bool] = False
     #: actions the schema accepts; `aliases` map no-op names to what physics sees
     allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY")
     aliases: ClassVar[dict[str, str]] = {}
+    #: the push solver (upstream's integer program); `bench/swarm_step.py` swaps in the old greedy
+    resolve_pushes: ClassVar[Any] = staticmethod(physics.resolve)
 
     def __init__(self, params: SwarmParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
@@ -68,8 +74,11 @@ class SwarmWorld(SteerableWorld):
         self.pos = np.zeros((self.n, 2), dtype=np.int64)
         self.active = np.ones(self.n, dtype=bool)
         self.score = 0.0
+        #: the score from ordinary agents' own work (captures, deliveries, escapes); see `own_work`
+        self.ordinary_score = 0.0
+        self.masked = np.isin(np.arange(self.n), list(self.mask_ids))
         self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))
-        self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.message_range)
+        self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.range_at, echo=p.upstream)
         self.inbox: dict[int, list[str]] = {}
         self.history: dict[int, deque] = {i: deque(maxlen=p.memory) for i in range(self.n)}
         self.recent: dict[int, deque] = {i: deque([tuple(self.pos[i])], maxlen=8) for i in range(self.n)}
@@ -111,8 +120,12 @@ class SwarmWorld(SteerableWorld):
     def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
         return ()
 
-    def dollar(self) -> np.ndarray:
-        """Who renders as `$id` (sync: light off; foraging: not carrying)."""
+    def facts_of(self, aid: int) -> tuple[tuple[str, float], ...]:
+        """Task numbers for controllers, so none has to parse the status text."""
+        return ()
+
+    def alt_state(self) -> np.ndarray:
+        """Who renders as `$id`, the alternate state (sync: light off; foraging: not carrying)."""
         return np.zeros(self.n, dtype=bool)
 
     def static_mask(self) -> np.ndarray:
@@ -156,7 +169,7 @@ class SwarmWorld(SteerableWorld):
         return self.Observation(
             task=self.name, actor_id=actor_id, round=self.round, size=self.size, view=self.params.view,
             max_round=self.params.rounds, position=pos, score=float(self.score),
-            status=self.status_of(actor_id), frames=tuple(frames),
+            status=self.status_of(actor_id), facts=self.facts_of(actor_id), frames=tuple(frames),
             messages=tuple(self.inbox.get(actor_id, ())), actions=tuple(self.history[actor_id]),
             allowed=self.allowed,
         )
@@ -171,10 +184,21 @@ class SwarmWorld(SteerableWorld):
         try:
             act = self.Action.model_validate(raw).action
         except ValidationError as exc:
-            return None, clip_message(msg), exc.errors()[0].get("msg", "invalid action")
+            return None, self._clip(msg), exc.errors()[0].get("msg", "invalid action")
         except Exception as exc:  # noqa: BLE001 - hostile input must never crash a round
-            return None, clip_message(msg), str(exc)
-        return act, clip_message(msg if msg is None else str(msg)), ""
+            return None, self._clip(msg), str(exc)
+        return act, self._clip(msg if msg is None else str(msg)), ""
+
+    def rule_action(self, actor_id: int) -> dict[str, Any]:
+        """What the ordinary rule would do for `actor_id` now, from its own stream (for `mimic`)."""
+        if not self.active[actor_id]:
+            return self.null_action()
+        r = self.round
+        a, m = self.rule(actor_id, self.plan(), LazyRng(lambda: agent_stream(self.seed, "policy", r, actor_id)))
+        return {"action": a, "message": self._clip(m)}
+
+    def _clip(self, text: Any) -> str | None:
+        return clip_message(text, self.params.upstream)
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         r = self.round
@@ -190,9 +214,9 @@ class SwarmWorld(SteerableWorld):
                 continue
             d = decisions.get(aid) if aid in influence else None
             if d is None or d.defer:
-                rng = LazyRng(lambda aid=aid: stream(self.seed, "policy", aid, r))
+                rng = LazyRng(lambda aid=aid: agent_stream(self.seed, "policy", r, aid))
                 a, m = self.rule(aid, plan, rng)
-                actions[aid], messages[aid] = a, clip_message(m)
+                actions[aid], messages[aid] = a, self._clip(m)
                 if aid in influence:
                     verdict[aid] = ("", "", True)
             elif d.error:
@@ -209,7 +233,7 @@ class SwarmWorld(SteerableWorld):
         self.before_physics(actions)
         moves = [a if a in DELTA else None for a in actions]
         prev, was_active = self.pos.copy(), self.active.copy()
-        res = physics.resolve(self.static_mask(), self.pos, self.active, moves, self.bodies)
+        res = self.resolve_pushes(self.static_mask(), self.pos, self.active, moves, self.bodies)
         self.pos, self.bodies = res.positions, res.bodies
         off = ~((self.pos[:, 0] >= 0) & (self.pos[:, 0] < self.size) & (self.pos[:, 1] >= 0) & (self.pos[:, 1] < self.size))
         escaped = [int(i) for i in np.flatnonzero(off & self.active)]
@@ -233,7 +257,8 @@ class SwarmWorld(SteerableWorld):
             if not outcome:
                 outcome = self._outcome(a, res.moved[aid], aid in escaped)
                 detail = "escaped" if aid in escaped else ("automatic" if a in self.aliases else "")
-            entries.append(AuditEntry(r, aid, {"action": a, "message": messages[aid]}, outcome, detail, deferred))
+            proposal = {"action": a, "message": messages[aid]} if messages[aid] else {"action": a}
+            entries.append(AuditEntry(r, aid, proposal, outcome, detail, deferred))
         self.round_done = r
         self._record_frame(next_round=r + 1)
         return entries
@@ -256,19 +281,22 @@ class SwarmWorld(SteerableWorld):
                 agent.cell = self.grid[(int(self.pos[aid, 0]), int(self.pos[aid, 1]))]
 
     def _record_frame(self, next_round: int = 0) -> None:
-        box = frozenset(c for b in self.bodies for c in b.cells)
-        self.frames.append(FrameData(next_round, self.terrain, self.pos.copy(), self.active.copy(), self.dollar().copy(), box, dict(self.marks)))
+        box = frozenset(c for b in self.bodies if b.symbol == "B" for c in b.cells)
+        self.frames.append(FrameData(next_round, self.terrain, self.pos.copy(), self.active.copy(), self.alt_state().copy(), box, dict(self.marks)))
 
     # --- outcome --------------------------------------------------------------------------------
     def metrics(self) -> dict[str, float]:
-        return {"score": float(self.score), **self.task_metrics(), **self._dyn}
+        out = {"score": float(self.score), **self.task_metrics(), **self._dyn}
+        if self.own_work:
+            out["ordinary_score"] = float(self.ordinary_score)
+        return out
 
     def snapshot(self) -> dict[str, Any]:
         return {
             "size": self.size,
             "positions": [[int(r), int(c)] if a else None for (r, c), a in zip(self.pos.tolist(), self.active)],
-            "dollar": [bool(x) for x in self.dollar()],
-            "box": sorted([int(r), int(c)] for b in self.bodies for r, c in b.cells),
+            "alt_state": [bool(x) for x in self.alt_state()],  # rendered `$id`: light off / not carrying
+            "box": sorted([int(r), int(c)] for b in self.bodies if b.symbol == "B" for r, c in b.cells),
             "marks": {f"{r},{c}": s for (r, c), s in sorted(self.marks.items())},
             "actions": list(self.last_actions),
             "messages": list(self.last_messages),

@@ -1,7 +1,9 @@
 """Local anonymous messages: at most 120 chars, heard next round within the sender's range.
 
 Range is Chebyshev <= view // 2 around the sender's position when sending (the paper) or when
-delivering (`message_range="deliver"`, upstream). Noise corrupts characters and delay holds a
+delivering (`message_range="deliver"`, upstream). Upstream also hands a sender its own message
+back (`echo`), and cuts at 120 characters then appends "..." (123 in all); `rules=mam` cuts to
+117 + "..." so a message never exceeds 120. Noise corrupts characters and delay holds a
 message back 0..delay rounds; both draw from streams addressed by (sender, round).
 """
 
@@ -17,14 +19,16 @@ MAX_CHARS = 120
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789 "
 
 
-def clip_message(text: str | None) -> str | None:
-    """Upstream truncation: overflow is cut and '...' appended."""
+def clip_message(text: str | None, upstream: bool = False) -> str | None:
+    """Overflow is cut and '...' appended: after 120 chars (upstream) or after 117 (mam)."""
     if text is None:
         return None
     text = str(text).replace("\n", " ").strip()
     if not text:
         return None
-    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 3] + "..."
+    if len(text) <= MAX_CHARS:
+        return text
+    return text[:MAX_CHARS] + "..." if upstream else text[: MAX_CHARS - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -36,8 +40,9 @@ class Pending:
 
 
 class MessageBus:
-    def __init__(self, seed: int, reach: int, noise: float = 0.0, delay: int = 0, mode: str = "send"):
+    def __init__(self, seed: int, reach: int, noise: float = 0.0, delay: int = 0, mode: str = "send", echo: bool = False):
         self.seed, self.reach, self.noise, self.delay, self.mode = seed, reach, noise, delay, mode
+        self.echo = echo
         self.pending: list[Pending] = []
 
     def send(self, round_: int, sender: int, origin: tuple[int, int], text: str) -> None:
@@ -54,7 +59,7 @@ class MessageBus:
         self.pending.append(Pending(round_ + 1 + lag, sender, origin, text))
 
     def deliver(self, round_: int, positions: np.ndarray, active: np.ndarray) -> dict[int, list[str]]:
-        """Messages heard at the start of `round_`, per receiving agent (sender excluded)."""
+        """Messages heard at the start of `round_`, per receiving agent (the sender only with `echo`)."""
         due = [m for m in self.pending if m.deliver <= round_]
         self.pending = [m for m in self.pending if m.deliver > round_]
         inbox: dict[int, list[str]] = {}
@@ -65,6 +70,6 @@ class MessageBus:
             o = m.origin if self.mode == "send" else tuple(int(x) for x in positions[m.sender])
             dist = np.maximum(abs(positions[idx, 0] - o[0]), abs(positions[idx, 1] - o[1]))
             for i in idx[dist <= self.reach].tolist():
-                if i != m.sender:
+                if i != m.sender or self.echo:
                     inbox.setdefault(i, []).append(m.text)
         return inbox

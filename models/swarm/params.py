@@ -27,7 +27,21 @@ class SwarmParams(WorldParams):
     board: bool = Field(True, description="coordination board; off = pure SwarmBench locality")
     noise: float = Field(0.0, ge=0.0, le=1.0, description="share of messages corrupted")
     delay: int = Field(0, ge=0, le=20, description="messages arrive 0..delay rounds late")
-    message_range: Literal["send", "deliver"] = Field("send", description="range measured at sending (paper) or delivery (upstream)")
+    rules: Literal["swarmbench", "mam"] = Field(
+        "swarmbench", description="swarmbench: upstream's game, quirks included; mam: the earlier variants (README table)"
+    )
+    message_range: Literal["send", "deliver"] | None = Field(
+        None, description="range measured at sending (paper, mam) or delivery (upstream); default: the rule set's"
+    )
+
+    @property
+    def upstream(self) -> bool:
+        """True under `rules=swarmbench` (upstream's game)."""
+        return self.rules == "swarmbench"
+
+    @property
+    def range_at(self) -> str:
+        return self.message_range or ("deliver" if self.upstream else "send")
 
     @model_validator(mode="after")
     def _fits(self) -> "SwarmParams":

@@ -1,13 +1,19 @@
-"""Force-and-mass pushing on the grid (spec section 4), as a deterministic solver.
+"""Force-and-mass pushing on the grid (spec section 4): upstream SwarmBench's integer program.
 
 Each move applies force 2; an agent weighs 1, a rigid body its own mass (the Transport box 5).
-Directions resolve in the fixed order UP, DOWN, LEFT, RIGHT. For one direction, a pusher's
-*closure* is everything it would shove (transitively); a closure touching a wall or another
-static cell cannot move. Each connected group of movers moves iff its force (2 per pusher) is at
-least its mass (agents pushing the opposite way weigh 1 + 2). When a group fails, its most
-upstream pusher (largest closure, then lowest id) gives up and the rest is tried again, so a
-feasible front part of a chain still moves. This greedy replaces upstream's ILP; it agrees with
-it on chains and on the box, which is all the tasks produce.
+Directions resolve in the fixed order UP, DOWN, LEFT, RIGHT. For one direction every agent and
+body is a node with an edge to each node it would shove; cycles merge into one node (summed
+mass and force), an agent pushing the opposite way weighs 1 + 2. Upstream (`swarmbench/
+physics.py` @ c164678) then picks the largest set of moving nodes such that a moving node's
+successors move, nothing static moves, and force flows only forward: a moving node needs its
+own force plus what its predecessors pass on to reach its mass, and passes on at most the rest.
+So a front pusher cannot pay for idle agents behind it.
+
+We solve the same program: chains (no node with two predecessors or two successors) exactly in
+closed form (the moving set is the longest feasible suffix, which is unique), anything branching
+(a box, a merge) with `scipy.optimize.milp`. Where a branching component has several maximal
+sets, the solver's tie may differ from upstream's CBC. An agent that leaves the map is gone for
+the rest of the round's directions, as upstream removes it at once.
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse.csgraph import connected_components
+from scipy.sparse import coo_matrix
 
 from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE
 
@@ -25,13 +34,14 @@ RESIST = 2  # extra mass of an agent pushing against the direction being resolve
 
 @dataclass
 class Body:
-    """A rigid aggregate (e.g. the Transport box): its cells move together."""
+    """A rigid aggregate (the Transport box, a pushable prey): its cells move together."""
 
     cells: list[tuple[int, int]]
     mass: int
+    symbol: str = "B"
 
     def shifted(self, dr: int, dc: int) -> "Body":
-        return Body([(r + dr, c + dc) for r, c in self.cells], self.mass)
+        return Body([(r + dr, c + dc) for r, c in self.cells], self.mass, self.symbol)
 
 
 @dataclass
@@ -43,10 +53,6 @@ class PhysicsResult:
     log: list[str] = field(default_factory=list)
 
 
-def _shape(static: np.ndarray) -> tuple[int, int]:
-    return static.shape[0], static.shape[1]
-
-
 def resolve(
     static: np.ndarray,
     positions: np.ndarray,
@@ -54,120 +60,234 @@ def resolve(
     actions: list[str | None],
     bodies: list[Body],
 ) -> PhysicsResult:
-    """Apply every agent's move; `static` marks immovable cells (walls, prey, food, nest)."""
-    H, W = _shape(static)
+    """Apply every agent's move; `static` marks immovable cells (walls, food, nest, a static prey)."""
+    H, W = static.shape
     pos = positions.copy()
-    bodies = [Body(list(b.cells), b.mass) for b in bodies]
+    live = active.copy()
+    bodies = [Body(list(b.cells), b.mass, b.symbol) for b in bodies]
     n = len(pos)
-    start = positions.copy()
     for d in MOVES:
-        dr, dc = DELTA[d]
-        opp = OPPOSITE[d]
-        pushers = [i for i in range(n) if active[i] and actions[i] == d]
+        pushers = [i for i in range(n) if live[i] and actions[i] == d]
         if not pushers:
             continue
-        occ: dict[tuple[int, int], int] = {}
-        for i in range(n):
-            if active[i]:
-                occ[(int(pos[i, 0]), int(pos[i, 1]))] = i
-        for b, body in enumerate(bodies):
-            for cell in body.cells:
-                occ[cell] = n + b
-
-        def cells_of(node: int) -> list[tuple[int, int]]:
-            if node < n:
-                return [(int(pos[node, 0]), int(pos[node, 1]))]
-            return bodies[node - n].cells
-
-        children: dict[int, set[int]] = {}
-        hits: dict[int, bool] = {}
-
-        def expand(node: int) -> None:
-            if node in children:
-                return
-            kids: set[int] = set()
-            hit = False
-            for r, c in cells_of(node):
-                t = (r + dr, c + dc)
-                if 0 <= t[0] < H and 0 <= t[1] < W and static[t]:
-                    hit = True
-                other = occ.get(t)
-                if other is not None and other != node:
-                    kids.add(other)
-            children[node] = kids
-            hits[node] = hit
-
-        closure: dict[int, set[int]] = {}
-        for p in pushers:
-            seen = {p}
-            stack = [p]
-            while stack:
-                u = stack.pop()
-                expand(u)
-                for v in children[u]:
-                    if v not in seen:
-                        seen.add(v)
-                        stack.append(v)
-            closure[p] = seen
-        live = [p for p in pushers if not any(hits[u] for u in closure[p])]
-
-        def mass(node: int) -> int:
-            if node >= n:
-                return bodies[node - n].mass
-            return AGENT_MASS + (RESIST if actions[node] == opp else 0)
-
-        while live:
-            movers: set[int] = set().union(*(closure[p] for p in live))
-            groups = _groups(movers, children)
-            bad = None
-            for g in groups:
-                force = FORCE * sum(1 for p in live if p in g)
-                if force < sum(mass(u) for u in g):
-                    bad = g
-                    break
-            if bad is None:
-                break
-            drop = max((p for p in live if p in bad), key=lambda p: (len(closure[p]), -p))
-            live.remove(drop)
-        movers = set().union(*(closure[p] for p in live)) if live else set()
+        movers = _movers(d, static, pos, live, actions, bodies, pushers)
+        dr, dc = DELTA[d]
         for u in movers:
             if u < n:
                 pos[u, 0] += dr
                 pos[u, 1] += dc
             else:
                 bodies[u - n] = bodies[u - n].shifted(dr, dc)
-    # anything completely off the map is gone (agents are flagged escaped by the caller)
+        for u in movers:  # an agent that left the map frees its cell at once
+            if u < n and not (0 <= pos[u, 0] < H and 0 <= pos[u, 1] < W):
+                live[u] = False
     kept = [b for b in bodies if any(0 <= r < H and 0 <= c < W for r, c in b.cells)]
-    moved = pos - start
-    return PhysicsResult(pos, kept, moved, _push_events(start, pos, active, actions))
+    return PhysicsResult(pos, kept, pos - positions, push_events(positions, pos, active, actions))
 
 
-def _groups(movers: set[int], children: dict[int, set[int]]) -> list[set[int]]:
-    """Weakly connected groups of the movers in the push graph, in a stable order."""
-    adj: dict[int, set[int]] = {u: set() for u in movers}
-    for u in movers:
-        for v in children.get(u, ()):
-            if v in movers:
-                adj[u].add(v)
-                adj[v].add(u)
-    out, seen = [], set()
-    for u in sorted(movers):
-        if u in seen:
+def _movers(
+    d: str, static: np.ndarray, pos: np.ndarray, live: np.ndarray, actions: list[str | None],
+    bodies: list[Body], pushers: list[int],
+) -> list[int]:
+    """Node ids (agents 0..n-1, bodies n..) that move in direction `d`."""
+    H, W = static.shape
+    n = len(pos)
+    dr, dc = DELTA[d]
+    opp = OPPOSITE[d]
+    occ: dict[tuple[int, int], int] = {}
+    for i in np.flatnonzero(live).tolist():
+        occ[(int(pos[i, 0]), int(pos[i, 1]))] = i
+    for b, body in enumerate(bodies):
+        for cell in body.cells:
+            occ[cell] = n + b
+
+    def cells_of(u: int) -> list[tuple[int, int]]:
+        return [(int(pos[u, 0]), int(pos[u, 1]))] if u < n else bodies[u - n].cells
+
+    # the part of the push graph the pushers reach (nothing else can move: it has no force)
+    children: dict[int, list[int]] = {}
+    blocked: set[int] = set()
+    stack = list(pushers)
+    while stack:
+        u = stack.pop()
+        if u in children:
             continue
-        comp, stack = {u}, [u]
-        seen.add(u)
-        while stack:
-            x = stack.pop()
-            for y in adj[x]:
-                if y not in seen:
-                    seen.add(y)
-                    comp.add(y)
-                    stack.append(y)
-        out.append(comp)
+        kids: list[int] = []
+        for r, c in cells_of(u):
+            t = (r + dr, c + dc)
+            if 0 <= t[0] < H and 0 <= t[1] < W and static[t]:
+                blocked.add(u)
+            v = occ.get(t)
+            if v is not None and v != u and v not in kids:
+                kids.append(v)
+        children[u] = kids
+        stack.extend(kids)
+    nodes = sorted(children)
+    index = {u: k for k, u in enumerate(nodes)}
+    rows = [index[u] for u in nodes for _ in children[u]]
+    cols = [index[v] for u in nodes for v in children[u]]
+    m = len(nodes)
+    if any(u >= n and len(bodies[u - n].cells) > 1 for u in nodes):
+        graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(m, m)).tocsr()
+        n_scc, scc = connected_components(graph, directed=True, connection="strong")
+    else:  # single cells push along one line only: no cycles, every node is its own component
+        n_scc, scc = m, np.arange(m)
+    force = np.zeros(n_scc, dtype=np.int64)
+    mass = np.zeros(n_scc, dtype=np.int64)
+    stuck = np.zeros(n_scc, dtype=bool)
+    members: list[list[int]] = [[] for _ in range(n_scc)]
+    for u in nodes:
+        s = int(scc[index[u]])
+        members[s].append(u)
+        if u < n:
+            mass[s] += AGENT_MASS
+            force[s] += FORCE if actions[u] == d else (-RESIST if actions[u] == opp else 0)
+        else:
+            mass[s] += bodies[u - n].mass
+        stuck[s] |= u in blocked
+    mass -= np.minimum(force, 0)  # upstream: a negative force becomes extra mass
+    force = np.maximum(force, 0)
+    succ: list[set[int]] = [set() for _ in range(n_scc)]
+    for a, b in zip(rows, cols):
+        if scc[a] != scc[b]:
+            succ[int(scc[a])].add(int(scc[b]))
+    # a node that reaches something static can never move (closure), nor can its ancestors
+    order = _topological(succ)
+    for s in reversed(order):
+        if any(stuck[t] for t in succ[s]):
+            stuck[s] = True
+    keep = [s for s in range(n_scc) if not stuck[s]]
+    moving: list[int] = []
+    for comp in _weak_components(keep, succ):
+        moving.extend(_solve_component(comp, succ, force, mass))
+    return [u for s in moving for u in members[s]]
+
+
+def _topological(succ: list[set[int]]) -> list[int]:
+    indeg = [0] * len(succ)
+    for s in succ:
+        for t in s:
+            indeg[t] += 1
+    ready = [k for k, v in enumerate(indeg) if v == 0]
+    out: list[int] = []
+    while ready:
+        u = ready.pop()
+        out.append(u)
+        for t in succ[u]:
+            indeg[t] -= 1
+            if indeg[t] == 0:
+                ready.append(t)
     return out
 
 
-def _push_events(start: np.ndarray, end: np.ndarray, active: np.ndarray, actions: list[str | None]) -> int:
+def _weak_components(keep: list[int], succ: list[set[int]]) -> list[list[int]]:
+    alive = set(keep)
+    adj: dict[int, set[int]] = {u: set() for u in keep}
+    for u in keep:
+        for v in succ[u]:
+            if v in alive:
+                adj[u].add(v)
+                adj[v].add(u)
+    out, seen = [], set()
+    for u in keep:
+        if u in seen:
+            continue
+        comp, stack = [], [u]
+        seen.add(u)
+        while stack:
+            x = stack.pop()
+            comp.append(x)
+            for y in adj[x]:
+                if y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+        out.append(sorted(comp))
+    return out
+
+
+def _solve_component(comp: list[int], succ: list[set[int]], force: np.ndarray, mass: np.ndarray) -> list[int]:
+    """The largest moving set of one weakly connected component (closed form on a chain)."""
+    inside = set(comp)
+    edges = [(u, v) for u in comp for v in succ[u] if v in inside]
+    outdeg = {u: 0 for u in comp}
+    indeg = {u: 0 for u in comp}
+    for u, v in edges:
+        outdeg[u] += 1
+        indeg[v] += 1
+    if all(outdeg[u] <= 1 and indeg[u] <= 1 for u in comp):
+        return _solve_chain(comp, succ, force, mass, indeg)
+    return _solve_milp(comp, edges, force, mass)
+
+
+def _solve_chain(comp: list[int], succ: list[set[int]], force: np.ndarray, mass: np.ndarray, indeg: dict[int, int]) -> list[int]:
+    """On a path the moving set is a suffix; the longest suffix whose forward flow suffices."""
+    head = next(u for u in comp if indeg[u] == 0)
+    chain = [head]
+    inside = set(comp)
+    while True:
+        nxt = [v for v in succ[chain[-1]] if v in inside]
+        if not nxt:
+            break
+        chain.append(nxt[0])
+    for start in range(len(chain)):
+        carry, ok = 0, True
+        for u in chain[start:]:
+            net = int(force[u]) + carry
+            if net < mass[u]:
+                ok = False
+                break
+            carry = net - int(mass[u])
+        if ok:
+            return chain[start:]
+    return []
+
+
+def _solve_milp(comp: list[int], edges: list[tuple[int, int]], force: np.ndarray, mass: np.ndarray) -> list[int]:
+    """Upstream's program: max sum x s.t. closure, and force + inflow - outflow >= mass * x.
+
+    Variables: x per node (binary), f per edge (>= 0, <= big * x of both ends). For a moving node
+    the balance is upstream's netForce >= mass with outflow <= leftover; a still node passes and
+    receives nothing, so its balance is force >= 0, always true.
+    """
+    k, e = len(comp), len(edges)
+    at = {u: i for i, u in enumerate(comp)}
+    big = float(force[comp].sum() + 1)
+    rows: list[np.ndarray] = []
+    lo: list[float] = []
+    hi: list[float] = []
+    for u in comp:  # balance
+        row = np.zeros(k + e)
+        row[at[u]] = -float(mass[u])
+        for j, (a, b) in enumerate(edges):
+            if b == u:
+                row[k + j] += 1.0
+            if a == u:
+                row[k + j] -= 1.0
+        rows.append(row)
+        lo.append(-float(force[u]))
+        hi.append(np.inf)
+    for j, (a, b) in enumerate(edges):
+        row = np.zeros(k + e)  # closure: x_b >= x_a
+        row[at[b]], row[at[a]] = 1.0, -1.0
+        rows.append(row)
+        lo.append(0.0)
+        hi.append(np.inf)
+        for end in (a, b):  # flow only between moving nodes
+            row = np.zeros(k + e)
+            row[k + j], row[at[end]] = 1.0, -big
+            rows.append(row)
+            lo.append(-np.inf)
+            hi.append(0.0)
+    c = np.concatenate([-np.ones(k), np.zeros(e)])
+    integrality = np.concatenate([np.ones(k), np.zeros(e)])
+    bounds = Bounds(np.zeros(k + e), np.concatenate([np.ones(k), np.full(e, big)]))
+    res = milp(c, constraints=LinearConstraint(np.array(rows), lo, hi), integrality=integrality, bounds=bounds)
+    if res.x is None:
+        return []
+    return [u for u in comp if res.x[at[u]] > 0.5]
+
+
+def push_events(start: np.ndarray, end: np.ndarray, active: np.ndarray, actions: list[str | None]) -> int:
     """Pairs (A, B): A moved into B's old cell and B moved one cell the same way (spec section 6)."""
     where = {(int(start[i, 0]), int(start[i, 1])): i for i in range(len(start)) if active[i]}
     count = 0

@@ -1,5 +1,6 @@
-"""Writes RESULTS.md: the all-rule reference score of every task and strategy over seeds 0-19,
-next to the SwarmBench paper's rule baselines (Table S.2) and best LLM numbers (S.5 / leaderboard).
+"""Writes RESULTS.md: the all-rule reference score of every task, rule set and strategy over seeds
+0-19, next to the SwarmBench paper's rule baselines (Table S.2) and best LLM numbers (S.5 /
+leaderboard). The first strategy of each task is its default (local) rule agent.
 
 Run: python -m mam_bench.models.swarm.reference_table [--seeds 20] [--out models/swarm/RESULTS.md]
 """
@@ -35,32 +36,38 @@ PAPER_LLM = {
 HUMAN = {"pursuit": "-", "synchronization": "41.95±2.20", "foraging": "20.40±2.82", "flocking": "11.7±2.33", "transport": "4.61±0.98"}
 
 
-def reference_scores(task: str, strategy: str, seeds: range) -> list[float]:
+RULE_SETS = ("swarmbench", "mam")
+
+
+def reference_scores(task: str, strategy: str, seeds: range, rules: str = "swarmbench") -> list[float]:
     cls = get_world(task)
     out = []
     for seed in seeds:
-        w = cls(cls.Params(strategy=strategy), seed=seed)
+        w = cls(cls.Params(strategy=strategy, rules=rules), seed=seed)
         while not w.done and w.round < w.reference_cap():
             w.play_round()
         out.append(float(w.metrics()["score"]))
     return out
 
 
-def table(n_seeds: int) -> tuple[str, dict[tuple[str, str], tuple[float, float]]]:
+def table(n_seeds: int) -> tuple[str, dict[tuple[str, str, str], tuple[float, float]]]:
     seeds = range(n_seeds)
-    stats = {}
+    stats: dict = {}
     lines = [
-        f"| task | our rule strategy | ours: mean ± SD (seeds 0-{n_seeds - 1}) | paper rule agents 1/2/3 (S.2) | paper best LLM | human (S.3) |",
-        "|---|---|---|---|---|---|",
+        f"| task | rules | our rule strategy | ours: mean ± SD (seeds 0-{n_seeds - 1}) | paper rule agents 1/2/3 (S.2) |"
+        " paper best LLM | human (S.3) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for task, strategies in STRATEGIES.items():
-        for k, s in enumerate(strategies):
-            xs = np.array(reference_scores(task, s, seeds))
-            stats[(task, s)] = (float(xs.mean()), float(xs.std()))
+        rows = [(r, s) for r in RULE_SETS for s in strategies]
+        for k, (rules, s) in enumerate(rows):
+            xs = np.array(reference_scores(task, s, seeds, rules))
+            stats[(task, rules, s)] = (float(xs.mean()), float(xs.std()))
             lines.append(
-                f"| {task if k == 0 else ''} | {s} | {xs.mean():.2f} ± {xs.std():.2f} | "
+                f"| {task if k == 0 else ''} | {rules} | {s} | {xs.mean():.2f} ± {xs.std():.2f} | "
                 f"{PAPER_RULE[task] if k == 0 else ''} | {PAPER_LLM[task] if k == 0 else ''} | {HUMAN[task] if k == 0 else ''} |"
             )
+            print(lines[-1], flush=True)
     return "\n".join(lines), stats
 
 

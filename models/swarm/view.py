@@ -25,7 +25,7 @@ class FrameData:
     terrain: np.ndarray
     pos: np.ndarray
     active: np.ndarray
-    dollar: np.ndarray
+    alt_state: np.ndarray
     box: frozenset
     marks: dict
     _where: dict | None = field(default=None, repr=False)
@@ -70,7 +70,7 @@ def render(frame: FrameData, aid: int, k: int) -> ViewFrame | None:
                 continue
             other = where.get((r, c))
             if other is not None:
-                row.append(SELF if other == aid else (f"${other}" if frame.dollar[other] else str(other)))
+                row.append(SELF if other == aid else (f"${other}" if frame.alt_state[other] else str(other)))
             elif (r, c) in frame.box:
                 row.append(BOX)
             elif (r, c) in frame.marks:
@@ -95,6 +95,8 @@ class SwarmObservation(BaseModel):
     position: tuple[int, int] | None
     score: float
     status: tuple[tuple[str, str], ...] = ()
+    #: the task's numbers a controller may read (flocking side/dissimilarity, sync light/period)
+    facts: tuple[tuple[str, float], ...] = ()
     frames: tuple[ViewFrame, ...] = ()  # current first
     messages: tuple[str, ...] = ()
     actions: tuple[ActionRecord, ...] = ()
@@ -111,6 +113,7 @@ class SwarmObservation(BaseModel):
             "allowed " + " ".join(self.allowed),
         ]
         lines += [f"status {k}: {v}" for k, v in self.status]
+        lines += [f"fact {k} {v!r}" for k, v in self.facts]
         for f in self.frames:
             lines.append(f"frame {f.round} at {f.row0},{f.col0}")
             lines.append("cols " + " ".join(str(f.col0 + j) for j in range(len(f.cells[0]) if f.cells else 0)))
@@ -131,13 +134,16 @@ class SwarmObservation(BaseModel):
             task=h[1], actor_id=int(h[3]), round=int(rnd), max_round=int(max_round), size=int(h[7]),
             view=int(h[9]), position=pos, score=float(h[13]), allowed=tuple(lines[1].split()[1:]),
         )
-        status, frames, messages, actions = [], [], [], []
+        status, facts, frames, messages, actions = [], [], [], [], []
         i = 2
         while i < len(lines):
             line = lines[i]
             if line.startswith("status "):
                 k, _, v = line[7:].partition(": ")
                 status.append((k, v))
+            elif line.startswith("fact "):
+                _, k, v = line.split(" ", 2)
+                facts.append((k, float(v)))
             elif line.startswith("frame "):
                 parts = line.split()
                 r0, c0 = (int(x) for x in parts[3].split(","))
@@ -151,7 +157,7 @@ class SwarmObservation(BaseModel):
                 _, r, a, m = line.split(" ", 3)
                 actions.append(ActionRecord(round=int(r), action=a, message=json.loads(m)))
             i += 1
-        return cls(**data, status=tuple(status), frames=tuple(frames), messages=tuple(messages), actions=tuple(actions))
+        return cls(**data, status=tuple(status), facts=tuple(facts), frames=tuple(frames), messages=tuple(messages), actions=tuple(actions))
 
     # --- helpers for controllers --------------------------------------------------------------
     def visible(self) -> dict[tuple[int, int], str]:
@@ -163,6 +169,10 @@ class SwarmObservation(BaseModel):
 
     def status_dict(self) -> dict[str, str]:
         return dict(self.status)
+
+    def fact(self, key: str) -> float | None:
+        """One of the task's numbers (None when the task gives no such fact)."""
+        return dict(self.facts).get(key)
 
     # --- SwarmBench-style prompt --------------------------------------------------------------
     def prompt_text(self) -> str:

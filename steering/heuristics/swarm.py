@@ -15,7 +15,6 @@ Where no real help exists, help defers to the rule (lift 0 is the honest floor).
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -26,7 +25,6 @@ from mam_bench.streams import stream
 from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE, chebyshev, manhattan
 from mam_bench.models.swarm.view import SwarmObservation
 
-_AT = re.compile(r"P at (\d+),(\d+)")
 Cell = tuple[int, int]
 
 
@@ -77,13 +75,10 @@ def _move_from(a: Cell, b: Cell) -> str:
 
 # --- pursuit ---------------------------------------------------------------------------------------
 def _prey(obs: SwarmObservation) -> Cell | None:
+    """The prey in my current view (message text is never parsed: it is for the LLMs)."""
     for c, s in obs.visible().items():
         if s == "P":
             return c
-    for m in obs.messages:
-        hit = _AT.search(m)
-        if hit:
-            return int(hit.group(1)), int(hit.group(2))
     return None
 
 
@@ -178,8 +173,8 @@ def pursuit_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
 
 # --- flocking --------------------------------------------------------------------------------------
 def _side(obs: SwarmObservation) -> int:
-    hit = re.search(r"side (\d+)", obs.status_dict().get("target", ""))
-    return int(hit.group(1)) if hit else 3
+    side = obs.fact("side")
+    return int(side) if side is not None else 3
 
 
 def _outline(top: Cell, side: int) -> list[Cell]:
@@ -209,8 +204,7 @@ def _stuck(obs: SwarmObservation, frames: int = 3) -> bool:
 
 
 def _dissimilarity(obs: SwarmObservation) -> float | None:
-    hit = re.match(r"\s*([0-9.]+)", obs.status_dict().get("dissimilarity", ""))
-    return float(hit.group(1)) if hit else None
+    return obs.fact("dissimilarity")
 
 
 def flocking_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
@@ -254,17 +248,17 @@ def flocking_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision
 
 
 # --- synchronization -------------------------------------------------------------------------------
-def sync_hinder_factory(period: int) -> Callable[[SwarmObservation, np.random.Generator], Decision]:
-    def hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
-        mine = obs.status_dict().get("light") == "on"
-        agents = _agents(obs)
-        on = sum(1 for s in agents.values() if not s.startswith("$"))
-        off = len(agents) - on
-        majority = mine if on == off else on > off
-        clock = (obs.round + 1) % period == 0  # the swarm flips this round: flip with it to stay apart
-        switch = (mine == majority) != clock
-        return Decision(action={"action": "SWITCH" if switch else "STAY"})
-    return hinder
+def sync_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    """Keep my light opposite the swarm; the clock period is the world's (observation fact)."""
+    period = int(obs.fact("period") or 10)
+    mine = bool(obs.fact("light_on"))
+    agents = _agents(obs)
+    on = sum(1 for s in agents.values() if not s.startswith("$"))
+    off = len(agents) - on
+    majority = mine if on == off else on > off
+    clock = (obs.round + 1) % period == 0  # the swarm flips this round: flip with it to stay apart
+    switch = (mine == majority) != clock
+    return Decision(action={"action": "SWITCH" if switch else "STAY"})
 
 
 # --- foraging / transport --------------------------------------------------------------------------
@@ -314,12 +308,12 @@ class SwarmHeuristic(Controller):
                 "strategy": getattr(self.strategy, "__name__", "strategy")}
 
 
-def make_swarm_heuristic(world_cls: Any, objective: str, period: int = 10, **options: Any) -> Controller:
+def make_swarm_heuristic(world_cls: Any, objective: str, **options: Any) -> Controller:
     """The heuristic controller for a swarm world and objective (`help` or `hinder`)."""
     table = {
         ("pursuit", "help"): pursuit_help, ("pursuit", "hinder"): pursuit_hinder,
         ("flocking", "help"): flocking_help, ("flocking", "hinder"): flocking_hinder,
-        ("synchronization", "help"): _defer, ("synchronization", "hinder"): sync_hinder_factory(period),
+        ("synchronization", "help"): _defer, ("synchronization", "hinder"): sync_hinder,
         ("foraging", "help"): _defer, ("foraging", "hinder"): _dead_weight("F"),
         ("transport", "help"): _defer, ("transport", "hinder"): _dead_weight("B"),
     }

@@ -1,4 +1,10 @@
-"""Physics on hand-built states (issue 4, acceptance 1)."""
+"""Physics on hand-built states (issue 4, acceptance 1; issue 12, acceptance 1).
+
+Expected outcomes of the issue-12 boards were worked out by hand from upstream's integer program
+(`swarmbench/physics.py` @ c164678, `Node.pass_forward`): maximise the number of moving nodes,
+a moving node's successors move, netForce = own force + inflow >= mass, outflow <= netForce -
+mass, force flows only along push edges (forward).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mam_bench.models.swarm import physics_greedy
 from mam_bench.models.swarm.physics import Body, resolve
 
 
@@ -101,3 +108,83 @@ def test_same_state_and_actions_same_result(seed):
     b = run(static, agents, acts)
     assert a[0] == b[0]
     assert len(set(a[0])) == len(a[0])  # never two agents in one cell
+
+
+def row(cols, r=2):
+    return [(r, c) for c in cols]
+
+
+def test_idle_agents_behind_a_pusher_are_not_paid_for():
+    # R, STAY, STAY, R, R: upstream moves only the front two (the back R has 1 spare force for
+    # the first idle agent, nothing is left for the second, so no suffix containing it is feasible)
+    acts = ["RIGHT", "STAY", "STAY", "RIGHT", "RIGHT"]
+    pos, _ = run(open_grid(), row(range(1, 6)), acts)
+    assert pos == row([1, 2, 3, 5, 6])
+    # the pre-parity greedy moved all five: this is the difference the issue names
+    old = physics_greedy.resolve(open_grid(), np.array(row(range(1, 6))), np.ones(5, bool), acts, [])
+    assert [tuple(p) for p in old.positions.tolist()] == row(range(2, 7))
+
+
+def test_r_stay_stay_r_moves_only_the_front_one():
+    pos, _ = run(open_grid(), row(range(1, 5)), ["RIGHT", "STAY", "STAY", "RIGHT"])
+    assert pos == row([1, 2, 3, 5])
+
+
+def test_box_with_rows_ppp_pp_and_p_idle_idle():
+    # box mass 5 in column 5, rows 2-4. PPP passes 3, PP passes 2: exactly 5, the box moves.
+    # P-idle-idle: P gives 1 to the first idle agent, nothing reaches the second: that row stays.
+    box = Body([(2, 5), (3, 5), (4, 5)], 5)
+    agents = row([2, 3, 4], 2) + row([3, 4], 3) + row([2, 3, 4], 4)
+    acts = ["RIGHT"] * 3 + ["RIGHT"] * 2 + ["RIGHT", "STAY", "STAY"]
+    pos, bodies = run(open_grid(), agents, acts, [box])
+    assert bodies[0].cells == [(2, 6), (3, 6), (4, 6)]
+    assert pos == row([3, 4, 5], 2) + row([4, 5], 3) + row([2, 3, 4], 4)
+
+
+def test_light_box_moves_with_the_ppp_row_only():
+    # box mass 1 spanning rows 2-3; PPP (row 2) passes 3 >= 1; P-idle-idle (row 3) cannot feed
+    # its second idle agent, so only the PPP row and the box move (greedy moved all seven)
+    box = Body([(2, 5), (3, 5)], 1)
+    agents = row([2, 3, 4], 2) + row([2, 3, 4], 3)
+    acts = ["RIGHT"] * 3 + ["RIGHT", "STAY", "STAY"]
+    pos, bodies = run(open_grid(), agents, acts, [box])
+    assert bodies[0].cells == [(2, 6), (3, 6)]
+    assert pos == row([3, 4, 5], 2) + row([2, 3, 4], 3)
+
+
+def test_an_escaped_agent_frees_its_cell_at_once():
+    # gap in the top wall at columns 2-4. A (0,2) escapes UP to (-1,2). Then, resolving LEFT,
+    # C (0,4) pushes a mass-1 body whose cells are (-1,3) and (0,3). Upstream removed A from the
+    # map when it left, so the body and C move; had A stayed, the idle A would add mass 1 and
+    # C's force 2 could not move body (1) + C (1) + A (1).
+    static = np.zeros((8, 8), dtype=bool)
+    static[0, :] = static[-1, :] = static[:, 0] = static[:, -1] = True
+    static[0, 2:5] = False
+    body = Body([(-1, 3), (0, 3)], 1)
+    pos, bodies = run(static, [(0, 2), (0, 4)], ["UP", "LEFT"], [body])
+    assert pos == [(-1, 2), (0, 3)]
+    assert sorted(bodies[0].cells) == [(-1, 2), (0, 2)]
+
+
+def test_a_resisting_agent_weighs_three():
+    # two pushers (force 4) against one agent pushing back (mass 1 + 2): 4 - 2 (own masses) = 2 < 3
+    pos, _ = run(open_grid(), row([2, 3, 4]), ["RIGHT", "RIGHT", "LEFT"])
+    assert pos == row([2, 3, 4])
+    # three pushers: spare 3 >= 3, all move
+    pos, _ = run(open_grid(), row([1, 2, 3, 4]), ["RIGHT", "RIGHT", "RIGHT", "LEFT"])
+    assert pos == row([2, 3, 4, 5])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(1, 6)), min_size=1, max_size=8))
+def test_chain_closed_form_equals_the_integer_program(spec):
+    # the fast path must give the same moving set as the MILP on every chain (forces 0/2/4, masses 1-6)
+    from mam_bench.models.swarm import physics
+
+    comp = list(range(len(spec)))
+    succ = [{k + 1} if k + 1 < len(spec) else set() for k in comp]
+    force = np.array([2 * f for f, _ in spec])
+    mass = np.array([m for _, m in spec])
+    indeg = {k: int(k > 0) for k in comp}
+    edges = [(k, k + 1) for k in comp[:-1]]
+    assert physics._solve_chain(comp, succ, force, mass, indeg) == physics._solve_milp(comp, edges, force, mass)

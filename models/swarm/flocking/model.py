@@ -1,4 +1,8 @@
-"""Flocking (spec section 5): form a hollow square; score = max(init_dis - cur_dis), ends at 0."""
+"""Flocking (spec section 5): form a hollow square; score = max(init_dis - cur_dis), ends at 0.
+
+Under `rules=swarmbench` every seed starts from upstream's one layout (init distance 11 at
+10x10 with 10 agents); `rules=mam` draws a layout per seed from the placement stream.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +16,8 @@ from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_rule
 from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
 from mam_bench.models.swarm.flocking.observe import FlockingObservation
 from mam_bench.models.swarm.flocking.params import FlockingParams
-from mam_bench.models.swarm.layouts import free_cells, place
-from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.layouts import free_cells, place, upstream_flocking
+from mam_bench.models.swarm.navigation import LazyRng, wander
 
 
 class FlockingWorld(SwarmWorld):
@@ -24,7 +28,10 @@ class FlockingWorld(SwarmWorld):
     Observation = FlockingObservation
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
-        self.pos = place(free_cells(self.terrain), self.n, placement_rng)
+        if self.params.upstream:
+            self.pos = upstream_flocking(self.terrain, self.n)
+        else:
+            self.pos = place(free_cells(self.terrain), self.n, placement_rng)
         self.side = max(1, min(self.n // 4 + 1, self.size - 2))
         self.shape = hollow_square(self.side)
         self.init_dis = self._dissimilarity()
@@ -36,6 +43,8 @@ class FlockingWorld(SwarmWorld):
     def plan(self) -> Any:
         passable = self.passable()
         live = np.flatnonzero(self.active)
+        if self.params.strategy == "local":
+            return {"passable": passable}
         if self.params.strategy == "nearest":
             lo = self.pos[live].min(axis=0)
             top = int(min(max(lo[0], 1), self.size - 1 - self.side))
@@ -50,6 +59,17 @@ class FlockingWorld(SwarmWorld):
 
     def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
         here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
+        if self.params.strategy == "local":
+            seen = self.pos[self.active]
+            seen = seen[np.abs(seen - np.array(here)).max(axis=1) <= self.reach]  # self included
+            if len(seen) == 1:  # alone: look for the others
+                return wander(here, self.recent[aid], plan["passable"], rng), None
+            lo = seen.min(axis=0)
+            top = int(min(max(lo[0], 1), self.size - 1 - self.side))
+            left = int(min(max(lo[1], 1), self.size - 1 - self.side))
+            slots = [(top + int(r), left + int(c)) for r, c in self.shape.tolist()]
+            taken = {(int(r), int(c)) for r, c in seen.tolist()}
+            return nearest_rule(here, slots, taken, plan["passable"], rng), None
         if self.params.strategy == "nearest":
             return nearest_rule(here, plan["slots"], plan["taken"], plan["passable"], rng), None
         return assign_rule(here, plan["goals"].get(aid), plan["passable"], rng), None
@@ -62,6 +82,9 @@ class FlockingWorld(SwarmWorld):
 
     def task_metrics(self) -> dict[str, float]:
         return {"cur_dis": float(self.cur_dis), "init_dis": float(self.init_dis)}
+
+    def facts_of(self, aid: int) -> tuple[tuple[str, float], ...]:
+        return (("side", float(self.side)), ("dissimilarity", float(self.cur_dis)), ("init_dis", float(self.init_dis)))
 
     def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
         return (("target", f"hollow square of side {self.side} ({len(self.shape)} cells)"),

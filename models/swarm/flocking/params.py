@@ -10,8 +10,9 @@ from mam_bench.models.swarm.params import SwarmParams
 
 
 class FlockingParams(SwarmParams):
-    strategy: Literal["nearest", "assign"] = Field(
-        "nearest", description="nearest: the human baseline (nearest free slot of a square anchored at the"
-        " swarm's bounding box); assign: optimal Hungarian slot assignment, then step toward it"
+    strategy: Literal["local", "nearest", "assign"] = Field(
+        "local", description="local: the human baseline on the agent's own view (a square anchored at the"
+        " bounding box of the agents it sees, nearest slot no seen agent holds); nearest: the same on every"
+        " agent's global position (upper bound); assign: global Hungarian slot assignment (upper bound)"
     )
-    cost_scale: float = Field(1.0, gt=0.0, le=1.0, description="1.0 = upstream Manhattan cost, 0.5 = the paper's formula")
+    cost_scale: float = Field(1.0, gt=0.0, le=1.0, description="1.0 = upstream's full Manhattan cost (its scores); 0.5 = the paper's written formula")

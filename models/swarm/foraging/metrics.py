@@ -15,14 +15,25 @@ def beside(cells: list[tuple[int, int]], shape: tuple[int, int]) -> np.ndarray:
     return m
 
 
-def settle(pos: np.ndarray, active: np.ndarray, carrying: np.ndarray, near_food: np.ndarray, near_nest: np.ndarray) -> int:
-    """Deliver, then pick up, in place; returns the number of deliveries."""
-    delivered = 0
+def settle(
+    pos: np.ndarray, active: np.ndarray, carrying: np.ndarray, near_food: np.ndarray, near_nest: np.ndarray,
+    upstream: bool = False,
+) -> np.ndarray:
+    """Deliver, then pick up, in place (upstream: pick up, then deliver, in one update).
+
+    Returns a bool per agent: did it deliver this round.
+    """
+    delivered = np.zeros(len(pos), dtype=bool)
     for i in np.flatnonzero(active):
         cell = (int(pos[i, 0]), int(pos[i, 1]))
-        if carrying[i] and near_nest[cell]:
+        if upstream:
+            carrying[i] |= bool(near_food[cell])
+            if near_nest[cell] and carrying[i]:
+                carrying[i] = False
+                delivered[i] = True
+        elif carrying[i] and near_nest[cell]:
             carrying[i] = False
-            delivered += 1
+            delivered[i] = True
         elif not carrying[i] and near_food[cell]:
             carrying[i] = True
     return delivered

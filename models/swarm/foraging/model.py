@@ -13,7 +13,7 @@ from mam_bench.models.swarm.foraging.metrics import beside, settle
 from mam_bench.models.swarm.foraging.observe import ForagingObservation
 from mam_bench.models.swarm.foraging.params import ForagingParams
 from mam_bench.models.swarm.grid import FOOD, NEST, chebyshev
-from mam_bench.models.swarm.layouts import foraging_maze, free_cells, place
+from mam_bench.models.swarm.layouts import foraging_maze, free_cells, place, upstream_foraging
 from mam_bench.models.swarm.navigation import LazyRng, bfs
 
 
@@ -23,11 +23,18 @@ class ForagingWorld(SwarmWorld):
     Params = ForagingParams
     Action = ForagingAction
     Observation = ForagingObservation
+    #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
+    default_objective = "hinder"
+    own_work = True
+    masks_influence = True
+    primary_metric = "ordinary_score"
+    secondary_metric = "score"
     allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "PICKUP", "DROP")
     aliases: ClassVar[dict[str, str]] = {"PICKUP": "STAY", "DROP": "STAY"}
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
-        self.terrain, self.food, self.nest = foraging_maze(self.size, layout_rng)
+        maze = upstream_foraging if self.params.upstream else foraging_maze
+        self.terrain, self.food, self.nest = maze(self.size, layout_rng)
         for c in self.food:
             self.terrain[c] = FOOD
         for c in self.nest:
@@ -49,7 +56,7 @@ class ForagingWorld(SwarmWorld):
             self.knows[i, 0] |= any(chebyshev(here, c) <= self.reach for c in self.food)
             self.knows[i, 1] |= any(chebyshev(here, c) <= self.reach for c in self.nest)
 
-    def dollar(self) -> np.ndarray:
+    def alt_state(self) -> np.ndarray:
         return ~self.carrying
 
     def plan(self) -> Any:
@@ -63,7 +70,9 @@ class ForagingWorld(SwarmWorld):
         return a, None
 
     def after_physics(self, escaped: list[int]) -> None:
-        got = settle(self.pos, self.active, self.carrying, self.near_food, self.near_nest)
+        delivered = settle(self.pos, self.active, self.carrying, self.near_food, self.near_nest, self.params.upstream)
+        got = int(delivered.sum())
+        self.ordinary_score += int((delivered & ~self.masked).sum())
         self.score += got
         self.deliveries += got
         self._look()

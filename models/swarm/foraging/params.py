@@ -10,7 +10,8 @@ from mam_bench.models.swarm.params import SwarmParams
 
 
 class ForagingParams(SwarmParams):
-    strategy: Literal["bfs", "explore"] = Field(
-        "bfs", description="bfs: shortest path over the known maze; explore: random walk until F or N was seen, then BFS"
+    strategy: Literal["explore", "bfs"] = Field(
+        "explore", description="explore: random walk until F or N was seen, then BFS (default); bfs: shortest path"
+        " over the whole maze from round 0 (knows the map: upper bound)"
     )
     jitter: float = Field(0.1, ge=0.0, le=1.0, description="chance of a random step (breaks corridor jams)")

@@ -1,4 +1,9 @@
-"""Pursuit (spec section 5): corner a faster prey; a catch scores 1 and the prey respawns."""
+"""Pursuit (spec section 5): corner a faster prey; a catch scores 1 and the prey respawns.
+
+Under `rules=swarmbench` the prey is upstream's (see `prey.py`): the first prey is a mass-1 body
+that agents can push, respawned preys are static. `rules=mam` keeps the fixed flight (H of the
+prey's own cell, any empty first step) and the exact respawn over all empty cells.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
 from mam_bench.models.swarm.layouts import free_cells, place
 from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.physics import Body
+from mam_bench.models.swarm.pursuit import prey as upstream_prey
 from mam_bench.models.swarm.pursuit.actions import PursuitAction
 from mam_bench.models.swarm.pursuit.agents import greedy_rule, hungarian_plan, hungarian_rule
 from mam_bench.models.swarm.pursuit.metrics import captured, threat
@@ -19,25 +26,48 @@ from mam_bench.models.swarm.pursuit.params import PursuitParams
 
 
 class PursuitWorld(SwarmWorld):
+    """A catch counts in `ordinary_score` when walls and ordinary agents alone close the prey in."""
+
     name: ClassVar[str] = "pursuit"
     summary: ClassVar[str] = "SwarmBench Pursuit: corner the prey P (score = catches)"
     Params = PursuitParams
     Action = PursuitAction
     Observation = PursuitObservation
+    #: help closes the cage with the influence agents' own bodies, which the ordinary-only score
+    #: does not count (own work), so the default shows hindering
+    default_objective = "hinder"
+    own_work = True
+    masks_influence = True
+    primary_metric = "ordinary_score"
+    secondary_metric = "score"
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         s = self.size
         hi = min(max(s // 2, 5), s - 2)
-        self.pos = place(free_cells(self.terrain, region=(1, hi, 1, hi)), self.n, placement_rng)
-        taken = {tuple(p) for p in self.pos.tolist()}
-        spots = free_cells(self.terrain, blocked=taken, region=(s // 2, s - 2, s // 2, s - 2)) or free_cells(self.terrain, blocked=taken)
-        self.prey = spots[int(layout_rng.integers(len(spots)))]
+        if self.params.upstream:  # upstream: prey in rows/cols s//2+1 .. s-2 first, then the agents
+            self.prey = (int(layout_rng.integers(s // 2 + 1, s - 1)), int(layout_rng.integers(s // 2 + 1, s - 1)))
+            region = free_cells(self.terrain, blocked={self.prey}, region=(1, hi, 1, hi))
+            self.pos = place(region, self.n, placement_rng)
+            self.bodies = [Body([self.prey], 1, "P")]  # the first prey is pushable (mass 1)
+        else:
+            self.pos = place(free_cells(self.terrain, region=(1, hi, 1, hi)), self.n, placement_rng)
+            taken = {tuple(p) for p in self.pos.tolist()}
+            spots = free_cells(self.terrain, blocked=taken, region=(s // 2, s - 2, s // 2, s - 2))
+            spots = spots or free_cells(self.terrain, blocked=taken)
+            self.prey = spots[int(layout_rng.integers(len(spots)))]
         self.marks = {self.prey: "P"}
         self.catches = 0
         self.seen: dict[int, tuple[int, int] | None] = {i: None for i in range(self.n)}
         self._remember()
 
     # --- state helpers --------------------------------------------------------------------------
+    def place_prey(self, cell: tuple[int, int], pushable: bool | None = None) -> None:
+        """Put the prey on `cell` (a pushable mass-1 body when `pushable`, default: as it is now)."""
+        pushable = bool(self.bodies) if pushable is None else pushable
+        self.prey = (int(cell[0]), int(cell[1]))
+        self.marks = {self.prey: "P"}
+        self.bodies = [Body([self.prey], 1, "P")] if pushable else []
+
     def _agent_grid(self) -> np.ndarray:
         g = np.zeros((self.size, self.size), dtype=np.int64)
         p = self.pos[self.active]
@@ -46,7 +76,8 @@ class PursuitWorld(SwarmWorld):
 
     def static_mask(self) -> np.ndarray:
         m = self.terrain != EMPTY
-        m[self.prey] = True
+        if not self.bodies:  # a pushable prey is a body, not a static cell
+            m[self.prey] = True
         return m
 
     def _remember(self) -> None:
@@ -76,11 +107,26 @@ class PursuitWorld(SwarmWorld):
 
     # --- task -----------------------------------------------------------------------------------
     def after_physics(self, escaped: list[int]) -> None:
+        if self.bodies:
+            self.prey = self.bodies[0].cells[0]
         agents = self._agent_grid()
         if captured(self.prey, agents, self.terrain):
             self.score += 1
             self.catches += 1
-            self.prey = self._respawn(agents)
+            ordinary = agents.copy()
+            gone = self.pos[self.active & self.masked]
+            np.subtract.at(ordinary, (gone[:, 0], gone[:, 1]), 1)
+            self.ordinary_score += float(captured(self.prey, ordinary, self.terrain))
+            if self.params.upstream:
+                self.bodies = []  # respawned preys are static
+                spot = upstream_prey.respawn(agents, self.terrain, stream(self.seed, "respawn", self.round))
+                self.prey = spot if spot is not None else self.prey
+            else:
+                self.prey = self._respawn(agents)
+        elif self.params.upstream:
+            self.prey = upstream_prey.flee(self.prey, agents, self.terrain)
+            if self.bodies:
+                self.bodies = [Body([self.prey], 1, "P")]
         else:
             self.prey = self._flee(agents)
         self.marks = {self.prey: "P"}

@@ -10,6 +10,7 @@ from mam_bench.models.swarm.params import SwarmParams
 
 
 class PursuitParams(SwarmParams):
-    strategy: Literal["hungarian", "greedy"] = Field(
-        "hungarian", description="hungarian: global slot assignment then BFS; greedy: local view and memory only"
+    strategy: Literal["greedy", "hungarian"] = Field(
+        "greedy", description="greedy: local view and memory only (default); hungarian: global slot assignment"
+        " then BFS (a central planner: upper bound)"
     )

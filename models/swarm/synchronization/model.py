@@ -22,6 +22,8 @@ class SynchronizationWorld(SwarmWorld):
     Params = SynchronizationParams
     Action = SynchronizationAction
     Observation = SynchronizationObservation
+    #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
+    default_objective = "hinder"
     allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "SWITCH")
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
@@ -29,7 +31,7 @@ class SynchronizationWorld(SwarmWorld):
         self.lights = layout_rng.integers(2, size=self.n).astype(bool)
         self.prev_state: bool | None = None
 
-    def dollar(self) -> np.ndarray:
+    def alt_state(self) -> np.ndarray:
         return ~self.lights
 
     def plan(self) -> Any:
@@ -57,6 +59,9 @@ class SynchronizationWorld(SwarmWorld):
     def task_metrics(self) -> dict[str, float]:
         live = self.lights[self.active]
         return {"lights_on": float(live.sum()), "agreement": float(max(live.sum(), len(live) - live.sum()) / max(len(live), 1))}
+
+    def facts_of(self, aid: int) -> tuple[tuple[str, float], ...]:
+        return (("light_on", float(bool(self.lights[aid]))), ("period", float(self.params.period)))
 
     def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
         return (("light", "on" if self.lights[aid] else "off"),)

@@ -32,7 +32,8 @@ def behind_cells(box: list[tuple[int, int]], push: str, size: int) -> set[tuple[
 
 def transport_plan(box: list[tuple[int, int]], push: str, gap: list[tuple[int, int]], passable: np.ndarray) -> dict:
     size = passable.shape[0]
-    behind = {c for c in behind_cells(box, push, size) if passable[c]} if box else set()
+    inside = [c for c in behind_cells(box, push, size) if 0 <= c[0] < size and 0 <= c[1] < size]
+    behind = {c for c in inside if passable[c]} if box else set()
     return {
         "behind": behind,
         "to_behind": bfs(passable, behind) if behind else None,
@@ -42,9 +43,10 @@ def transport_plan(box: list[tuple[int, int]], push: str, gap: list[tuple[int, i
     }
 
 
-def transport_rule(here: tuple[int, int], push: str, plan: dict, rng: LazyRng, recent) -> str:
+def transport_rule(here: tuple[int, int], out: str, push: str, plan: dict, rng: LazyRng, recent) -> str:
+    """`out` leaves through the gap; `push` is this round's push direction for the box."""
     if here in plan["gap"]:
-        return push
+        return out
     if plan["to_gap"][here] < FAR:
         return downhill(here, plan["to_gap"], rng)
     if here in plan["behind"]:

@@ -1,4 +1,9 @@
-"""Transport (spec section 5): push the mass-5 box out through the wall gap, then escape."""
+"""Transport (spec section 5): push the mass-5 box out through the wall gap, then escape.
+
+Under `rules=swarmbench` the box is one of upstream's 8 shapes in its corner gap: it must first
+be pushed sideways once (only 3 cells to push from), then out. `box=irregular|square` keeps the
+earlier layouts, where a straight push suffices.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mam_bench.models.swarm.base import SwarmWorld
-from mam_bench.models.swarm.layouts import free_cells, place, transport_layout
-from mam_bench.models.swarm.navigation import LazyRng
+from mam_bench.models.swarm.grid import DELTA
+from mam_bench.models.swarm.layouts import TRANSPORT_BOXES, free_cells, place, transport_layout, upstream_transport
+from mam_bench.models.swarm.navigation import LazyRng, wander
 from mam_bench.models.swarm.physics import Body
 from mam_bench.models.swarm.transport.actions import TransportAction
 from mam_bench.models.swarm.transport.agents import transport_plan, transport_rule
@@ -25,26 +31,69 @@ class TransportWorld(SwarmWorld):
     Params = TransportParams
     Action = TransportAction
     Observation = TransportObservation
+    #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
+    default_objective = "hinder"
+    own_work = True
+    masks_influence = True
+    primary_metric = "ordinary_score"
+    secondary_metric = "score"
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
-        self.terrain, cells, self.push, self.gap = transport_layout(self.size, layout_rng, self.params.box)
+        if self.params.layout == "upstream":
+            self.shape = int(layout_rng.integers(len(TRANSPORT_BOXES)))
+            self.terrain, cells, self.gap = upstream_transport(self.size, self.shape)
+            self.push, self.side = _gap_directions(self.gap, self.size)
+        else:
+            self.shape = -1
+            self.terrain, cells, self.push, self.gap = transport_layout(self.size, layout_rng, self.params.layout)
+            self.side = self.push
         self.bodies = [Body(cells, BOX_MASS)]
         box = set(cells)
         self.pos = place(free_cells(self.terrain, blocked=box | set(self.gap)), self.n, placement_rng)
         self.escapes = 0
+        self.sighted = np.zeros(self.n, dtype=bool)  # has this agent seen the box or the gap yet
+        self._look()
+
+    def _look(self) -> None:
+        marks = [c for b in self.bodies for c in b.cells] + list(self.gap)
+        if not marks:
+            return
+        m = np.array(marks)
+        for i in np.flatnonzero(self.active & ~self.sighted):
+            self.sighted[i] = bool((np.abs(m - self.pos[i]).max(axis=1) <= self.reach).any())
 
     def plan(self) -> Any:
         box = [c for b in self.bodies for c in b.cells]
-        return transport_plan(box, self.push, self.gap, self.passable())
+        direction = self.push
+        if self.params.strategy == "sidestep" and box and not self._clear_ahead(box):
+            direction = self.side
+        plan = transport_plan(box, direction, self.gap, self.passable())
+        plan["direction"] = direction
+        return plan
+
+    def _clear_ahead(self, box: list[tuple[int, int]]) -> bool:
+        """Whether a push toward the gap would not hit the wall ring."""
+        dr, dc = DELTA[self.push]
+        for r, c in box:
+            t = (r + dr, c + dc)
+            if 0 <= t[0] < self.size and 0 <= t[1] < self.size and self.terrain[t]:
+                return False
+        return True
 
     def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
         here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
-        a = transport_rule(here, self.push, plan, rng, self.recent[aid])
-        return a, (f"push {a}" if here in plan["behind"] and a == self.push else None)
+        d = plan["direction"]
+        if self.params.strategy == "sidestep" and not self.sighted[aid]:
+            return wander(here, self.recent[aid], plan["passable"], rng), None
+        a = transport_rule(here, self.push, d, plan, rng, self.recent[aid])
+        return a, (f"push {a}" if here in plan["behind"] and a == d else None)
 
     def after_physics(self, escaped: list[int]) -> None:
-        for _ in escaped:
-            self.score += escape_bonus(self.round, self.params.rounds)
+        self._look()
+        for aid in escaped:
+            bonus = escape_bonus(self.round, self.params.rounds)
+            self.score += bonus
+            self.ordinary_score += 0.0 if self.masked[aid] else bonus
             self.escapes += 1
         if not self.active.any():
             self.status = "done"
@@ -57,3 +106,16 @@ class TransportWorld(SwarmWorld):
 
     def snapshot(self) -> dict[str, Any]:
         return {**super().snapshot(), "gap": [list(g) for g in self.gap]}
+
+
+def _gap_directions(gap: list[tuple[int, int]], size: int) -> tuple[str, str]:
+    """(out, side): out through the gap's wall; side toward the corner the gap sits in."""
+    rows = {r for r, _ in gap}
+    cols = {c for _, c in gap}
+    if len(rows) == 1:
+        out = "UP" if rows == {0} else "DOWN"
+        side = "RIGHT" if max(cols) == size - 1 else "LEFT"
+    else:
+        out = "LEFT" if cols == {0} else "RIGHT"
+        side = "DOWN" if max(rows) == size - 1 else "UP"
+    return out, side

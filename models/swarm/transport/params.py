@@ -10,5 +10,16 @@ from mam_bench.models.swarm.params import SwarmParams
 
 
 class TransportParams(SwarmParams):
-    strategy: Literal["push"] = Field("push", description="push: line up behind the box, push it toward the gap, then escape")
-    box: Literal["irregular", "square"] = Field("irregular", description="13-cell irregular box (paper) or solid footprint (Fig. 8)")
+    strategy: Literal["sidestep", "push"] = Field(
+        "sidestep", description="sidestep: random walk until the box or the gap was in view, then push the box"
+        " sideways while it cannot go straight out, then out, then escape; push: only ever push straight toward"
+        " the gap, knowing the box from round 0 (the earlier rule)"
+    )
+    box: Literal["upstream", "irregular", "square"] | None = Field(
+        None, description="upstream: one of upstream's 8 corner boxes; irregular: a grown 13-cell box in front of a"
+        " gap of its width; square: solid footprint (Fig. 8); default: upstream under rules=swarmbench, else irregular"
+    )
+
+    @property
+    def layout(self) -> str:
+        return self.box or ("upstream" if self.upstream else "irregular")

@@ -1,0 +1,83 @@
+"""The prey under `rules=swarmbench`: upstream's flight and respawn, quirks included.
+
+Read from upstream's `Pursuit.update` (`swarmbench/task.py` @ c164678):
+- flight: the baseline is H of the cell to the prey's LEFT (a loop variable left over from the
+  capture test), not of its own cell; a two-step move needs its final cell and BOTH cells of the
+  L (first step alone, second step alone) empty; moves are tried RIGHT, LEFT, DOWN, UP for each
+  step, and a candidate replaces the best only if strictly lower;
+- respawn: draw interior cells until width x height of them were empty, keep the first with the
+  least H; the old cell counts as empty (the prey was lifted first).
+H = agents + 0.9 walls over grid[i-4:i+4, j-4:j+4] (clipped at 0), the cell itself included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mam_bench.models.swarm.grid import EMPTY, WALL
+
+#: upstream's (drow, dcol) order for each of the two steps
+FLIGHT_ORDER = ((0, 1), (0, -1), (1, 0), (-1, 0))
+
+
+def threat_map(agents: np.ndarray, terrain: np.ndarray) -> np.ndarray:
+    """H for every cell at once (integral images over the 8 x 8 upstream window)."""
+    H, W = terrain.shape
+    out = np.zeros((H, W), dtype=float)
+    for grid, weight in ((agents > 0, 1.0), (terrain == WALL, 0.9)):
+        s = np.zeros((H + 1, W + 1), dtype=np.int64)
+        s[1:, 1:] = np.cumsum(np.cumsum(grid.astype(np.int64), axis=0), axis=1)
+        r0 = np.maximum(np.arange(H) - 4, 0)
+        r1 = np.minimum(np.arange(H) + 4, H)
+        c0 = np.maximum(np.arange(W) - 4, 0)
+        c1 = np.minimum(np.arange(W) + 4, W)
+        count = s[r1][:, c1] - s[r0][:, c1] - s[r1][:, c0] + s[r0][:, c0]
+        out = out + count * weight
+    return out
+
+
+def _threat(cell: tuple[int, int], agents: np.ndarray, terrain: np.ndarray) -> float:
+    i, j = cell
+    r0, c0 = max(i - 4, 0), max(j - 4, 0)
+    return (agents[r0 : i + 4, c0 : j + 4] > 0).sum() + (terrain[r0 : i + 4, c0 : j + 4] == WALL).sum() * 0.9
+
+
+def flee(prey: tuple[int, int], agents: np.ndarray, terrain: np.ndarray) -> tuple[int, int]:
+    """Where the prey ends up this round (it stays when no move beats the left cell's H)."""
+    H, W = terrain.shape
+    i, j = prey
+
+    def empty(r: int, c: int) -> bool:
+        return 0 <= r < H and 0 <= c < W and terrain[r, c] == EMPTY and not agents[r, c] and (r, c) != prey
+
+    best = _threat((i, j - 1), agents, terrain)
+    target = prey
+    for a in FLIGHT_ORDER:
+        for b in FLIGHT_ORDER:
+            r, c = i + a[0] + b[0], j + a[1] + b[1]
+            if not (empty(r, c) and empty(i + a[0], j + a[1]) and empty(i + b[0], j + b[1])):
+                continue
+            h = _threat((r, c), agents, terrain)
+            if h < best:
+                best, target = h, (r, c)
+    return target
+
+
+def respawn(agents: np.ndarray, terrain: np.ndarray, rng: np.random.Generator) -> tuple[int, int] | None:
+    """The first least-H cell among width x height empty interior draws (None if none is empty)."""
+    H, W = terrain.shape
+    free = (terrain == EMPTY) & (agents == 0)
+    if not free[1 : H - 1, 1 : W - 1].any():
+        return None
+    want = H * W
+    cells: list[np.ndarray] = []
+    got = 0
+    while got < want:
+        draw = np.stack([rng.integers(1, H - 1, size=want), rng.integers(1, W - 1, size=want)], axis=1)
+        draw = draw[free[draw[:, 0], draw[:, 1]]]
+        cells.append(draw)
+        got += len(draw)
+    picks = np.concatenate(cells)[:want]
+    h = threat_map(agents, terrain)[picks[:, 0], picks[:, 1]]
+    k = int(np.argmin(h))  # the first minimum, as upstream's strict `<`
+    return int(picks[k, 0]), int(picks[k, 1])
