@@ -56,6 +56,9 @@ class CraftingAgent(CellAgent):
         self.obligations: list[Obligation] = []
         self.outbox: list[tuple[str, int]] = []  # upstream requests still to send
         self.last_move: int | None = None
+        self.goal: str | None = None  # market strategy: what it is working towards (its memory)
+        self.memory: dict[str, int] = {}  # node id -> stock when last seen
+        self.xy: tuple[int, int] = (0, 0)
 
     # --- inventory ----------------------------------------------------------------------------
     def held(self, item: str) -> int:
@@ -156,6 +159,23 @@ def build_plan(task: "Task", cat: Catalog) -> dict[int, list[Obligation]]:
                         o.item == tool and o.to == p for q in plan.values() for o in q):
                     demand.setdefault(tool, []).append((p, 1))
                     done.discard(tool)
+    return plan
+
+
+def target_shares(task: "Task") -> dict[int, list[Obligation]]:
+    """The market strategy's only given knowledge: each holder's share of the task's targets
+    (the task's agent config assigns the final goods); everything upstream is ordered locally."""
+    plan: dict[int, list[Obligation]] = {i: [] for i in range(len(task.agents))}
+    k = 0
+    for t in task.targets:
+        holders = task.holders(t.to)
+        for _ in range(t.qty):
+            h = holders[k % len(holders)]
+            k += 1
+            _add(plan[h], t.item, 1, h)
+    for obligations in plan.values():
+        for o in obligations:
+            o.source = "target"
     return plan
 
 
