@@ -1,11 +1,14 @@
 """Outcome metrics: progress, SR, PSR, target units, and exact Causal Collaboration Effectiveness.
 
-progress (the primary metric) = mean over rounds t = 1..budget of PSR(t), the PSR at the end of
+progress_all = mean over rounds t = 1..budget of PSR(t), the PSR at the end of
 round t, with the last state held for the rounds a run did not play (it stopped on success, so
 those count as PSR 1). It is the area under the PSR curve, in [0, 1]: more output and earlier
 success both raise it, and it is defined at the final round of a run that ended early, so the
 finals of a treatment and a reference that stopped at different rounds compare. Unlike PSR it
-does not saturate when the rule already succeeds within the budget.
+does not saturate when the rule already succeeds within the budget. `progress` (the primary
+metric) is the same area over own work only (`CraftingWorld.own_state`): units made or delivered
+by the influence seats do not count, in the treatment and, for the same seats, in the reference,
+so an influence agent cannot score by doing the job itself (issue 10, own-work separation).
 
 CCE (AgentWorld F.1) = |C| / |T|, C = success actions plus all their causal ancestors, T = every
 action. Our edges are mechanical (item provenance FIFO, transfers, the last move before a located
@@ -152,8 +155,8 @@ def target_units(world: "CraftingWorld") -> int:
     return total
 
 
-def current_psr(world: "CraftingWorld") -> float:
-    return psr(world.task, world.final_state(), world.params.psr_mode)
+def current_psr(world: "CraftingWorld", own: bool = False) -> float:
+    return psr(world.task, world.own_state() if own else world.final_state(), world.params.psr_mode)
 
 
 def progress(curve: list[float], current: float, budget: int) -> float:
@@ -167,9 +170,12 @@ def outcome(world: "CraftingWorld") -> dict[str, float]:
     sr = verify(world.task, state)[0]
     collab = collaboration(world)
     now = psr(world.task, state, world.params.psr_mode)
+    now_own = current_psr(world, own=True)
     return {
-        "progress": progress(world.psr_curve, now, world.budget),
+        "progress": progress(world.psr_own_curve, now_own, world.budget),
+        "progress_all": progress(world.psr_curve, now, world.budget),
         "psr": now,
+        "psr_own": now_own,
         "psr_binary": psr(world.task, state, "binary"),
         "sr": float(sr),
         "target_units": float(target_units(world)),

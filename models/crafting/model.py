@@ -38,7 +38,7 @@ class CraftingWorld(SteerableWorld):
     default_objective = "shortage"
     primary_metric = "progress"  # area under the PSR curve over the budget (metrics.progress)
     secondary_metric = "psr"
-    masks_influence = False
+    masks_influence = True  # `progress` counts only what the unmasked (ordinary) seats made or delivered
     treatment_stops_early = True
     default_influence: ClassVar[int] = 2
 
@@ -82,7 +82,10 @@ class CraftingWorld(SteerableWorld):
         self.last_outcome: dict[int, str] = {}
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
         self._hits: dict[tuple[int, str], int] = {}
-        self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress`)
+        self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress_all`)
+        self.psr_own_curve: list[float] = []  # the same over own work only (for `progress`)
+        self.crafted_own: dict[str, int] = {}  # crafts and harvests by seats outside the mask
+        self.harvested_own: dict[str, int] = {}
 
     # --- contract: identities and horizon -----------------------------------------------------
     def actor_ids(self) -> list[int]:
@@ -309,6 +312,7 @@ class CraftingWorld(SteerableWorld):
         self._update_blocked()
         self.round -= 1
         self.psr_curve.append(crafting_metrics.current_psr(self))
+        self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
         self._metrics_cache = None
         if self.verify()[0]:
             self.status = "success"
@@ -364,6 +368,8 @@ class CraftingWorld(SteerableWorld):
             if got:
                 a.give(spec.resource, got, rid)
                 self.harvested[spec.resource] = self.harvested.get(spec.resource, 0) + got
+                if a.actor_id not in self.mask_ids:
+                    self.harvested_own[spec.resource] = self.harvested_own.get(spec.resource, 0) + got
             parents += [_id(a.last_move), a.equipment.get(spec.tool, -1) if spec.tool else -1]
         elif tool == "craft":
             r = self.cat.recipes[action["item"]]
@@ -376,6 +382,8 @@ class CraftingWorld(SteerableWorld):
                         k -= used
             a.give(r.output, r.qty, rid)
             self.crafted[r.output] = self.crafted.get(r.output, 0) + r.qty
+            if a.actor_id not in self.mask_ids:
+                self.crafted_own[r.output] = self.crafted_own.get(r.output, 0) + r.qty
             parents.append(_id(a.last_move))
         elif tool == "transfer":
             to = self.actors[action["to"]]
@@ -433,6 +441,31 @@ class CraftingWorld(SteerableWorld):
         return filled
 
     # --- outcome ------------------------------------------------------------------------------
+    def own_state(self) -> dict[str, Any]:
+        """The final state as the unmasked seats alone produced it: held units count only when the
+        action that put them there (a craft, harvest or transfer) was by an unmasked seat or they
+        were there at the start; crafts and harvests by masked seats do not count; masked seats
+        stand nowhere. In the reference the mask names the same seats, so the two compare."""
+        mask = set(self.mask_ids)
+
+        def mine(src: int) -> bool:
+            return src < 0 or self.log[src]["agent"] not in mask
+
+        inventories = {}
+        for a in self.actors:
+            inv: dict[str, int] = {}
+            for item, lots in a.lots.items():
+                n = sum(q for src, q in lots if mine(src))
+                if n > 0:
+                    inv[item] = n
+            inventories[a.actor_id] = inv
+        return {
+            "inventories": inventories,
+            "sites": {a.actor_id: a.site for a in self.actors if a.actor_id not in mask},
+            "crafted": dict(self.crafted_own),
+            "harvested": dict(self.harvested_own),
+        }
+
     def final_state(self) -> dict[str, Any]:
         """What a verifier reads (the same shape tests hand-build)."""
         return {
