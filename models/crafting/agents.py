@@ -225,12 +225,12 @@ def rule_action(world: "CraftingWorld", a: CraftingAgent) -> dict[str, Any]:
         here = [nd for nd in nodes if nd.site == a.site and world.stock[nd.node_id] > 0]
         if here:
             return {"tool": "harvest", "node": here[0].node_id}
-        site = world.nearest_stocked_site(a.site, item)
+        site = world.nearest_stocked_site(a.xy, item)
         if site is not None:
             return {"tool": "move_to", "site": site}
     # 5: carry owed output to its consumer
     for o in a.ordered_obligations():
-        if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0:
+        if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0 and world.agent(o.to).site:
             return {"tool": "move_to", "site": world.agent(o.to).site}
     # leader: re-route the longest-blocked input
     if a.coordinator:

@@ -89,6 +89,12 @@ def spare(world: "CraftingWorld", a: "CraftingAgent", item: str) -> int:
     return max(0, a.held(item) - keep(world, a).get(item, 0))
 
 
+def self_made(world: "CraftingWorld", a: "CraftingAgent", item: str) -> bool:
+    """An input the agent makes itself: its role's trade, or any item its skills allow once the
+    price says it is scarce."""
+    return capable(world, a, item) and (item in a.makes or world.price(item) > OFF_ROLE_PRICE)
+
+
 def choose_goal(world: "CraftingWorld", a: "CraftingAgent", u: float) -> str | None:
     """Keep the remembered goal while it is in demand; else draw one, weighted by price x demand."""
     if a.goal and demand_for(world, a, a.goal) > 0 and (a.goal in a.makes or world.price(a.goal) > OFF_ROLE_PRICE):
@@ -175,13 +181,13 @@ def _work_on(world: "CraftingWorld", a: "CraftingAgent", goal: str, u: np.ndarra
             return world.move_toward(a, site)
         for inp, k in sorted(inputs_needed(world, a, goal, want).items()):
             missing = k - a.held(inp)
-            if missing > 0 and inp in a.makes and depth < 4:  # an input of my own trade: make it myself
+            if missing > 0 and self_made(world, a, inp) and depth < 4:  # my trade, or scarce: make it myself
                 act = _work_on(world, a, inp, u, missing, depth + 1)
                 if act is not None:
                     return act
         for inp, k in sorted(inputs_needed(world, a, goal, want).items()):
             missing = k - a.held(inp)
-            if inp in a.makes:
+            if self_made(world, a, inp):
                 continue
             ordered = sum(o["qty"] - o["filled"] for o in world.open_orders(inp) if o["frm"] == a.actor_id)
             if missing > ordered:

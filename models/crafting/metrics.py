@@ -19,7 +19,9 @@ chat counts when a later contributing action answers it. A failed task scores CC
 
 from __future__ import annotations
 
+import math
 import re
+import statistics
 from typing import TYPE_CHECKING, Any, Iterable
 
 from mam_bench.models.crafting.catalog import catalog
@@ -165,6 +167,38 @@ def progress(curve: list[float], current: float, budget: int) -> float:
     return (sum(played) + (budget - len(played)) * current) / budget
 
 
+def gini(values: list[float]) -> float:
+    """Gini coefficient of non-negative values (0: all equal; 0 when everyone holds nothing)."""
+    xs = sorted(max(0.0, v) for v in values)
+    n, total = len(xs), sum(xs)
+    if n == 0 or total == 0:
+        return 0.0
+    return sum((2 * (i + 1) - n - 1) * x for i, x in enumerate(xs)) / (n * total)
+
+
+def economy(world: "CraftingWorld") -> dict[str, float]:
+    """Economy-level outcomes: wealth Gini (holdings at current prices, unpriced items at 1),
+    throughput (units crafted or harvested per round played), price level (mean price of the
+    items that have one) and volatility (SD of per-round log-price changes, pooled over items),
+    and time to completion (the round the verifier first passed, else the budget + 1)."""
+    wealth = [sum(q * world.price(i) for i, q in a.inventory().items()) for a in world.actors]
+    played = max(1, world.round)
+    units = sum(world.crafted.values()) + sum(world.harvested.values())
+    moves = []
+    hist = world.price_history
+    for prev, cur in zip(hist, hist[1:]):
+        moves += [math.log(cur[i] / prev[i]) for i in cur if i in prev]
+    level = [p for p in world.prices.values()]
+    done = world.round if world.status == "success" else world.budget + 1
+    return {
+        "gini": gini(wealth),
+        "throughput": units / played,
+        "price_level": sum(level) / len(level) if level else 1.0,
+        "price_volatility": statistics.pstdev(moves) if len(moves) > 1 else 0.0,
+        "time_to_completion": float(done),
+    }
+
+
 def outcome(world: "CraftingWorld") -> dict[str, float]:
     state = world.final_state()
     sr = verify(world.task, state)[0]
@@ -184,6 +218,7 @@ def outcome(world: "CraftingWorld") -> dict[str, float]:
         "cce_no_chat": collab["cce_no_chat"],
         "actions": float(len(world.log)),
         "chats": float(len(world.chats)),
+        **economy(world),
     }
 
 

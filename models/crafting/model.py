@@ -181,8 +181,8 @@ class CraftingWorld(SteerableWorld):
         finally:
             a.obligations, a.outbox, self.requests = saved
 
-    def nearest_stocked_site(self, here: str, resource: str) -> str | None:
-        hx, hy = self.cat.sites[here]
+    def nearest_stocked_site(self, here: tuple[int, int], resource: str) -> str | None:
+        hx, hy = here
         sites = sorted({n.site for n in self.cat.raw_nodes(resource) if self.stock[n.node_id] > 0})
         if not sites:
             return None
