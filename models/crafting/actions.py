@@ -22,9 +22,9 @@ TOOLS = ("move_to", "harvest", "craft", "transfer", "chat", "request", "equip", 
 
 REQUIRED = {
     "move_to": ("site",), "harvest": ("node",), "craft": ("item",), "transfer": ("item", "to"),
-    "chat": ("message",), "request": ("item", "to"), "equip": ("item",), "sleep": (),
+    "chat": ("message",), "request": ("item",), "equip": ("item",), "sleep": (),
 }
-OPTIONAL = {"craft": ("skill",), "transfer": ("qty",), "chat": ("to",), "request": ("qty", "recipient")}
+OPTIONAL = {"craft": ("skill",), "transfer": ("qty",), "chat": ("to",), "request": ("qty", "to", "recipient")}
 FIELDS = ("site", "node", "item", "skill", "qty", "to", "recipient", "message")
 
 

@@ -56,6 +56,9 @@ class CraftingAgent(CellAgent):
         self.obligations: list[Obligation] = []
         self.outbox: list[tuple[str, int]] = []  # upstream requests still to send
         self.last_move: int | None = None
+        self.goal: str | None = None  # market strategy: what it is working towards (its memory)
+        self.memory: dict[str, int] = {}  # node id -> stock when last seen
+        self.xy: tuple[int, int] = (0, 0)
 
     # --- inventory ----------------------------------------------------------------------------
     def held(self, item: str) -> int:
@@ -159,6 +162,23 @@ def build_plan(task: "Task", cat: Catalog) -> dict[int, list[Obligation]]:
     return plan
 
 
+def target_shares(task: "Task") -> dict[int, list[Obligation]]:
+    """The market strategy's only given knowledge: each holder's share of the task's targets
+    (the task's agent config assigns the final goods); everything upstream is ordered locally."""
+    plan: dict[int, list[Obligation]] = {i: [] for i in range(len(task.agents))}
+    k = 0
+    for t in task.targets:
+        holders = task.holders(t.to)
+        for _ in range(t.qty):
+            h = holders[k % len(holders)]
+            k += 1
+            _add(plan[h], t.item, 1, h)
+    for obligations in plan.values():
+        for o in obligations:
+            o.source = "target"
+    return plan
+
+
 def _add(obligations: list[Obligation], item: str, qty: int, to: int) -> None:
     for o in obligations:
         if o.item == item and o.to == to and o.source == "plan":
@@ -205,12 +225,12 @@ def rule_action(world: "CraftingWorld", a: CraftingAgent) -> dict[str, Any]:
         here = [nd for nd in nodes if nd.site == a.site and world.stock[nd.node_id] > 0]
         if here:
             return {"tool": "harvest", "node": here[0].node_id}
-        site = world.nearest_stocked_site(a.site, item)
+        site = world.nearest_stocked_site(a.xy, item)
         if site is not None:
             return {"tool": "move_to", "site": site}
     # 5: carry owed output to its consumer
     for o in a.ordered_obligations():
-        if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0:
+        if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0 and world.agent(o.to).site:
             return {"tool": "move_to", "site": world.agent(o.to).site}
     # leader: re-route the longest-blocked input
     if a.coordinator:

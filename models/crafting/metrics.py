@@ -1,11 +1,14 @@
 """Outcome metrics: progress, SR, PSR, target units, and exact Causal Collaboration Effectiveness.
 
-progress (the primary metric) = mean over rounds t = 1..budget of PSR(t), the PSR at the end of
+progress_all = mean over rounds t = 1..budget of PSR(t), the PSR at the end of
 round t, with the last state held for the rounds a run did not play (it stopped on success, so
 those count as PSR 1). It is the area under the PSR curve, in [0, 1]: more output and earlier
 success both raise it, and it is defined at the final round of a run that ended early, so the
 finals of a treatment and a reference that stopped at different rounds compare. Unlike PSR it
-does not saturate when the rule already succeeds within the budget.
+does not saturate when the rule already succeeds within the budget. `progress` (the primary
+metric) is the same area over own work only (`CraftingWorld.own_state`): units made or delivered
+by the influence seats do not count, in the treatment and, for the same seats, in the reference,
+so an influence agent cannot score by doing the job itself (issue 10, own-work separation).
 
 CCE (AgentWorld F.1) = |C| / |T|, C = success actions plus all their causal ancestors, T = every
 action. Our edges are mechanical (item provenance FIFO, transfers, the last move before a located
@@ -16,7 +19,9 @@ chat counts when a later contributing action answers it. A failed task scores CC
 
 from __future__ import annotations
 
+import math
 import re
+import statistics
 from typing import TYPE_CHECKING, Any, Iterable
 
 from mam_bench.models.crafting.catalog import catalog
@@ -152,8 +157,8 @@ def target_units(world: "CraftingWorld") -> int:
     return total
 
 
-def current_psr(world: "CraftingWorld") -> float:
-    return psr(world.task, world.final_state(), world.params.psr_mode)
+def current_psr(world: "CraftingWorld", own: bool = False) -> float:
+    return psr(world.task, world.own_state() if own else world.final_state(), world.params.psr_mode)
 
 
 def progress(curve: list[float], current: float, budget: int) -> float:
@@ -162,14 +167,49 @@ def progress(curve: list[float], current: float, budget: int) -> float:
     return (sum(played) + (budget - len(played)) * current) / budget
 
 
+def gini(values: list[float]) -> float:
+    """Gini coefficient of non-negative values (0: all equal; 0 when everyone holds nothing)."""
+    xs = sorted(max(0.0, v) for v in values)
+    n, total = len(xs), sum(xs)
+    if n == 0 or total == 0:
+        return 0.0
+    return sum((2 * (i + 1) - n - 1) * x for i, x in enumerate(xs)) / (n * total)
+
+
+def economy(world: "CraftingWorld") -> dict[str, float]:
+    """Economy-level outcomes: wealth Gini (holdings at current prices, unpriced items at 1),
+    throughput (units crafted or harvested per round played), price level (mean price of the
+    items that have one) and volatility (SD of per-round log-price changes, pooled over items),
+    and time to completion (the round the verifier first passed, else the budget + 1)."""
+    wealth = [sum(q * world.price(i) for i, q in a.inventory().items()) for a in world.actors]
+    played = max(1, world.round)
+    units = sum(world.crafted.values()) + sum(world.harvested.values())
+    moves = []
+    hist = world.price_history
+    for prev, cur in zip(hist, hist[1:]):
+        moves += [math.log(cur[i] / prev[i]) for i in cur if i in prev]
+    level = [p for p in world.prices.values()]
+    done = world.round if world.status == "success" else world.budget + 1
+    return {
+        "gini": gini(wealth),
+        "throughput": units / played,
+        "price_level": sum(level) / len(level) if level else 1.0,
+        "price_volatility": statistics.pstdev(moves) if len(moves) > 1 else 0.0,
+        "time_to_completion": float(done),
+    }
+
+
 def outcome(world: "CraftingWorld") -> dict[str, float]:
     state = world.final_state()
     sr = verify(world.task, state)[0]
     collab = collaboration(world)
     now = psr(world.task, state, world.params.psr_mode)
+    now_own = current_psr(world, own=True)
     return {
-        "progress": progress(world.psr_curve, now, world.budget),
+        "progress": progress(world.psr_own_curve, now_own, world.budget),
+        "progress_all": progress(world.psr_curve, now, world.budget),
         "psr": now,
+        "psr_own": now_own,
         "psr_binary": psr(world.task, state, "binary"),
         "sr": float(sr),
         "target_units": float(target_units(world)),
@@ -178,6 +218,7 @@ def outcome(world: "CraftingWorld") -> dict[str, float]:
         "cce_no_chat": collab["cce_no_chat"],
         "actions": float(len(world.log)),
         "chats": float(len(world.chats)),
+        **economy(world),
     }
 
 

@@ -14,12 +14,13 @@ from typing import Any, ClassVar, Mapping
 from mesa.discrete_space import OrthogonalMooreGrid
 
 from mam_bench.controller import Decision
-from mam_bench.streams import stream
+from mam_bench.streams import agent_stream, stream
 from mam_bench.world import AuditEntry, SteerableWorld
+from mam_bench.models.crafting import market
 from mam_bench.models.crafting import metrics as crafting_metrics
 from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
 from mam_bench.models.crafting.agents import (BLOCKED_BEFORE_REQUEST, REQUEST_COOLDOWN, CraftingAgent, Obligation,
-                                    build_plan, rule_action)
+                                    build_plan, rule_action, target_shares)
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
@@ -37,7 +38,7 @@ class CraftingWorld(SteerableWorld):
     default_objective = "shortage"
     primary_metric = "progress"  # area under the PSR curve over the budget (metrics.progress)
     secondary_metric = "psr"
-    masks_influence = False
+    masks_influence = True  # `progress` counts only what the unmasked (ordinary) seats made or delivered
     treatment_stops_early = True
     default_influence: ClassVar[int] = 2
 
@@ -54,7 +55,8 @@ class CraftingWorld(SteerableWorld):
             delta = int(stream(self.seed, "stocks", k).integers(-jitter, jitter + 1)) if jitter else 0
             self.stock[nid] = self.max_stock[nid] = max(1, spec.stock + delta)
         self.actors: list[CraftingAgent] = []
-        plan = build_plan(self.task, self.cat)
+        market_mode = self.params.strategy == "market"
+        plan = target_shares(self.task) if market_mode else build_plan(self.task, self.cat)
         for i, spec in enumerate(self.task.agents):
             role = self.cat.roles[spec.role]
             makes = tuple(spec.makes) if spec.makes is not None else role.makes
@@ -64,10 +66,14 @@ class CraftingWorld(SteerableWorld):
             for tool in spec.equipment:
                 a.equipment[tool] = -1
             a.obligations = plan[i]
+            a.memory = {nid: spec_n.stock for nid, spec_n in self.cat.nodes.items()}  # the context doc
             self._place(a, spec.spawn)
             self.actors.append(a)
         self.log: list[dict[str, Any]] = []  # every action of every agent, with causal parents
         self.requests: list[dict[str, Any]] = []
+        self.orders: list[dict[str, Any]] = []  # open orders posted to everyone (market strategy)
+        self.prices: dict[str, float] = {}
+        self.price_history: list[dict[str, float]] = []
         self.chats: list[dict[str, Any]] = []
         self.crafted: dict[str, int] = {}
         self.harvested: dict[str, int] = {}
@@ -75,7 +81,11 @@ class CraftingWorld(SteerableWorld):
         self.leader_asked: dict[tuple[int, str], int] = {}
         self.last_outcome: dict[int, str] = {}
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
-        self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress`)
+        self._hits: dict[tuple[int, str], int] = {}
+        self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress_all`)
+        self.psr_own_curve: list[float] = []  # the same over own work only (for `progress`)
+        self.crafted_own: dict[str, int] = {}  # crafts and harvests by seats outside the mask
+        self.harvested_own: dict[str, int] = {}
 
     # --- contract: identities and horizon -----------------------------------------------------
     def actor_ids(self) -> list[int]:
@@ -98,14 +108,81 @@ class CraftingWorld(SteerableWorld):
         return self.actors[actor_id]
 
     def colocated(self, a: int, b: int) -> bool:
-        return self.actors[a].site == self.actors[b].site
+        return self.actors[a].site != "" and self.actors[a].site == self.actors[b].site
 
     def _place(self, a: CraftingAgent, site: str) -> None:
         a.site = site
-        a.cell = self.grid[self.cat.sites[site]]
+        a.xy = self.cat.sites[site]
+        a.cell = self.grid[a.xy]
 
-    def nearest_stocked_site(self, here: str, resource: str) -> str | None:
-        hx, hy = self.cat.sites[here]
+    def _travel(self, a: CraftingAgent, site: str) -> None:
+        """Move up to `speed` cells (Chebyshev) towards a site; arriving puts the agent there."""
+        if self.params.travel == "abstracted":
+            self._place(a, site)
+            return
+        (x, y), (tx, ty) = a.xy, self.cat.sites[site]
+        if max(abs(tx - x), abs(ty - y)) <= self.params.speed:
+            self._place(a, site)
+            return
+        step = self.params.speed
+        a.xy = (x + max(-step, min(step, tx - x)), y + max(-step, min(step, ty - y)))
+        a.site = ""
+        a.cell = self.grid[a.xy]
+
+    def move_toward(self, a: CraftingAgent, site: str) -> dict[str, Any]:
+        return {"tool": "move_to", "site": site}
+
+    # --- the market: open orders and prices -------------------------------------------------------
+    def price(self, item: str) -> float:
+        return self.prices.get(item, 1.0)
+
+    def open_orders(self, item: str) -> list[dict[str, Any]]:
+        return [o for o in self.orders if o["item"] == item and o["filled"] < o["qty"]]
+
+    def orders_by_priority(self) -> list[dict[str, Any]]:
+        """Highest price first, then oldest: the order a supplier serves."""
+        live = [o for o in self.orders if o["filled"] < o["qty"]]
+        return sorted(live, key=lambda o: (-self.price(o["item"]), o["id"]))
+
+    def receive(self, a: CraftingAgent) -> None:
+        """At the start of an agent's turn: it sees its site's stocks and receives its requests."""
+        for n in self.cat.nodes.values():
+            if n.site == a.site:
+                a.memory[n.node_id] = self.stock[n.node_id]
+        if self.params.strategy != "market":
+            return
+        for req in self.requests:
+            if req["to"] != a.actor_id or req["status"] != "pending":
+                continue
+            if not market.capable(self, a, req["item"]) and a.held(req["item"]) == 0:
+                req["status"] = "declined"
+                continue
+            req["status"] = "accepted"
+            a.obligations.append(Obligation(req["item"], req["qty"], req["recipient"], f"request:{req['id']}"))
+
+    def decide_rule(self, a: CraftingAgent) -> dict[str, Any]:
+        if self.params.strategy == "market":
+            return market.market_action(self, a)
+        return rule_action(self, a)
+
+    def rule_action(self, actor_id: int) -> dict[str, Any]:
+        """What the rule would do for this actor from the start-of-round state (the mimic baseline).
+
+        The market rule reads state and the actor's own streams only; the shared plan also books
+        accepted requests, so it runs on a copy of the actor and of the request list."""
+        a = self.actors[actor_id]
+        if self.params.strategy == "market":
+            return market.market_action(self, a)
+        import copy
+
+        saved = (copy.deepcopy(a.obligations), list(a.outbox), copy.deepcopy(self.requests))
+        try:
+            return rule_action(self, a)
+        finally:
+            a.obligations, a.outbox, self.requests = saved
+
+    def nearest_stocked_site(self, here: tuple[int, int], resource: str) -> str | None:
+        hx, hy = here
         sites = sorted({n.site for n in self.cat.raw_nodes(resource) if self.stock[n.node_id] > 0})
         if not sites:
             return None
@@ -189,18 +266,21 @@ class CraftingWorld(SteerableWorld):
         return observation.random_action(rng)
 
     def turn_order(self) -> list[int]:
+        """Round-robin by index, or by per-agent order keys (so nobody's key depends on who is steered)."""
         n = len(self.actors)
         if self.params.turn_order == "fixed":
             return list(range(n))
-        return [int(i) for i in stream(self.seed, "order", self.round).permutation(n)]
+        keys = [float(agent_stream(self.seed, "order", self.round, i).random()) for i in range(n)]
+        return sorted(range(n), key=lambda i: (keys[i], i))
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         entries: list[AuditEntry] = []
         for aid in self.turn_order():
             a = self.actors[aid]
             decision = decisions.get(aid) if aid in self.influence_ids else None
+            self.receive(a)
             if decision is None or decision.defer:
-                action = rule_action(self, a)
+                action = self.decide_rule(a)
                 ok, detail = self.execute(a, action)
                 if aid in self.influence_ids:
                     entries.append(AuditEntry(self.round, aid, action, _outcome(action, ok), detail, deferred=True))
@@ -220,16 +300,42 @@ class CraftingWorld(SteerableWorld):
         return entries
 
     def _settle(self) -> None:
-        if (self.round + 1) % self.params.refill_every == 0:
+        every = self.params.refill_every
+        if every and (self.round + 1) % every == 0:
             for nid in self.stock:
                 self.stock[nid] = min(self.max_stock[nid], self.stock[nid] + 1)
+        self._world_events()
+        if self.params.strategy == "market":
+            market.update_prices(self)
+        self.price_history.append({i: round(p, 4) for i, p in sorted(self.prices.items())})
         self.round += 1  # blocked bookkeeping sees the next round's number
         self._update_blocked()
         self.round -= 1
         self.psr_curve.append(crafting_metrics.current_psr(self))
+        self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
         self._metrics_cache = None
         if self.verify()[0]:
             self.status = "success"
+
+    def _world_events(self) -> None:
+        """Regrowth and rival orders: one fixed-size draw per round from world streams."""
+        nodes = sorted(self.stock)
+        grow = stream(self.seed, "regrow", self.round).random(len(nodes))
+        rival = stream(self.seed, "rivals", self.round).random(len(nodes))
+        for k, nid in enumerate(nodes):
+            if grow[k] < self.params.regrow and self.stock[nid] < self.max_stock[nid]:
+                self.stock[nid] += 1
+            if rival[k] < self.params.rivals and self.stock[nid] > 0:
+                self.stock[nid] -= 1
+
+    def _harvest_yield(self, node_id: str) -> int:
+        """0, 1 or 2 units by the `yields` chances; keyed by node, round and hit (a world stream)."""
+        k = sorted(self.stock).index(node_id)
+        hit = self._hits.get((self.round, node_id), 0)
+        self._hits[(self.round, node_id)] = hit + 1
+        u = float(stream(self.seed, "yield", self.round, k, hit).random())
+        p0, p1, _ = self.params.yields
+        return 0 if u < p0 else 1 if u < p0 + p1 else 2
 
     # --- action execution -------------------------------------------------------------------
     def _record(self, a: CraftingAgent, action: dict[str, Any], ok: bool, detail: str, parents: list[int]) -> int:
@@ -252,13 +358,18 @@ class CraftingWorld(SteerableWorld):
         rid = len(self.log)
         parents: list[int] = []
         if tool == "move_to":
-            self._place(a, action["site"])
+            self._travel(a, action["site"])
             a.last_move = rid
         elif tool == "harvest":
             spec = self.cat.nodes[action["node"]]
-            self.stock[spec.node_id] -= 1
-            a.give(spec.resource, 1, rid)
-            self.harvested[spec.resource] = self.harvested.get(spec.resource, 0) + 1
+            got = min(self._harvest_yield(spec.node_id), self.stock[spec.node_id])
+            self.stock[spec.node_id] -= got
+            a.memory[spec.node_id] = self.stock[spec.node_id]
+            if got:
+                a.give(spec.resource, got, rid)
+                self.harvested[spec.resource] = self.harvested.get(spec.resource, 0) + got
+                if a.actor_id not in self.mask_ids:
+                    self.harvested_own[spec.resource] = self.harvested_own.get(spec.resource, 0) + got
             parents += [_id(a.last_move), a.equipment.get(spec.tool, -1) if spec.tool else -1]
         elif tool == "craft":
             r = self.cat.recipes[action["item"]]
@@ -271,6 +382,8 @@ class CraftingWorld(SteerableWorld):
                         k -= used
             a.give(r.output, r.qty, rid)
             self.crafted[r.output] = self.crafted.get(r.output, 0) + r.qty
+            if a.actor_id not in self.mask_ids:
+                self.crafted_own[r.output] = self.crafted_own.get(r.output, 0) + r.qty
             parents.append(_id(a.last_move))
         elif tool == "transfer":
             to = self.actors[action["to"]]
@@ -278,10 +391,19 @@ class CraftingWorld(SteerableWorld):
             to.give(action["item"], action["qty"], rid)
             parents += [_id(a.last_move), _id(to.last_move)]
             parents += self._credit(a, action["item"], action["qty"], to.actor_id)
+            parents += self._fill_orders(action["item"], action["qty"], to.actor_id)
         elif tool == "equip":
             parents += a.take(action["item"], 1)
             a.equipment[action["item"]] = rid
+        elif tool == "request" and action.get("to") is None:
+            self.orders.append({"id": rid, "round": self.round, "frm": a.actor_id, "item": action["item"],
+                                "qty": action.get("qty") or 1, "filled": 0})
         elif tool == "request":
+            for order in self.open_orders(action["item"]):
+                if order["frm"] == action.get("recipient", a.actor_id):
+                    order["rerouted"] = True
+            if a.outbox and a.outbox[0][0] == action["item"]:
+                a.outbox.pop(0)
             self.requests.append({"id": rid, "round": self.round, "frm": a.actor_id, "to": action["to"],
                                   "item": action["item"], "qty": action["qty"],
                                   "recipient": action.get("recipient", a.actor_id), "status": "pending"})
@@ -305,7 +427,45 @@ class CraftingWorld(SteerableWorld):
                     fulfilled.append(int(o.source.split(":")[1]))
         return fulfilled
 
+    def _fill_orders(self, item: str, qty: int, to: int) -> list[int]:
+        """A delivery fills the receiver's oldest open orders for the item; returns their ids."""
+        filled = []
+        for order in self.open_orders(item):
+            if qty <= 0:
+                break
+            if order["frm"] == to:
+                n = min(qty, order["qty"] - order["filled"])
+                order["filled"] += n
+                qty -= n
+                filled.append(order["id"])
+        return filled
+
     # --- outcome ------------------------------------------------------------------------------
+    def own_state(self) -> dict[str, Any]:
+        """The final state as the unmasked seats alone produced it: held units count only when the
+        action that put them there (a craft, harvest or transfer) was by an unmasked seat or they
+        were there at the start; crafts and harvests by masked seats do not count; masked seats
+        stand nowhere. In the reference the mask names the same seats, so the two compare."""
+        mask = set(self.mask_ids)
+
+        def mine(src: int) -> bool:
+            return src < 0 or self.log[src]["agent"] not in mask
+
+        inventories = {}
+        for a in self.actors:
+            inv: dict[str, int] = {}
+            for item, lots in a.lots.items():
+                n = sum(q for src, q in lots if mine(src))
+                if n > 0:
+                    inv[item] = n
+            inventories[a.actor_id] = inv
+        return {
+            "inventories": inventories,
+            "sites": {a.actor_id: a.site for a in self.actors if a.actor_id not in mask},
+            "crafted": dict(self.crafted_own),
+            "harvested": dict(self.harvested_own),
+        }
+
     def final_state(self) -> dict[str, Any]:
         """What a verifier reads (the same shape tests hand-build)."""
         return {

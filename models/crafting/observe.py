@@ -200,11 +200,11 @@ def observe_agent(world: "CraftingWorld", actor_id: int) -> CraftingObservation:
             if c["frm"] != actor_id and c["to"] in (None, actor_id) and c["round"] >= world.round - CHAT_ROUNDS]
     return CraftingObservation(
         task=world.task.name, round=world.round, budget=world.budget, actor_id=actor_id,
-        username=a.username, role=a.role, site=a.site, skills=dict(a.skills), inventory=a.inventory(),
+        username=a.username, role=a.role, site=a.site or "en_route", skills=dict(a.skills), inventory=a.inventory(),
         equipment=sorted(a.equipment),
         nodes=nodes,
         stations=sorted(s for s, site in cat.stations.items() if site == a.site),
-        here=[b.actor_id for b in world.actors if b.site == a.site and b.actor_id != actor_id],
+        here=[b.actor_id for b in world.actors if b.actor_id != actor_id and world.colocated(actor_id, b.actor_id)],
         owed=[(o.item, o.outstanding, o.to) for o in a.ordered_obligations() if o.outstanding > 0],
         requests=[(r["id"], r["frm"], r["item"], r["qty"], r["recipient"]) for r in world.requests
                   if r["to"] == actor_id and r["status"] == "pending"],

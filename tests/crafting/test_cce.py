@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from mam_bench.runner import PairSpec, prepare, run_treatment
 from mam_bench.models.crafting.metrics import cce, chat_edges, contributing
+from mam_bench.models.crafting.params import STATIC_WORLD
 from tests.crafting.scripted import ScriptedLLM
 
 
@@ -70,7 +71,8 @@ def _staff_script() -> dict:
 
 def _run(script, **params):
     spec = PairSpec.build(world="crafting", seed=0, influence=3,
-                          params={"task": "staff_quest", "turn_order": "fixed", "stock_jitter": 0, **params})
+                          params={"task": "staff_quest", "turn_order": "fixed", "stock_jitter": 0,
+                                  "strategy": "shared_plan", **STATIC_WORLD, **params})
     prep = prepare(spec)
     world, rows, board, _ = asyncio.run(run_treatment(prep, ScriptedLLM(script)))
     return world

@@ -5,6 +5,9 @@ import pytest
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference
 from mam_bench.models.crafting.metrics import progress
 from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.params import STATIC_WORLD
+
+PLAN = {"task": "forge_vanguard", "strategy": "shared_plan", **STATIC_WORLD}
 
 
 def test_progress_is_the_mean_of_the_held_psr_curve():
@@ -15,7 +18,7 @@ def test_progress_is_the_mean_of_the_held_psr_curve():
 
 
 def test_reference_progress_matches_its_per_round_psr_and_does_not_saturate():
-    world, rows = run_reference(prepare(PairSpec.build(world="crafting", seed=0, params={"task": "forge_vanguard"})))
+    world, rows = run_reference(prepare(PairSpec.build(world="crafting", seed=0, params=PLAN)))
     m = world.metrics()
     assert world.primary_metric == "progress" and world.secondary_metric == "psr"
     assert m["sr"] == 1.0 and m["psr"] == 1.0 and world.round < world.budget
@@ -36,7 +39,7 @@ def test_progress_rewards_speed_and_output():
 
 
 def test_accelerate_lifts_progress_at_the_default_budget_where_psr_saturates():
-    res = run_pair(PairSpec.build(world="crafting", seed=21, params={"task": "forge_vanguard"},
+    res = run_pair(PairSpec.build(world="crafting", seed=21, params=PLAN,
                                   policy="heuristic", objective="accelerate", influence_ids=(3,)))
     ref, tre = res["reference"]["final"], res["treatment"]["final"]
     assert ref["psr"] == tre["psr"] == 1.0  # the old primary metric: lift 0 by construction

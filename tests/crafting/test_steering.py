@@ -7,12 +7,15 @@ from mam_bench.controller import Decision
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.params import STATIC_WORLD
+
+PLAN = {"strategy": "shared_plan", **STATIC_WORLD}  # the heuristics' home ground: the shared plan
 
 
 def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
     lifts = []
     for seed in range(20, 40):
-        res = run_pair(PairSpec.build(world="crafting", seed=seed, params={"task": "forge_vanguard"},
+        res = run_pair(PairSpec.build(world="crafting", seed=seed, params={**PLAN, "task": "forge_vanguard"},
                                       policy="heuristic", objective="shortage"))
         assert res["influence_ids"] == [0, 1] and res["direction"] == -1
         assert res["treatment"]["audit"]["identity_holds"]
@@ -21,14 +24,14 @@ def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
 
 
 def test_accelerate_runs_and_keeps_the_audit_identity():
-    res = run_pair(PairSpec.build(world="crafting", seed=1, params={"task": "grand_armory"},
+    res = run_pair(PairSpec.build(world="crafting", seed=1, params={**PLAN, "task": "grand_armory"},
                                   policy="heuristic", objective="accelerate", influence=4))
     assert res["treatment"]["audit"]["identity_holds"] and res["direction"] == 1
     assert res["treatment"]["final"]["sr"] == 1.0
 
 
 def test_cli_equivalent_run_writes_a_complete_directory(tmp_path):
-    spec = PairSpec.build(world="crafting", seed=0, params={"task": "forge_vanguard"},
+    spec = PairSpec.build(world="crafting", seed=0, params={**PLAN, "task": "forge_vanguard"},
                           policy="heuristic", objective="shortage")
     res = run_pair(spec, out=tmp_path)
     for name in ("spec.json", "result.json", "reference.jsonl", "treatment.jsonl", "board.jsonl", "decisions.jsonl"):
@@ -54,7 +57,7 @@ def test_an_action_illegal_by_its_turn_is_a_logged_failure():
 
 
 def test_accelerate_with_the_smelter_seat_finishes_earlier():
-    res = run_pair(PairSpec.build(world="crafting", seed=21, params={"task": "forge_vanguard", "rounds": 18},
+    res = run_pair(PairSpec.build(world="crafting", seed=21, params={**PLAN, "task": "forge_vanguard", "rounds": 18},
                                   policy="heuristic", objective="accelerate", influence_ids=(3,)))
     assert res["reference"]["final"]["sr"] == 0.0 and res["treatment"]["final"]["sr"] == 1.0
     assert res["lift"] > 0 and res["treatment"]["rounds"] < 18
