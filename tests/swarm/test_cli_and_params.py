@@ -9,8 +9,9 @@ import pytest
 
 from mam_bench.errors import ConfigError
 from mam_bench.registry import get_world
+from mam_bench.models.swarm.params import TASKS
 
-WORLDS = ["pursuit", "synchronization", "foraging", "flocking", "transport"]
+WORLDS = list(TASKS)
 
 
 @pytest.mark.parametrize("world", WORLDS)
