@@ -75,10 +75,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
-    ap.add_argument("--notes", default=str(Path(__file__).with_name("RESULTS_NOTES.md")))
+    ap.add_argument("--notes", default="", help="a file of notes to append")
     args = ap.parse_args()
     text, _ = table(args.seeds)
-    notes = Path(args.notes).read_text() if Path(args.notes).exists() else ""
+    notes = Path(args.notes).read_text() if args.notes and Path(args.notes).exists() else ""
     head = (
         "# SwarmBench worlds: all-rule reference scores\n\n"
         "Defaults: 10x10 walled grid, N = 10, view 5, 100 rounds (Flocking ends early at an exact square, Transport "
