@@ -58,8 +58,8 @@ def table(n_seeds: int) -> tuple[str, dict[tuple[str, str, str], tuple[float, fl
         " paper best LLM | human (S.3) |",
         "|---|---|---|---|---|---|---|",
     ]
-    for task, strategies in STRATEGIES.items():
-        rows = [(r, s) for r in RULE_SETS for s in strategies]
+    for task, names in STRATEGIES.items():
+        rows = [(r, s) for r in RULE_SETS for s in names]
         for k, (rules, s) in enumerate(rows):
             xs = np.array(reference_scores(task, s, seeds, rules))
             stats[(task, rules, s)] = (float(xs.mean()), float(xs.std()))
