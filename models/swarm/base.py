@@ -9,7 +9,7 @@ round), so null steering is exact. Then physics, then the task rule, then messag
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, get_args
 
 import numpy as np
 from mesa.datacollection import DataCollector
@@ -22,7 +22,7 @@ from mam_bench.world import AuditEntry, SteerableWorld
 from mam_bench.models.swarm import dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.answer import parse_answer
-from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES
+from mam_bench.models.swarm.grid import BASE_ACTIONS, DELTA, EMPTY
 from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.messages import MessageBus, clip_message
 from mam_bench.models.swarm.navigation import LazyRng
@@ -59,10 +59,14 @@ class SwarmWorld(SteerableWorld):
     #: and the all-agents `score` is reported beside it
     own_work: ClassVar[bool] = False
     #: actions the schema accepts; `aliases` map no-op names to what physics sees
-    allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY")
+    allowed: ClassVar[tuple[str, ...]] = BASE_ACTIONS  # each subclass: read from its Action schema
     aliases: ClassVar[dict[str, str]] = {}
     #: the push solver (upstream's integer program); `bench/swarm_step.py` swaps in the old greedy
     resolve_pushes: ClassVar[Any] = staticmethod(physics.resolve)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.allowed = get_args(cls.Action.model_fields["action"].annotation)
 
     def __init__(self, params: SwarmParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)

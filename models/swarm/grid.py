@@ -11,7 +11,8 @@ MOVES = ("UP", "DOWN", "LEFT", "RIGHT")
 #: (drow, dcol) per move; rows grow downward
 DELTA = {"UP": (-1, 0), "DOWN": (1, 0), "LEFT": (0, -1), "RIGHT": (0, 1)}
 OPPOSITE = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
-BASE_ACTIONS = ("UP", "DOWN", "LEFT", "RIGHT", "STAY")
+#: the one list of primary actions every task offers (task actions are appended per task)
+BASE_ACTIONS = (*MOVES, "STAY")
 
 
 def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:

@@ -164,7 +164,9 @@ def upstream_transport(size: int, shape: int) -> tuple[np.ndarray, list[tuple[in
     return t, sorted(cells), sorted(gap)
 
 
-def upstream_foraging(size: int, rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
+def upstream_foraging(
+    size: int, rng: np.random.Generator,
+) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
     """Upstream's Foraging maze and its 4 food/nest placements (`Foraging.reset` @ c164678).
 
     Food's 2x2 corner is drawn (row 1 or size-3, column 1 or size-3), the nest takes the opposite

@@ -40,7 +40,9 @@ class Pending:
 
 
 class MessageBus:
-    def __init__(self, seed: int, reach: int, noise: float = 0.0, delay: int = 0, mode: str = "send", echo: bool = False):
+    def __init__(
+        self, seed: int, reach: int, noise: float = 0.0, delay: int = 0, mode: str = "send", echo: bool = False,
+    ):
         self.seed, self.reach, self.noise, self.delay, self.mode = seed, reach, noise, delay, mode
         self.echo = echo
         self.pending: list[Pending] = []

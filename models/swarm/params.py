@@ -28,7 +28,7 @@ class SwarmParams(WorldParams):
     noise: float = Field(0.0, ge=0.0, le=1.0, description="share of messages corrupted")
     delay: int = Field(0, ge=0, le=20, description="messages arrive 0..delay rounds late")
     rules: Literal["swarmbench", "mam"] = Field(
-        "swarmbench", description="swarmbench: upstream's game, quirks included; mam: the earlier variants (README table)"
+        "swarmbench", description="swarmbench: upstream's game, quirks included; mam: the earlier variants (README)"
     )
     message_range: Literal["send", "deliver"] | None = Field(
         None, description="range measured at sending (paper, mam) or delivery (upstream); default: the rule set's"

@@ -219,7 +219,9 @@ def _solve_component(comp: list[int], succ: list[set[int]], force: np.ndarray, m
     return _solve_milp(comp, edges, force, mass)
 
 
-def _solve_chain(comp: list[int], succ: list[set[int]], force: np.ndarray, mass: np.ndarray, indeg: dict[int, int]) -> list[int]:
+def _solve_chain(
+    comp: list[int], succ: list[set[int]], force: np.ndarray, mass: np.ndarray, indeg: dict[int, int],
+) -> list[int]:
     """On a path the moving set is a suffix; the longest suffix whose forward flow suffices."""
     head = next(u for u in comp if indeg[u] == 0)
     chain = [head]

@@ -58,8 +58,8 @@ def table(n_seeds: int) -> tuple[str, dict[tuple[str, str, str], tuple[float, fl
         " paper best LLM | human (S.3) |",
         "|---|---|---|---|---|---|---|",
     ]
-    for task, strategies in STRATEGIES.items():
-        rows = [(r, s) for r in RULE_SETS for s in strategies]
+    for task, names in STRATEGIES.items():
+        rows = [(r, s) for r in RULE_SETS for s in names]
         for k, (rules, s) in enumerate(rows):
             xs = np.array(reference_scores(task, s, seeds, rules))
             stats[(task, rules, s)] = (float(xs.mean()), float(xs.std()))
@@ -75,10 +75,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
-    ap.add_argument("--notes", default=str(Path(__file__).with_name("RESULTS_NOTES.md")))
+    ap.add_argument("--notes", default="", help="a file of notes to append")
     args = ap.parse_args()
     text, _ = table(args.seeds)
-    notes = Path(args.notes).read_text() if Path(args.notes).exists() else ""
+    notes = Path(args.notes).read_text() if args.notes and Path(args.notes).exists() else ""
     head = (
         "# SwarmBench worlds: all-rule reference scores\n\n"
         "Defaults: 10x10 walled grid, N = 10, view 5, 100 rounds (Flocking ends early at an exact square, Transport "

@@ -22,7 +22,7 @@ import numpy as np
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError
 from mam_bench.streams import stream
-from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE, chebyshev, manhattan
+from mam_bench.models.swarm.grid import DELTA, MOVES, chebyshev, manhattan
 from mam_bench.models.swarm.view import SwarmObservation
 
 Cell = tuple[int, int]

@@ -1,7 +1,8 @@
 """Flocking rule agents: three seeded strategies.
 
 local (default) and nearest (the spec's human-baseline heuristic): the square is anchored at the
-top-left of the bounding box of the agents one sees (local) or of the whole swarm (nearest); an agent on a slot stays, the others step toward the nearest slot no agent
+top-left of the bounding box of the agents one sees (local) or of the whole swarm (nearest);
+an agent on a slot stays, the others step toward the nearest slot no agent
 holds. assign: the optimal placement and Hungarian assignment of the dissimilarity metric,
 restricted to placements inside the walls; each agent steps toward its own slot.
 """

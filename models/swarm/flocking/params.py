@@ -15,4 +15,6 @@ class FlockingParams(SwarmParams):
         " bounding box of the agents it sees, nearest slot no seen agent holds); nearest: the same on every"
         " agent's global position (upper bound); assign: global Hungarian slot assignment (upper bound)"
     )
-    cost_scale: float = Field(1.0, gt=0.0, le=1.0, description="1.0 = upstream's full Manhattan cost (its scores); 0.5 = the paper's written formula")
+    cost_scale: float = Field(
+        1.0, gt=0.0, le=1.0, description="1.0 = upstream's full Manhattan cost (its scores); 0.5 = the paper's formula"
+    )

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Literal
 
 from mam_bench.models.swarm.actions import SwarmAction
+from mam_bench.models.swarm.grid import BASE_ACTIONS
 
 
 class ForagingAction(SwarmAction):
-    action: Literal["UP", "DOWN", "LEFT", "RIGHT", "STAY", "PICKUP", "DROP"] = "STAY"
+    action: Literal[(*BASE_ACTIONS, *("PICKUP", "DROP"))]

@@ -29,7 +29,6 @@ class ForagingWorld(SwarmWorld):
     masks_influence = True
     primary_metric = "ordinary_score"
     secondary_metric = "score"
-    allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "PICKUP", "DROP")
     aliases: ClassVar[dict[str, str]] = {"PICKUP": "STAY", "DROP": "STAY"}
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 from mam_bench.models.swarm.actions import SwarmAction
+from mam_bench.models.swarm.grid import BASE_ACTIONS
 
 
 class SynchronizationAction(SwarmAction):
-    action: Literal["UP", "DOWN", "LEFT", "RIGHT", "STAY", "SWITCH"] = "STAY"
+    action: Literal[(*BASE_ACTIONS, *("SWITCH",))]

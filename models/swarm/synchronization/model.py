@@ -24,7 +24,6 @@ class SynchronizationWorld(SwarmWorld):
     Observation = SynchronizationObservation
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
     default_objective = "hinder"
-    allowed: ClassVar[tuple[str, ...]] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "SWITCH")
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         self.pos = place(free_cells(self.terrain), self.n, placement_rng)
