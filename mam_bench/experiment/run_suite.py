@@ -144,7 +144,9 @@ def run_experiment(
     current = check_provenance(Path(out), suite, allow_mixed)  # before any file is touched
     out = ensure_writable(out)
     (out / "provenance.json").write_text(dumps(current, indent=2) + "\n", encoding="utf-8")
-    (out / "suite.json").write_text(dumps(suite.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+    # as written (defaults unset), so the report re-reads it exactly as the user's suite
+    written = suite.model_dump(mode="json", exclude_unset=True)
+    (out / "suite.json").write_text(dumps(written, indent=2) + "\n", encoding="utf-8")
     pairs = pairs_of(suite)
     order = [p.pair_id for p in pairs]
     table = TidyTable(out)
