@@ -170,7 +170,9 @@ def run_experiment(
 def _run_locked(suite: Suite, out: Path, current: dict[str, Any], executor: str, address: str | None,
                 jobs: int | None, max_cost: float | None, max_calls: int | None, stream: TextIO) -> ExperimentOutcome:
     (out / "provenance.json").write_text(dumps(current, indent=2) + "\n", encoding="utf-8")
-    (out / "suite.json").write_text(dumps(suite.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+    # as written (defaults unset), so the report re-reads it exactly as the user's suite
+    written = suite.model_dump(mode="json", exclude_unset=True)
+    (out / "suite.json").write_text(dumps(written, indent=2) + "\n", encoding="utf-8")
     pairs = pairs_of(suite)
     order = [p.pair_id for p in pairs]
     table = TidyTable(out)

@@ -22,7 +22,7 @@ KEY = {"LOOPBACK_KEY": "not-a-secret"}
 def llm_suite(base_url: str, seeds: int = 4) -> dict:
     llm = {"model": "openai:loopback", "policy": "llm", "rounds": 3, "influence": 2,
            "controller_options": {"base_url": base_url, "api_key_env": "LOOPBACK_KEY"}}
-    return {"seeds": seeds, "cases": [
+    return {"seeds": seeds, "baselines": [], "cases": [  # no baselines: 2 cases x seeds pairs
         {"name": "llm", "world": "schelling", "params": {"size": 10}, **llm},
         {"name": "rule", "world": "schelling", "params": {"size": 10}, "policy": "rule", "influence": 2},
     ]}
