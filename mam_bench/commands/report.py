@@ -15,6 +15,7 @@ from mam_bench.experiment.charts import heatmap, lift_bars, time_series
 from mam_bench.experiment.stats import SUMMARY_COLUMNS, summarize
 from mam_bench.experiment.table import read_table
 from mam_bench.records import read_jsonl
+from mam_bench.run_dir import check_out_dir
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
@@ -93,9 +94,24 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
 
 def handle(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
+    if not folder.is_dir():
+        raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()] if args.pairs else None
-    page = build_report(folder, pairs)
     out = Path(args.out) if args.out else folder / "report.html"
-    out.write_text(page, encoding="utf-8")
+    if out.is_dir():
+        raise ConfigError("out", f"{out} is a directory; give an .html file")
+    check_out_dir(out.parent if str(out.parent) else Path("."))
+    try:
+        page = build_report(folder, pairs)
+    except ConfigError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as exc:
+        # an empty, binary or incomplete table.csv (pandas raises ValueError subclasses)
+        raise ConfigError("dir", f"{folder / 'table.csv'} is damaged or incomplete ({type(exc).__name__}: "
+                                 f"{str(exc)[:200]})") from None
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"report -> {out}")
     return 0
