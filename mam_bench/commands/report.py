@@ -4,6 +4,7 @@ reference vs treatment series for chosen pairs, the landscape surface when DIR h
 from __future__ import annotations
 
 import argparse
+import csv
 import html
 import math
 from pathlib import Path
@@ -92,6 +93,24 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
             f"<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}</body></html>")
 
 
+def check_report_table(path: Path) -> None:
+    """table.csv must be text, carry every column of the tidy table, and hold at least one pair."""
+    from mam_bench.experiment.table import COLUMNS
+
+    if not path.is_file():
+        raise ConfigError("dir", f"{path.parent} has no table.csv (run mam-bench experiment first)")
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ConfigError("dir", f"{path} is not a UTF-8 text file") from None
+    header = set(next(csv.reader(lines[:1]), []))
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise ConfigError("dir", f"{path} is incomplete: no column {missing[0]!r}")
+    if len(lines) < 2:
+        raise ConfigError("dir", f"{path} holds no pairs")
+
+
 def handle(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     if not folder.is_dir():
@@ -101,6 +120,7 @@ def handle(args: argparse.Namespace) -> int:
     if out.is_dir():
         raise ConfigError("out", f"{out} is a directory; give an .html file")
     check_out_dir(out.parent if str(out.parent) else Path("."))
+    check_report_table(folder / "table.csv")
     try:
         page = build_report(folder, pairs)
     except ConfigError:
