@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from mam_bench.errors import BackendFailed, ConfigError
@@ -60,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     except BackendFailed as exc:
         print(f"error: backend: {exc}; finished records are kept", file=sys.stderr)
         return 3
+    except BrokenPipeError:  # `mam-bench worlds | head`: the reader left; nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("interrupted; finished records are kept", file=sys.stderr)
         return 130

@@ -14,6 +14,10 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, Va
 from mam_bench.errors import ConfigError, config_error_from
 
 
+#: largest numerator or denominator of a fraction given as text (exact int64 comparisons stay exact)
+MAX_TERM = 10**9
+
+
 def parse_fraction(value: Any) -> Fraction:
     """Accept 3/4, "3/4", "0.75", 0.75 and Fraction; floats go through their decimal text."""
     if isinstance(value, Fraction):
@@ -27,9 +31,13 @@ def parse_fraction(value: Any) -> Fraction:
     if isinstance(value, str):
         text = value.strip()
         try:
-            return Fraction(text)
+            frac = Fraction(text)
         except (ValueError, ZeroDivisionError) as exc:
             raise ValueError(f"cannot read {value!r} as a fraction such as 3/4 or 0.25") from exc
+        if abs(frac.numerator) > MAX_TERM or frac.denominator > MAX_TERM:
+            # kernels compare count * denominator with numerator * neighbours in int64
+            raise ValueError(f"{value!r}: numerator and denominator must be at most {MAX_TERM}")
+        return frac
     raise ValueError(f"cannot read {value!r} as a fraction")
 
 

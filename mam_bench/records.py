@@ -110,10 +110,24 @@ class RunRecords:
 
 
 def read_jsonl(path: Path | str) -> list[dict[str, Any]]:
+    """Every row of a JSONL record; a torn, binary or foreign line is a ConfigError naming it."""
     rows = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
-            if line:
-                rows.append(json.loads(line))
+    name = Path(path).name
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    raise ConfigError(name, f"{path} line {number} is not valid JSON (torn or damaged)") from None
+                if not isinstance(row, dict):
+                    raise ConfigError(name, f"{path} line {number} is not a JSON object")
+                rows.append(row)
+    except UnicodeDecodeError:
+        raise ConfigError(name, f"{path} is not a UTF-8 text file") from None
+    except OSError as exc:
+        raise ConfigError(name, f"cannot read {path}: {exc.strerror or exc}") from None
     return rows

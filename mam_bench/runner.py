@@ -19,11 +19,14 @@ from mam_bench.audit import audit_counts
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError, config_error_from
+from mam_bench.mesa_ids import release_models
 from mam_bench.outcome import delta_lift_relative, trajectory_lift, validity
 from mam_bench.params import WorldParams
 from mam_bench.provenance import provenance
 from mam_bench.records import RunRecords
 from mam_bench.registry import get_world, make_controller
+
+release_models()  # Mesa's Agent._ids would keep every finished pair's models alive
 
 
 class PairSpec(BaseModel):

@@ -6,6 +6,7 @@ reproduces the treatment: a check that the records hold everything, and a free r
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -25,10 +26,54 @@ class ReplayController(Controller):
         path = path / "decisions.jsonl" if path.is_dir() else path
         if not path.exists():
             raise ConfigError("replay", f"{path} does not exist")
+        if not path.is_file():
+            raise ConfigError("replay", f"{path} is not a file")
         self.source = str(path)
         self.rows: dict[tuple[int, int], dict[str, Any]] = {}
-        for row in read_jsonl(path):
-            self.rows[(int(row["round"]), int(row["actor_id"]))] = row
+        try:
+            recorded = read_jsonl(path)
+        except ConfigError as exc:
+            raise ConfigError("replay", exc.message) from None
+        for number, row in enumerate(recorded, 1):
+            try:
+                key = (int(row["round"]), int(row["actor_id"]))
+            except (KeyError, TypeError, ValueError):
+                raise ConfigError("replay", f"{path} row {number} has no integer round and actor_id") from None
+            if key in self.rows:
+                raise ConfigError("replay", f"{path} holds two decisions for round {key[0]}, actor {key[1]}")
+            self.rows[key] = row
+        if not self.rows:
+            raise ConfigError("replay", f"{path} holds no decisions")
+
+    def verify_source(self, spec: Any, prep: Any) -> None:
+        """The recorded run must be this very pair: world, seed, parameters, objective, influence
+        ids and horizon; a replay of anything else would report a lift for a run that never was."""
+        folder = Path(self.source).parent
+        result_file = folder / "result.json"
+        if not result_file.is_file():
+            raise ConfigError("replay", f"{folder} holds no result.json (an unfinished or foreign run)")
+        try:
+            recorded = json.loads(result_file.read_text(encoding="utf-8"))
+            assert isinstance(recorded, dict)
+        except (OSError, UnicodeDecodeError, ValueError, AssertionError):
+            raise ConfigError("replay", f"{result_file} is damaged") from None
+        mine = {"world": spec.world, "seed": spec.seed, "params": prep.params.as_json(), "objective": prep.objective,
+                "influence_ids": list(prep.influence_ids)}
+        for name, value in mine.items():
+            if json.loads(json.dumps(recorded.get(name), default=str)) != json.loads(json.dumps(value, default=str)):
+                raise ConfigError("replay", f"the recorded run has another {name} ({recorded.get(name)!r}, "
+                                            f"this run: {value!r})")
+        rounds = (recorded.get("treatment") or {}).get("rounds")
+        if rounds != prep.rounds:
+            raise ConfigError("replay", f"the recorded treatment ran {rounds} rounds, this run would run {prep.rounds}")
+        ids = set(prep.influence_ids)
+        for (r, actor), _ in self.rows.items():
+            if actor not in ids or not 0 <= r < prep.rounds:
+                raise ConfigError("replay", f"{self.source} holds a decision for actor {actor} in round {r}, "
+                                            "which this run has not (tampered or foreign records)")
+        if len(self.rows) != len(ids) * prep.rounds:
+            raise ConfigError("replay", f"{self.source} holds {len(self.rows)} decisions, expected "
+                                        f"{len(ids)} x {prep.rounds} (a torn or partial record)")
 
     async def post(self, requests: Sequence[Request]) -> list[str | None]:
         return [(self.rows.get((r.round, r.actor_id)) or {}).get("post") for r in requests]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
 import shutil
 from pathlib import Path
 
 from mam_bench.errors import ConfigError
+from mam_bench.run_dir import check_out_dir
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -26,12 +28,20 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("out", f"expected a .gif or .mp4 file, got {out.name!r}")
     if out.suffix.lower() == ".mp4" and shutil.which("ffmpeg") is None:
         raise ConfigError("out", "MP4 needs ffmpeg on PATH; write a .gif instead")
-    if args.fps <= 0:
-        raise ConfigError("fps", "must be positive")
+    if not math.isfinite(args.fps) or not 0.1 <= args.fps <= 60:
+        raise ConfigError("fps", f"must be between 0.1 and 60 frames per second, got {args.fps}")
+    if out.is_dir():
+        raise ConfigError("out", f"{out} is a directory; give a .gif or .mp4 file")
+    check_out_dir(out.parent if str(out.parent) else Path("."))
     from mam_bench.dashboards.animation import frames, write_gif, write_mp4
 
+    try:
+        images = frames(run_dir)
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        if isinstance(exc, ConfigError):
+            raise
+        raise ConfigError("run_dir", f"{run_dir} holds damaged records ({type(exc).__name__}: {exc})") from None
     out.parent.mkdir(parents=True, exist_ok=True)
-    images = frames(run_dir)
     written = []
     if out.suffix.lower() == ".gif":
         write_gif(images, out, int(round(1000 / args.fps)))

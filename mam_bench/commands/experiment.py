@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,32 @@ from mam_bench.preflight import check_suite_controllers
 MAX_SEEDS = 100_000
 MAX_REPEATS = 1_000
 MAX_PAIRS = 200_000
+#: an LLM suite estimated above this many calls needs --yes (or an explicit --max-calls)
+CALL_GUARD = 5_000
+
+
+def llm_estimate(suite: Any, max_cost: float | None) -> tuple[int, int]:
+    """(LLM pairs, estimated calls): influence agents x rounds x phases per pair, before any retry.
+    Under --max-cost every LLM model must have a price (an unpriced model would count as free)."""
+    from mam_bench.runner import prepare
+    from mam_bench.steering.llm.accounting import PriceTable
+
+    seeds = len(suite.seed_list()) * suite.repeats
+    pairs = calls = 0
+    for i, case in enumerate(suite.cases):
+        if case.controller != "llm":
+            continue
+        spec = case.pair_spec(suite.seed_list()[0])
+        prep = prepare(spec)
+        options = spec.controller_options
+        phases = 1 if options.get("one_call") else 2
+        pairs += seeds
+        calls += seeds * len(prep.influence_ids) * prep.rounds * phases
+        model = options.get("model", "")
+        if max_cost is not None and not PriceTable(options.get("price_table")).priced(model):
+            raise ConfigError(f"cases[{i}].model", f"{model} has no price, so --max-cost cannot bound it; "
+                                                   "add it to a price_table")
+    return pairs, calls
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -33,6 +60,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-calls", type=int, default=None, help="stop cleanly after this many LLM calls")
     p.add_argument("--allow-mixed", action="store_true",
                    help="resume even if the folder was produced by other code or data (pairs are marked mixed)")
+    p.add_argument("--yes", action="store_true",
+                   help=f"start an LLM suite estimated above {CALL_GUARD} calls without --max-calls")
     p.set_defaults(handler=handle)
 
 
@@ -81,6 +110,20 @@ def read_suite(path: str) -> Any:
     return parse_suite(data)
 
 
+def check_table(path: Path) -> None:
+    """A table.csv to resume from must be text with the table's own header (else it is not ours)."""
+    from mam_bench.experiment.table import COLUMNS
+
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        first = path.read_bytes().decode("utf-8").split("\n", 1)[0].strip()
+    except UnicodeDecodeError:
+        raise ConfigError("out", f"{path} is damaged (not UTF-8 text); move it away to start afresh") from None
+    if first != ",".join(COLUMNS):
+        raise ConfigError("out", f"{path} is damaged or from another version (unexpected header)")
+
+
 def _finite(name: str, value: float | None) -> None:
     if value is not None and (not math.isfinite(value) or value < 0):
         raise ConfigError(name, f"must be a finite non-negative number, got {value}")
@@ -92,8 +135,17 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("max_calls", "must not be negative")
     if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
         raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
+    if args.address and args.executor == "local":
+        raise ConfigError("address", "only the ray executor takes an address")
+    check_table(Path(args.out) / "table.csv")
     suite = read_suite(args.suite)  # validated whole before anything runs
     check_suite_controllers(suite)
+    llm_pairs, calls = llm_estimate(suite, args.max_cost)
+    if llm_pairs:
+        print(f"estimate: {llm_pairs} LLM pairs, about {calls} calls (before retries and repairs)", file=sys.stderr)
+        if calls > CALL_GUARD and args.max_calls is None and not args.yes:
+            raise ConfigError("yes", f"about {calls} LLM calls (above {CALL_GUARD}): pass --yes to start, "
+                                     "or bound it with --max-calls / --max-cost")
     outcome = run_experiment(suite, args.out, args.executor, args.address, args.jobs, args.max_cost, args.max_calls,
                              allow_mixed=args.allow_mixed)
     print(format_summary(outcome.summary))

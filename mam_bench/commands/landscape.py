@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from mam_bench.errors import ConfigError
+from mam_bench.experiment.executors import MAX_JOBS
 from mam_bench.params import fraction_text, parse_fraction, parse_param_pairs
 from mam_bench.records import ensure_writable
+from mam_bench.run_dir import check_out_dir
 from mam_bench.registry import get_world
 
 COLUMNS = ("threshold", "vacancy", "seed", "status", "rounds", "final_satisfaction", "final_homophily")
@@ -34,15 +36,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=handle)
 
 
+#: upper bounds named in errors (a typo must not run for a week or fill the memory)
+MAX_SEEDS, MAX_ROUNDS, MAX_SIZE = 100_000, 100_000, 500
+
+
 def parse_seeds(text: str) -> list[int]:
     seeds: list[int] = []
     try:
         for part in text.split(","):
             part = part.strip()
-            if "-" in part:
-                a, b = part.split("-", 1)
+            if "-" in part[1:]:
+                a, b = part[0] + part[1:].split("-", 1)[0], part[1:].split("-", 1)[1]
+                if int(a) < 0:
+                    raise ConfigError("seeds", f"expected a range A-B with 0 <= A <= B, got {part!r}")
                 if int(b) < int(a):
                     raise ConfigError("seeds", f"the range {part} is reversed; write {b}-{a}")
+                if int(b) - int(a) + 1 + len(seeds) > MAX_SEEDS:
+                    raise ConfigError("seeds", f"more than {MAX_SEEDS} seeds")
                 seeds.extend(range(int(a), int(b) + 1))
             elif part:
                 seeds.append(int(part))
@@ -83,16 +93,23 @@ def handle(args: argparse.Namespace) -> int:
     for key, option in (("threshold", "--thresholds"), ("vacancy", "--vacancies"), ("size", "--size")):
         if key in extra:
             raise ConfigError(f"param.{key}", f"the landscape sweeps {key}: set it with {option}")
-    if args.max_rounds < 1:
-        raise ConfigError("max_rounds", "must be at least 1")
-    if args.jobs < 1:
-        raise ConfigError("jobs", "must be at least 1")
+    if not 1 <= args.max_rounds <= MAX_ROUNDS:
+        raise ConfigError("max_rounds", f"must be between 1 and {MAX_ROUNDS}")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
+    if not 2 <= args.size <= MAX_SIZE:
+        raise ConfigError("size", f"must be between 2 and {MAX_SIZE}")
+    if len(seeds) > MAX_SEEDS:
+        raise ConfigError("seeds", f"more than {MAX_SEEDS} seeds")
     cells = []
     for t, v in product(thresholds, vacancies):
         params = {**extra, "threshold": t, "vacancy": v, "size": str(args.size)}
         cls.Params.from_strings(params)  # validate every cell before any run
         cells.append((t, v, params))
     out = Path(args.out)
+    if out.is_dir():
+        raise ConfigError("out", f"{out} is a directory; give a .csv file")
+    check_out_dir(out.parent if str(out.parent) else Path("."))
     ensure_writable(out.parent if str(out.parent) else Path("."))
     jobs = [(args.world, params, s, args.max_rounds) for _, _, params in cells for s in seeds]
     started = time.perf_counter()

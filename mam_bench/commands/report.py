@@ -4,6 +4,7 @@ reference vs treatment series for chosen pairs, the landscape surface when DIR h
 from __future__ import annotations
 
 import argparse
+import csv
 import html
 import json
 import math
@@ -17,6 +18,7 @@ from mam_bench.experiment.stats import SUMMARY_COLUMNS, summarize
 from mam_bench.experiment.suite import parse_suite
 from mam_bench.experiment.table import read_table
 from mam_bench.records import read_jsonl
+from mam_bench.run_dir import check_out_dir
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}svg{display:block;margin:1em 0}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
@@ -161,11 +163,45 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
             f"{provenance_section(folder)}</body></html>")
 
 
+def check_report_table(path: Path) -> None:
+    """table.csv must be text, carry every column of the tidy table, and hold at least one pair."""
+    from mam_bench.experiment.table import COLUMNS
+
+    if not path.is_file():
+        raise ConfigError("dir", f"{path.parent} has no table.csv (run mam-bench experiment first)")
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ConfigError("dir", f"{path} is not a UTF-8 text file") from None
+    header = set(next(csv.reader(lines[:1]), []))
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise ConfigError("dir", f"{path} is incomplete: no column {missing[0]!r}")
+    if len(lines) < 2:
+        raise ConfigError("dir", f"{path} holds no pairs")
+
+
 def handle(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
+    if not folder.is_dir():
+        raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()] if args.pairs else None
-    page = build_report(folder, pairs)
     out = Path(args.out) if args.out else folder / "report.html"
-    out.write_text(page, encoding="utf-8")
+    if out.is_dir():
+        raise ConfigError("out", f"{out} is a directory; give an .html file")
+    check_out_dir(out.parent if str(out.parent) else Path("."))
+    check_report_table(folder / "table.csv")
+    try:
+        page = build_report(folder, pairs)
+    except ConfigError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as exc:
+        # an empty, binary or incomplete table.csv (pandas raises ValueError subclasses)
+        raise ConfigError("dir", f"{folder / 'table.csv'} is damaged or incomplete ({type(exc).__name__}: "
+                                 f"{str(exc)[:200]})") from None
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"report -> {out}")
     return 0

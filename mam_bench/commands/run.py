@@ -64,6 +64,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
 
 
+#: upper bounds named in errors
+MAX_ROUNDS, MAX_SEED = 100_000, 2**63 - 1
+
 #: the run parser's defaults: a flag that differs from them was given (and --resume refuses it)
 DEFAULTS: dict[str, Any] = {}
 #: flags whose value must not be an empty string
@@ -90,6 +93,10 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
             raise ConfigError(name, "must not be empty")
     if not args.world:
         raise ConfigError("world", "give a world name (see `mam-bench worlds`) or --resume DIR")
+    for name, value, top in (("seed", args.seed, MAX_SEED), ("rounds", args.rounds, MAX_ROUNDS),
+                             ("board_window", args.board_window, 1000), ("post_cap", args.post_cap, 100_000)):
+        if value is not None and value > top:
+            raise ConfigError(name, f"{value} is above the limit of {top}")
     ids = None
     if args.influence_ids:
         try:
@@ -168,6 +175,11 @@ def handle(args: argparse.Namespace) -> int:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
     prep = prepare(spec)  # every check before any work, and before any file is touched
+    if prep.rounds > MAX_ROUNDS:
+        raise ConfigError("rounds", f"{prep.rounds} treatment rounds; at most {MAX_ROUNDS}")
+    cap = prep.new_world(treatment=False).reference_cap()
+    if cap > MAX_ROUNDS:
+        raise ConfigError("params.max_rounds", f"the reference may run {cap} rounds; at most {MAX_ROUNDS}")
     if spec.policy == "llm":
         from mam_bench.extras import require
 

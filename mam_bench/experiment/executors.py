@@ -59,10 +59,18 @@ def _die_with_parent(parent: int) -> None:
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
-    try:
-        os.kill(parent, 0)  # (the direct parent is the fork server, which exits with the experiment)
-    except ProcessLookupError:
-        os._exit(1)
+    import threading
+    import time
+
+    def watch() -> None:  # the direct parent is the fork server: watch the experiment itself too
+        while True:
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            time.sleep(2.0)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
 class Executor(Protocol):
