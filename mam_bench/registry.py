@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from mam_bench.errors import ConfigError
@@ -42,6 +41,8 @@ def _load(path: str) -> Any:
 @lru_cache(maxsize=1)
 def _plugin_worlds() -> dict[str, str]:
     """Entry-point worlds, discovered once per process (a scan costs ~12 ms; a landscape asks per run)."""
+    from importlib.metadata import entry_points  # ~0.1 s to import: only when a world is looked up
+
     try:
         return {ep.name: ep.value for ep in entry_points(group="mam_bench.worlds")}
     except Exception:  # pragma: no cover - broken metadata must not hide built-ins

@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 
 from mam_bench.errors import ConfigError
-from mam_bench.experiment.run_suite import run_experiment
-from mam_bench.experiment.stats import format_summary
-from mam_bench.experiment.suite import load_suite
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,6 +20,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # imported here: the suite runner pulls in pandas, SciPy and Mesa, which `--help` does not need
+    from mam_bench.experiment.run_suite import run_experiment
+    from mam_bench.experiment.stats import format_summary
+    from mam_bench.experiment.suite import load_suite
+
     if args.max_cost is not None and args.max_cost < 0:
         raise ConfigError("max_cost", "must not be negative")
     if args.max_calls is not None and args.max_calls < 0:

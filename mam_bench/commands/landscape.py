@@ -91,8 +91,11 @@ def handle(args: argparse.Namespace) -> int:
     jobs = [(args.world, params, s, args.max_rounds) for _, _, params in cells for s in seeds]
     started = time.perf_counter()
     if args.jobs > 1:
+        # the first run here loads the compiled kernel once, before the workers fork (else each
+        # worker loads it again); its result is the first row
+        first = _one(jobs[0])
         with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(_one, jobs, chunksize=max(1, len(jobs) // (8 * args.jobs))))
+            results = [first, *pool.map(_one, jobs[1:], chunksize=max(1, len(jobs) // (16 * args.jobs)))]
     else:
         results = [_one(j) for j in jobs]
     elapsed = time.perf_counter() - started

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mam_bench.errors import ConfigError
-from mam_bench.params import parse_param_pairs
-from mam_bench.records import ensure_writable
 from mam_bench.registry import controller_names
-from mam_bench.runner import PairSpec, prepare, run_pair
+
+if TYPE_CHECKING:  # the runner pulls in Mesa: imported when a pair runs, not for `run --help`
+    from mam_bench.runner import PairSpec
 
 #: LLM and replay flags passed through to the controller when given
 CONTROLLER_FLAGS = (
@@ -63,6 +63,9 @@ def seed_of(text: str | int) -> int:
 
 
 def spec_from_args(args: argparse.Namespace) -> PairSpec:
+    from mam_bench.params import parse_param_pairs
+    from mam_bench.runner import PairSpec
+
     if not args.world:
         raise ConfigError("world", "give a world name (see `mam-bench worlds`) or --resume DIR")
     ids = None
@@ -83,6 +86,9 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from mam_bench.records import ensure_writable
+    from mam_bench.runner import PairSpec, prepare, run_pair
+
     if args.resume:
         out = Path(args.resume)
         spec_file = out / "spec.json"

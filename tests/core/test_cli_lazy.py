@@ -33,7 +33,7 @@ def test_summaries_match_each_command_module() -> None:
 
 def test_a_subcommand_still_parses_in_full() -> None:
     args = cli.build_parser(only="run").parse_args(["run", "schelling", "--seed", "3"])
-    assert (args.world, args.seed) == ("schelling", 3)
+    assert (args.world, args.seed) == ("schelling", "3")  # checked (and turned into an int) by the handler
 
 
 def test_worlds_are_discovered_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,7 +43,9 @@ def test_worlds_are_discovered_once_per_process(monkeypatch: pytest.MonkeyPatch)
         calls.append(kw)
         return []
 
-    monkeypatch.setattr(registry, "entry_points", counting)
+    import importlib.metadata
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", counting)
     registry._plugin_worlds.cache_clear()  # noqa: SLF001
     try:
         for _ in range(20):
