@@ -58,7 +58,8 @@ def _value(row: dict[str, Any], metric: str) -> float | None:
     return None if v is None else float(v)
 
 
-def header_image(i: int, ref_round: int, held_note: str, ref: float | None, tre: float | None, metric: str) -> Image.Image:
+def header_image(i: int, ref_round: int, held_note: str, ref: float | None, tre: float | None,
+                 metric: str) -> Image.Image:
     fig = Figure(figsize=(WIDTH / DPI, HEADER / DPI), dpi=DPI)
     for x, run, rnd, note, v in ((0.01, "reference", ref_round, held_note, ref), (0.51, "treatment", i, "", tre)):
         text = f"{run}{note}  round {rnd}  |  {metric} {'n/a' if v is None else f'{v:.4f}'}"

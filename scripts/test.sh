@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs and runs it: Debian chromium for the browser tests, then the
-# package with its `test` and `local` extras into the project's own .venv (a Debian or Ubuntu
+# package with all its extras (`all`) and `test` into the project's own .venv (a Debian or Ubuntu
 # system Python refuses a global pip install; llama-cpp-python builds from source, ~5 min on
 # 2 cores, once), then pytest. Extra arguments go to pytest.
 set -euo pipefail
@@ -11,6 +11,6 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,local]"
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[all,test]"
 export RAY_USAGE_STATS_ENABLED=0 PYTHONHASHSEED=0
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

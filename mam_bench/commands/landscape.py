@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import multiprocessing
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -114,8 +115,15 @@ def handle(args: argparse.Namespace) -> int:
     jobs = [(args.world, params, s, args.max_rounds) for _, _, params in cells for s in seeds]
     started = time.perf_counter()
     if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(_one, jobs, chunksize=max(1, len(jobs) // (8 * args.jobs))))
+        # the first run here loads the compiled kernel once, before the workers fork (else each
+        # worker loads it again); its result is the first row
+        first = _one(jobs[0])
+        # fork, where the platform has it: workers inherit the loaded kernel and world (a spawned
+        # worker imports Mesa and the kernel again; some installs make spawn the default)
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ProcessPoolExecutor(args.jobs, mp_context=ctx) as pool:
+            results = [first, *pool.map(_one, jobs[1:], chunksize=max(1, len(jobs) // (16 * args.jobs)))]
     else:
         results = [_one(j) for j in jobs]
     elapsed = time.perf_counter() - started

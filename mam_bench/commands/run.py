@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.params import parse_param_pairs
@@ -233,7 +233,8 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
     for run in ("reference", "treatment"):
         r = result[run]
         rounds, values = shown[run]
-        lines.append(f"{run:10s} {r['status']:18s} {rounds:>6d}  " + "  ".join(f"{_fmt(values.get(c)):>12s}" for c in cols))
+        cells = "  ".join(f"{_fmt(values.get(c)):>12s}" for c in cols)
+        lines.append(f"{run:10s} {r['status']:18s} {rounds:>6d}  " + cells)
     if at < ref["rounds"]:
         finals = ", ".join(f"{c} {_fmt(ref['final'].get(c))}" for c in cols)
         lines.append(f"(reference compared at round {at}; it went on to round {ref['rounds']}: {finals})")

@@ -330,13 +330,9 @@ def _check_case(i: int, case: Case, seed: int) -> None:
         raise ConfigError(prefix + field, message) from None
 
 
-def _located(exc: ValidationError) -> ConfigError:
-    """Every pydantic error, located (a typo report that stops at the first costs a rerun per typo)."""
-    return _combined([_located_one(err) for err in exc.errors()])
-
-
 def _case_errors(data: dict, exc: ValidationError) -> list[ConfigError]:
-    """The world-level errors of the cases the schema accepted (so one run reports every typo)."""
+    """The world-level errors of the cases the schema accepted: every typo in one report (one that
+    stops at the first costs a rerun per typo)."""
     bad = {e["loc"][1] for e in exc.errors() if len(e.get("loc", ())) > 1 and e["loc"][0] == "cases"}
     cases = data.get("cases") if isinstance(data.get("cases"), list) else []
     out = []

@@ -23,7 +23,7 @@ def test_replay_shows_posts_actions_and_mismatch(replay_server, recorded_run: Pa
     page = ctx.new_page()
     try:
         open_paired(page, replay_server.url + "/")
-        expect(page.locator(".mam-title")).to_contain_text("replay of llm")
+        expect(page.locator(".mam-title")).to_contain_text("replay of custom:scripted-llm")  # recorded by its own name
         step(page, 1)
         body_has_no_traceback(page)
         boards_render(page)

@@ -1,0 +1,41 @@
+"""How long `mam-bench --help` takes, beside a bare interpreter start on the same machine.
+
+    python bench/cli_help.py [--runs 10]
+
+Prints the median wall time of each and the CLI's own share (the difference). The CLI imports
+only the chosen subcommand, so `--help` should stay under 0.5 s on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+
+def median_seconds(cmd: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args(argv)
+    bare = median_seconds([sys.executable, "-c", "pass"], args.runs)
+    helps = {name: median_seconds([sys.executable, "-m", "mam_bench", *name.split()], args.runs)
+             for name in ("--help", "run --help", "experiment --help")}
+    print(f"python -c pass: {bare:.3f} s (median of {args.runs})")
+    for name, secs in helps.items():
+        print(f"mam-bench {name}: {secs:.3f} s (CLI's own share {secs - bare:+.3f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
