@@ -118,3 +118,37 @@ def parse_answer(text: str) -> dict[str, Any] | None:
         if isinstance(obj, dict):
             return normalise(obj)
     return None
+
+
+MAX_AGENTS = 20  # tasks have 3 to 20 agents; an id beyond the task fails its precondition, not the schema
+
+
+def strict_schema() -> dict[str, Any]:
+    """The action JSON schema with one branch per tool (`oneOf`): required fields, no extra keys,
+    names from the catalog, bounded quantities and agent ids. Schema-valid means the validator
+    accepts it; whether it can happen now (site, stock, inventory) is the world's precondition."""
+    from mam_bench.models.crafting.catalog import catalog
+
+    cat = catalog()
+    agent = {"type": "integer", "minimum": 0, "maximum": MAX_AGENTS - 1}
+    qty = {"type": "integer", "minimum": 1, "maximum": 50}
+    fields: dict[str, dict[str, Any]] = {
+        "site": {"enum": sorted(cat.sites)},
+        "node": {"enum": sorted(cat.nodes)},
+        "item": {"enum": sorted(cat.items)},
+        "skill": {"enum": sorted({r.skill for r in cat.recipes.values()})},
+        "qty": qty,
+        "to": agent,
+        "recipient": agent,
+        "message": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[A-Za-z0-9_]+( [A-Za-z0-9_]+)*$"},
+    }
+    branches = []
+    for tool in TOOLS:
+        props: dict[str, Any] = {"tool": {"const": tool}}
+        for f in (*REQUIRED[tool], *OPTIONAL.get(tool, ())):
+            props[f] = fields[f]
+        if tool == "request":
+            props["qty"] = {**qty, "maximum": 20}
+        branches.append({"type": "object", "properties": props, "required": ["tool", *REQUIRED[tool]],
+                         "additionalProperties": False})
+    return {"oneOf": branches}

@@ -199,6 +199,33 @@ def economy(world: "CraftingWorld") -> dict[str, float]:
     }
 
 
+def failure_tags(world: "CraftingWorld") -> dict[str, int]:
+    """AgentWorld-style failure modes, counted from the action log and the end state:
+    idle (an agent's 3rd and later sleep in a row), stale_request (orders and requests never
+    filled), duplicate_work (units harvested or crafted that nobody used and no target counts),
+    role_violation (crafts or harvests of items outside the agent's role), unfulfilled_handoff
+    (accepted requests still owed at the end)."""
+    cat = world.cat
+    idle, streak = 0, {}
+    for a in world.log:
+        streak[a["agent"]] = streak.get(a["agent"], 0) + 1 if a["tool"] == "sleep" else 0
+        idle += streak[a["agent"]] >= 3
+    stale = sum(1 for o in world.orders if o["filled"] < o["qty"])
+    stale += sum(1 for r in world.requests if r["status"] == "pending")
+    targets = {t.item for t in world.task.targets}
+    used = {src for a in world.log for src in a["parents"]}
+    duplicate = sum(1 for a in world.log if a["ok"] and a["tool"] in ("harvest", "craft") and a["id"] not in used
+                    and (a["args"].get("item") or cat.nodes[a["args"]["node"]].resource) not in targets)
+    role = 0
+    for a in world.log:
+        if a["ok"] and a["tool"] in ("harvest", "craft"):
+            item = a["args"].get("item") or cat.nodes[a["args"]["node"]].resource
+            role += item not in world.actors[a["agent"]].makes
+    handoff = sum(1 for b in world.actors for o in b.obligations if o.source.startswith("request:") and o.outstanding)
+    return {"idle": idle, "stale_request": stale, "duplicate_work": duplicate, "role_violation": role,
+            "unfulfilled_handoff": handoff}
+
+
 def outcome(world: "CraftingWorld") -> dict[str, float]:
     state = world.final_state()
     sr = verify(world.task, state)[0]
@@ -219,6 +246,7 @@ def outcome(world: "CraftingWorld") -> dict[str, float]:
         "actions": float(len(world.log)),
         "chats": float(len(world.chats)),
         **economy(world),
+        **{f"tag_{k}": float(v) for k, v in failure_tags(world).items()},
     }
 
 

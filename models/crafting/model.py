@@ -495,8 +495,11 @@ class CraftingWorld(SteerableWorld):
     def snapshot(self) -> dict[str, Any]:
         this_round = [e for e in self.log if e["round"] == self.round - 1]
         return {
-            "agents": [{"id": a.actor_id, "site": a.site, "inv": a.inventory(), "eq": sorted(a.equipment)}
-                       for a in self.actors],
+            "task": self.task.name,  # the records name the task, so a row redraws on its own
+            "agents": [{"id": a.actor_id, "site": a.site, "xy": list(a.xy), "inv": a.inventory(),
+                        "eq": sorted(a.equipment)} for a in self.actors],
+            "prices": {i: round(p, 4) for i, p in sorted(self.prices.items())},
+            "orders": [[o["frm"], o["item"], o["qty"] - o["filled"]] for o in self.orders if o["filled"] < o["qty"]],
             "stock": dict(self.stock),
             "actions": this_round,
             "checkpoints": self.verify()[1],

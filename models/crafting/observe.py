@@ -154,7 +154,8 @@ TOOL_LINES = [
     '- {"tool": "craft", "item": ITEM, "skill": SKILL}  (at the recipe station, holding the inputs)',
     '- {"tool": "transfer", "item": ITEM, "qty": N, "to": AGENT_ID}  (same site only)',
     '- {"tool": "chat", "message": TEXT, "to": AGENT_ID or null}  (null: whole team)',
-    '- {"tool": "request", "item": ITEM, "qty": N, "to": AGENT_ID, "recipient": AGENT_ID or null}',
+    '- {"tool": "request", "item": ITEM, "qty": N, "to": AGENT_ID or null, "recipient": AGENT_ID or null}'
+    '  (to null: an open order to everyone)',
     '- {"tool": "equip", "item": TOOL}',
     '- {"tool": "sleep"}',
 ]

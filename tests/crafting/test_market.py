@@ -59,3 +59,20 @@ def test_outcomes_vary_across_seeds_and_shared_plan_stays_available():
     assert statistics.pstdev(prog) > 0.01
     plan = _run(CraftingWorld(task="forge_vanguard", seed=0, strategy="shared_plan"))
     assert plan.orders == [] and any(a.obligations for a in plan.actors if a.role == "miner")
+
+
+def test_failure_tags_count_what_the_log_shows():
+    from mam_bench.controller import Decision
+    from mam_bench.models.crafting.metrics import failure_tags
+
+    w = CraftingWorld(task="forge_vanguard", seed=4, influence_ids=(9,))
+    for _ in range(5):  # the leader seat sleeps five times: sleeps 3, 4 and 5 are idle
+        w.play_round({9: Decision(action={"tool": "sleep"})})
+    tags = failure_tags(w)
+    own_idle = sum(1 for e in w.log if e["agent"] == 9)
+    assert own_idle == 5 and tags["idle"] >= 3
+    w2 = CraftingWorld(task="forge_vanguard", seed=4, influence_ids=(0,))
+    w2.play_round({0: Decision(action={"tool": "request", "item": "staff", "qty": 1})})  # nobody makes staff
+    assert failure_tags(w2)["stale_request"] >= 1
+    assert failure_tags(CraftingWorld(task="forge_vanguard", seed=4)) == {
+        "idle": 0, "stale_request": 0, "duplicate_work": 0, "role_violation": 0, "unfulfilled_handoff": 0}

@@ -1,0 +1,124 @@
+"""LLM-judged CCE (`cce_mode=llm`), AgentWorld's two judge steps over any LangChain chat model.
+
+Step 1 lists every action and asks which *final* actions achieved the objective (S). Step 2 walks
+back one round at a time, from the last round to the first: it shows the contributors found so far
+(in this round or later) and this round's other actions, and asks which of them enable a
+contributor, inclusively; a round is asked again while it adds actions (turns resolve in order,
+so one round can hold a chain). C = S plus every action judged contributing; CCE = |C| / |T| (0 for a failed task).
+Provenance CCE is exact and a lower bound of the mechanical graph; this one is an inclusive upper
+bound, so report both. Answers go through the same response cache as the influence agents.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from mam_bench.models.crafting.tasks import get_task
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mam_bench.models.crafting.model import CraftingWorld
+
+STEP1 = (
+    "You evaluate a multi-agent crafting game.\nTask objective: {objective}\n"
+    "Every action taken, one per line:\n{actions}\n"
+    "Which actions directly accomplished the objective (the final actions that produced or delivered "
+    "what the objective counts, not the ones that merely enabled them)? Answer with JSON only: "
+    '{{"success_action_ids": [ids], "reasoning": "short"}}'
+)
+STEP2 = (
+    "You evaluate causal collaboration in a multi-agent crafting game.\nTask objective: {objective}\n"
+    "Actions already known to contribute:\n{contributors}\n"
+    "Candidate actions from round {round}:\n{candidates}\n"
+    "Which candidates enabled a contributing action: produced a resource it used, moved an agent "
+    "where it was needed, passed coordinating information, or was a prerequisite? Be INCLUSIVE. "
+    'Answer with JSON only: {{"contributing_ids": [ids], "not_contributing_ids": [ids]}}'
+)
+
+
+def action_line(a: dict[str, Any], usernames: dict[int, str]) -> str:
+    args = ", ".join(f"{k}={v}" for k, v in a["args"].items())
+    return f"[{a['id']}] Round {a['round']}, {usernames[a['agent']]}: {a['tool']}({args})"
+
+
+def _ids(text: str, key: str) -> set[int]:
+    for block in re.findall(r"\{.*?\}", text, re.S):
+        try:
+            obj = json.loads(block)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get(key), list):
+            return {int(i) for i in obj[key] if isinstance(i, (int, str)) and str(i).lstrip("-").isdigit()}
+    return set()
+
+
+def model_name(chat_model: Any) -> str:
+    return str(getattr(chat_model, "model_name", None) or getattr(chat_model, "model", None)
+               or type(chat_model).__name__)
+
+
+async def _ask(chat_model: Any, prompt: str, cache: Any, stats: dict[str, int]) -> str:
+    from langchain_core.messages import HumanMessage  # optional dependency
+
+    from mam_bench.steering.llm.cache import cache_key
+
+    key = cache_key(model_name(chat_model), {"temperature": 0, "purpose": "cce_judge"},
+                    [{"role": "user", "content": prompt}])
+    hit = cache.get(key) if cache is not None else None
+    if hit is not None:
+        stats["cache_hits"] += 1
+        return str(hit["text"])
+    reply = await chat_model.ainvoke([HumanMessage(content=prompt)])
+    text = str(getattr(reply, "content", reply))
+    stats["calls"] += 1
+    usage = getattr(reply, "usage_metadata", None) or {}
+    stats["input_tokens"] += int(usage.get("input_tokens", 0))
+    stats["output_tokens"] += int(usage.get("output_tokens", 0))
+    if cache is not None:
+        cache.put(key, model_name(chat_model), {"text": text})
+    return text
+
+
+async def llm_cce(world: "CraftingWorld", chat_model: Any, cache: Any = None) -> dict[str, Any]:
+    """CCE by the two judge steps; `cache` is a `ResponseCache` (or None)."""
+    log = [a for a in world.log]
+    usernames = {a.actor_id: a.username for a in world.actors}
+    objective = get_task(world.task.name).objective
+    stats = {"calls": 0, "cache_hits": 0, "input_tokens": 0, "output_tokens": 0}
+    succeeded = world.verify()[0] == 1
+    if not log or not succeeded:
+        return {"cce_llm": 0.0, "contributing": [], "success": [], "judge_model": model_name(chat_model), **stats}
+    known = {a["id"] for a in log}
+    lines = "\n".join(action_line(a, usernames) for a in log)
+    text = await _ask(chat_model, STEP1.format(objective=objective, actions=lines), cache, stats)
+    success = _ids(text, "success_action_ids") & known
+    c = set(success)
+    by_id = {a["id"]: a for a in log}
+    for r in sorted({a["round"] for a in log}, reverse=True):
+        while True:  # turns resolve in order, so a round can hold a chain: ask again until nothing is added
+            contributors = sorted(i for i in c if by_id[i]["round"] >= r)
+            candidates = [a for a in log if a["round"] == r and a["id"] not in c]
+            if not contributors or not candidates:
+                break
+            prompt = STEP2.format(objective=objective, round=r,
+                                  contributors="\n".join(action_line(by_id[i], usernames) for i in contributors),
+                                  candidates="\n".join(action_line(a, usernames) for a in candidates))
+            text = await _ask(chat_model, prompt, cache, stats)
+            added = _ids(text, "contributing_ids") & {a["id"] for a in candidates}
+            if not added:
+                break
+            c |= added
+    return {"cce_llm": len(c) / len(log), "contributing": sorted(c), "success": sorted(success),
+            "judge_model": model_name(chat_model), **stats}
+
+
+def cohen_kappa(a: list[bool], b: list[bool]) -> float:
+    """Agreement beyond chance between two yes/no labelings of the same items."""
+    n = len(a)
+    if n == 0 or n != len(b):
+        raise ValueError("two labelings of the same non-empty list")
+    po = sum(x == y for x, y in zip(a, b)) / n
+    pa, pb = sum(a) / n, sum(b) / n
+    pe = pa * pb + (1 - pa) * (1 - pb)
+    return 1.0 if pe == 1 else (po - pe) / (1 - pe)

@@ -1,0 +1,30 @@
+"""Issue 15: the strict action schema; every instance it allows passes the validator."""
+
+import jsonschema
+from hypothesis import HealthCheck, given, settings
+from hypothesis_jsonschema import from_schema
+
+from mam_bench.models.crafting.actions import strict_schema, validate_action
+
+SCHEMA = strict_schema()
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(from_schema(SCHEMA))
+def test_every_schema_instance_passes_the_validator(action):
+    ok, reason = validate_action(action)
+    assert ok is not None, (action, reason)
+
+
+def test_the_schema_rejects_mixed_and_unbounded_actions():
+    bad = [
+        {"tool": "sleep", "site": "town"},  # sleep with a move field
+        {"tool": "move_to"},  # missing site
+        {"tool": "transfer", "item": "logs", "qty": 0, "to": 1},  # qty below 1
+        {"tool": "request", "item": "logs", "qty": 21},  # request above 20
+        {"tool": "harvest", "node": "nowhere"},
+        {"tool": "transfer", "item": "logs", "to": 20},  # agent id beyond any task
+    ]
+    for action in bad:
+        assert not jsonschema.Draft202012Validator(SCHEMA).is_valid(action), action
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid({"tool": "request", "item": "coal", "qty": 2})
