@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.params import parse_param_pairs
