@@ -12,7 +12,7 @@ import sys
 from mam_bench.errors import ConfigError
 
 #: subcommand modules, in the order `mam-bench --help` lists them (add yours here)
-COMMANDS = ["worlds", "run", "landscape", "tasks", "dashboard", "animate", "experiment", "report"]
+COMMANDS = ["worlds", "run", "landscape", "tasks", "dashboard", "animate", "experiment", "report", "new-world"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
-        module = importlib.import_module(f"mam_bench.commands.{name}")
+        module = importlib.import_module(f"mam_bench.commands.{name.replace('-', '_')}")
         module.add_parser(sub)
     return parser
 
