@@ -22,6 +22,8 @@ What the adapter guarantees (each round of the pair, reference and treatment ali
   so the order of two agents never depends on a third.
 - An influence agent that does not defer has its `step` replaced by `apply(agent, action)`;
   one that defers runs its own `step`. One audit entry per influence agent per round.
+- Importing this module routes `AgentSet.shuffle`/`shuffle_do` through a dispatcher that leaves
+  every model no MesaWorld is driving to Mesa's own code.
 - The model's own `step()` runs once per round: `model.steps` counts rounds, and a DataCollector
   the model collects in `step()` gets one row per round.
 
@@ -332,41 +334,55 @@ class MesaWorld(SteerableWorld):
 
     @contextmanager
     def _driving(self) -> Iterator[None]:
-        """Per-round model streams and per-agent order keys while the model's own step runs."""
-        r = self.round
-        seed_random, seed_rng = stream(self.seed, "model", r).integers(2**63, size=2).tolist()
+        """Per-round model streams, and per-agent order keys for the model's AgentSets, while the
+        model's own step runs (a per-model registration, so concurrent sessions cannot mix)."""
+        seed_random, seed_rng = stream(self.seed, "model", self.round).integers(2**63, size=2).tolist()
         self._reseed(seed_random, seed_rng)
-        model, words = self.model, self._words
-        originals = (mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do)
-
-        def ordered(agentset: Any) -> list[Any] | None:
-            agents = list(agentset)
-            if not agents or any(getattr(a, "model", None) is not model for a in agents):
-                return None
-            return sorted(agents, key=lambda a: (words(int(a.unique_id))[0], a.unique_id))
-
-        def shuffle(agentset: Any, inplace: bool = False) -> Any:
-            order = ordered(agentset)
-            if order is None:
-                return originals[0](agentset, inplace)
-            if inplace:
-                agentset._update(order)
-                return agentset
-            return mesa.agent.AgentSet(order, agentset.random)
-
-        def shuffle_do(agentset: Any, method: Any, *args: Any, **kwargs: Any) -> Any:
-            order = ordered(agentset)
-            if order is None:
-                return originals[1](agentset, method, *args, **kwargs)
-            for agent in order:
-                if isinstance(method, str):
-                    getattr(agent, method)(*args, **kwargs)
-                else:
-                    method(agent, *args, **kwargs)
-            return agentset
-
-        mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do = shuffle, shuffle_do
+        _DRIVEN[id(self.model)] = self
         try:
             yield
         finally:
-            mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do = originals
+            _DRIVEN.pop(id(self.model), None)
+
+    def order(self, agents: list[Any]) -> list[Any]:
+        return sorted(agents, key=lambda a: (self._words(int(a.unique_id))[0], a.unique_id))
+
+
+#: model id -> the MesaWorld driving it right now
+_DRIVEN: dict[int, MesaWorld] = {}
+_SHUFFLE, _SHUFFLE_DO = mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do
+
+
+def _driver(agentset: Any) -> tuple[MesaWorld | None, list[Any]]:
+    agents = list(agentset)
+    world = _DRIVEN.get(id(getattr(agents[0], "model", None))) if agents and _DRIVEN else None
+    if world is None or any(getattr(a, "model", None) is not world.model for a in agents):
+        return None, agents
+    return world, world.order(agents)
+
+
+def _shuffle(agentset: Any, inplace: bool = False) -> Any:
+    """AgentSet.shuffle: per-agent order keys for a model a MesaWorld is driving, else Mesa's own."""
+    world, order = _driver(agentset)
+    if world is None:
+        return _SHUFFLE(agentset, inplace)
+    if inplace:
+        agentset._update(order)
+        return agentset
+    return mesa.agent.AgentSet(order, agentset.random)
+
+
+def _shuffle_do(agentset: Any, method: Any, *args: Any, **kwargs: Any) -> Any:
+    """AgentSet.shuffle_do: per-agent order keys for a model a MesaWorld is driving, else Mesa's own."""
+    world, order = _driver(agentset)
+    if world is None:
+        return _SHUFFLE_DO(agentset, method, *args, **kwargs)
+    for agent in order:
+        if isinstance(method, str):
+            getattr(agent, method)(*args, **kwargs)
+        else:
+            method(agent, *args, **kwargs)
+    return agentset
+
+
+mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do = _shuffle, _shuffle_do

@@ -25,6 +25,7 @@ COMMANDS = {
     "animate": "write the paired reference|treatment animation of a run (GIF, MP4)",
     "experiment": "run a suite (cases x seeds x repeats) into a tidy table and summary",
     "report": "self-contained HTML report of an experiment folder",
+    "new-world": "scaffold a world package (a Mesa model, its declaration, a test)",
 }
 
 
@@ -37,7 +38,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for name, summary in COMMANDS.items():
         if only is None or name == only:
-            importlib.import_module(f"mam_bench.commands.{name}").add_parser(sub)
+            importlib.import_module(f"mam_bench.commands.{name.replace('-', '_')}").add_parser(sub)
         else:
             sub.add_parser(name, help=summary)
     return parser

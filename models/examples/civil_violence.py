@@ -133,9 +133,14 @@ class CivilViolenceWorld(MesaWorld):
     def outcome(self) -> dict[str, float]:
         return {"active": active(self.model), "jailed": jailed(self.model)}
 
+    def observation(self, agent: Citizen) -> dict[str, Any]:
+        seen = agent.seen() if agent.cell is not None else []
+        return {"cops_in_sight": sum(isinstance(a, Cop) for a in seen),
+                "active_in_sight": sum(isinstance(a, Citizen) and a.active for a in seen)}
+
 
 class CivilViolenceHeuristic(Controller):
-    """Stay active to draw others out (incite), or stay quiet (calm)."""
+    """Incite: turn active only while no cop is in sight (an arrested rebel incites nobody); calm: stay quiet."""
 
     name = "heuristic"
 
@@ -143,8 +148,11 @@ class CivilViolenceHeuristic(Controller):
         self.objective = objective
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
-        stance = "active" if self.objective == "incite" else "quiet"
-        return [Decision(action={"stance": stance}) for _ in requests]
+        out = []
+        for r in requests:
+            bold = self.objective == "incite" and r.observation.extra["cops_in_sight"] == 0
+            out.append(Decision(action={"stance": "active" if bold else "quiet"}))
+        return out
 
 
 registration = WorldRegistration(

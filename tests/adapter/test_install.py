@@ -111,6 +111,11 @@ def test_schelling_pair_gives_the_readme_numbers(venv: Path, project: Path) -> N
     assert f"{result['lift']:+.4f}" == lift
 
 
+def test_new_world_template_ships_in_the_wheel(venv: Path, project: Path) -> None:
+    out = _run(venv, "-m", "mam_bench", "new-world", "toy_world", "--dir", project / "scaffold", cwd=project)
+    assert (project / "scaffold" / "toy_world" / "toy_world" / "world.py").is_file(), out.stdout
+
+
 def test_user_model_runs_with_its_heuristic(venv: Path, project: Path) -> None:
     steer = [line for line in (USER / "steer.py").read_text().splitlines() if line.strip()]
     assert len(steer) <= 30
