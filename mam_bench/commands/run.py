@@ -93,7 +93,8 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
             raise ConfigError(name, "must not be empty")
     if not args.world:
         raise ConfigError("world", "give a world name (see `mam-bench worlds`) or --resume DIR")
-    for name, value, top in (("seed", args.seed, MAX_SEED), ("rounds", args.rounds, MAX_ROUNDS),
+    seed = seed_of(args.seed)
+    for name, value, top in (("seed", seed, MAX_SEED), ("rounds", args.rounds, MAX_ROUNDS),
                              ("board_window", args.board_window, 1000), ("post_cap", args.post_cap, 100_000)):
         if value is not None and value > top:
             raise ConfigError(name, f"{value} is above the limit of {top}")
@@ -110,7 +111,7 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
         raise ConfigError("model", "the llm policy needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
                                    "or local:gemma3-270m with the [local] extra)")
     return PairSpec.build(
-        world=args.world, seed=seed_of(args.seed), params=parse_param_pairs(args.param), objective=args.objective,
+        world=args.world, seed=seed, params=parse_param_pairs(args.param), objective=args.objective,
         policy=args.policy, influence=args.influence, influence_ids=ids, rounds=args.rounds,
         board_window=args.board_window, post_cap=args.post_cap, controller_options=options,
         settle=args.settle, max_policy_error_share=args.max_policy_errors,
