@@ -150,7 +150,8 @@ class SteerableWorld(mesa.Model):
         if self.transitioned:
             self.round += 1
             self.datacollector.collect(self)
-        self.steps = self.round  # Mesa's step counter is the number of rounds played, under any driver
+            if not getattr(self, "_in_mesa_step", False):  # Mesa's own step() counts itself
+                self.steps += 1
         return entries
 
     def _collect_setup(self) -> None:
@@ -169,7 +170,11 @@ class SteerableWorld(mesa.Model):
 
     def step(self) -> None:
         """Mesa's step: one round with every influence agent following the rule."""
-        self.play_round()
+        self._in_mesa_step = True
+        try:
+            self.play_round()
+        finally:
+            self._in_mesa_step = False
         self.running = not self.done and self.round < self.reference_cap()
 
     # --- outcome ------------------------------------------------------------------------------
