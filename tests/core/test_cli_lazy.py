@@ -3,7 +3,6 @@ a missing optional part names the extra that installs it."""
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import subprocess
 import sys
@@ -41,23 +40,23 @@ def test_a_subcommand_still_parses_in_full() -> None:
 def test_worlds_are_discovered_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
 
-    real = importlib.metadata.entry_points
+    real = registry.entry_points
 
     def counting(**kw):
-        if kw.get("group") == "mam_bench.worlds":
+        if kw.get("group") == registry.GROUP:
             calls.append(kw)
-            return []
-        return real(**kw)  # other libraries (networkx) read their own groups
+        return real(**kw)  # the real worlds, so that lookups by name still succeed
 
-    monkeypatch.setattr(importlib.metadata, "entry_points", counting)
-    registry._plugin_worlds.cache_clear()  # noqa: SLF001
+    monkeypatch.setattr(registry, "entry_points", counting)
+    registry.registrations.cache_clear()
     try:
         for _ in range(20):
             registry.get_world("schelling")
         registry.world_names()
+        registry.default_world()
         assert len(calls) == 1
     finally:
-        registry._plugin_worlds.cache_clear()  # noqa: SLF001
+        registry.registrations.cache_clear()
 
 
 def test_dashboard_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
