@@ -71,6 +71,8 @@ def metrics_figure(state: Any, width: float = 10.0, height: float = 3.4, dpi: in
         if is_share(sec_values) != share or not share:
             axes[secondary] = ax.twinx()
             axes[secondary].set_position(ax.get_position())
+            # the twin shares the x axis: its own x tick labels would be drawn over the first's
+            axes[secondary].tick_params(axis="x", which="both", labelbottom=False, labeltop=False)
         else:
             axes[secondary] = ax
     for metric, style in ((info.primary, "-"), (secondary, ":")):

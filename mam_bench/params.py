@@ -14,8 +14,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, Va
 from mam_bench.errors import ConfigError, config_error_from
 
 
-#: largest numerator or denominator of a fraction given as text (exact int64 comparisons stay exact)
-MAX_TERM = 10**9
+#: largest numerator or denominator of a fraction given as text: the Schelling bound of 2**40, so the
+#: kernels' count * denominator and numerator * neighbours products stay exact in int64
+MAX_TERM = 2**40
 
 
 def parse_fraction(value: Any) -> Fraction:

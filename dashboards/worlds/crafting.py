@@ -60,11 +60,15 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
         ax.text(x, y - ORBIT - 0.7, s, ha="center", va="bottom", fontsize=10, color="#37474f")
     influence = set(info.influence_ids)
     agents = row.get("agents") or []
-    per_site: dict[str, list[dict[str, Any]]] = {}
+    # an agent on its way between sites (travel on the grid: no site, its cell in "xy") is drawn at
+    # its own cell, not at the map centre where it would sit on top of the town's ring
+    per_site: dict[Any, list[dict[str, Any]]] = {}
     for a in agents:
-        per_site.setdefault(a.get("site") or "?", []).append(a)
+        xy = a.get("xy")
+        key = a.get("site") or (tuple(float(v) for v in xy) if xy else "?")
+        per_site.setdefault(key, []).append(a)
     for s, group in per_site.items():
-        x, y = at.get(s, (EXTENT / 2, EXTENT / 2))
+        x, y = s if isinstance(s, tuple) else at.get(s, (EXTENT / 2, EXTENT / 2))
         for k, a in enumerate(sorted(group, key=lambda a: a["id"])):
             angle = math.pi / 2 + 2 * math.pi * k / max(len(group), 1)
             ring = ORBIT if len(group) > 1 else 0.0

@@ -55,7 +55,8 @@ def test_openai_key_goes_to_a_custom_endpoint_only_when_named(tmp_path, monkeypa
 def test_an_echoed_key_reaches_no_record_and_no_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RELIABILITY_KEY", KEY)
     with OpenAIServer(reply=schelling_reply, fault=lambda body, i: "echo_auth") as srv:
-        assert _run(srv, tmp_path / "r", "--api-key-env", "RELIABILITY_KEY") == 0
+        # no echoed answer parses, so the run is allowed to be all policy errors (else it is invalid, exit 3)
+        assert _run(srv, tmp_path / "r", "--api-key-env", "RELIABILITY_KEY", "--max-policy-errors", "1") == 0
         assert srv.received > 0
     files = [p for p in (tmp_path / "r").iterdir() if p.is_file()]
     assert {"llm_cache.sqlite", "decisions.jsonl", "llm_calls.jsonl"} <= {p.name for p in files}
