@@ -66,9 +66,9 @@ def test_repeats_of_a_deterministic_controller_count_once(tmp_path) -> None:
 
 
 @pytest.fixture
-def mimic_world(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(registry.WORLDS, "test-mimic-schelling", "tests.experiment.mimic_world:MimicSchelling")
-    return "test-mimic-schelling"
+def mimic_world() -> str:
+    # Schelling itself now has rule_action (worlds branch), so the real world serves the mimic baseline
+    return "schelling"
 
 
 def test_every_case_is_contrasted_with_stay_and_mimic_on_the_same_seeds(tmp_path, mimic_world: str) -> None:
@@ -104,5 +104,6 @@ def test_every_case_is_contrasted_with_stay_and_mimic_on_the_same_seeds(tmp_path
 
 def test_mimic_baseline_on_a_world_without_rule_action_is_rejected() -> None:
     with pytest.raises(ConfigError) as err:
-        parse_suite({"cases": [{**SMALL, "policy": "random"}], "baselines": ["mimic"]})
+        # civil_violence is a world without rule_action (Schelling gained one on the worlds branch)
+        parse_suite({"cases": [{"world": "civil_violence", "policy": "random"}], "baselines": ["mimic"]})
     assert err.value.field == "baselines"

@@ -47,6 +47,8 @@ def test_pair_ids_follow_content_not_position() -> None:
     one = parse_suite({"cases": [a, b], "seeds": 2})
     two = parse_suite({"cases": [b, {**a, "name": "renamed"}], "seeds": 2})
     assert {p.pair_id for p in pairs_of(one)} == {p.pair_id for p in pairs_of(two)}
-    # 2 cases x 2 seeds, plus their shared `stay` baseline on the same 2 seeds (Schelling has no mimic here)
-    assert len({p.pair_id for p in pairs_of(one)}) == 6
+    # 2 cases x 2 seeds, plus their shared baselines on the same 2 seeds (`stay`, and `mimic` since
+    # Schelling gained rule_action on the worlds branch); `rule` is itself a case, so no rule-vs-rule
+    baselines = {b for c in one.cases for b in one.baseline_policies(c)}
+    assert len({p.pair_id for p in pairs_of(one)}) == 2 * 2 + 2 * len(baselines)
     assert pair_id(one.cases[0], 0, 0) != pair_id(one.cases[0], 0, 1)
