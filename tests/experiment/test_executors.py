@@ -20,12 +20,15 @@ def test_local_and_ray_tables_match_and_report_opens(tmp_path, write_suite) -> N
     suite = parse_suite(two_by_two(10))
     local = run_experiment(suite, tmp_path / "local", executor="local", jobs=2)
     ray = run_experiment(suite, tmp_path / "ray", executor="ray", jobs=2)
-    # 2 worlds x 2 controllers x 10 seeds, plus the `stay` baseline of each world on the same seeds
-    assert local.finished == ray.finished == 60 and not local.failed and not ray.failed
+    # 2 worlds x 2 controllers x 10 seeds, plus each world's baselines on the same seeds (`stay`, and
+    # `mimic` where the world has rule_action, which the worlds branch added)
+    baselines = {(c.world, b) for c in suite.cases for b in suite.baseline_policies(c)}
+    expected = 10 * (len(suite.cases) + len(baselines))
+    assert local.finished == ray.finished == expected and not local.failed and not ray.failed
     a = pd.read_csv(tmp_path / "local" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     b = pd.read_csv(tmp_path / "ray" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     pd.testing.assert_frame_equal(a, b)
-    assert len(a) == 60 and a["pair_id"].is_unique
+    assert len(a) == expected and a["pair_id"].is_unique
     assert a["world"].nunique() == 2 or a["case"].nunique() == 4
     parquet = pd.read_parquet(tmp_path / "local" / "table.parquet")
     assert list(parquet["pair_id"]) == list(a["pair_id"])
