@@ -110,7 +110,7 @@ def lift_panels(summary: pd.DataFrame) -> str:
     panels = []
     for (world, metric), group in summary.groupby(["world", "metric"], sort=False):
         labels = [f"{c} / {ctl}" for c, ctl in zip(group["case"], group["controller"])]
-        panels.append(lift_bars(labels, group["mean_lift"].tolist(), group["ci_low"].tolist(),
+        panels.append(lift_bars(labels, group["mean"].tolist(), group["ci_low"].tolist(),
                                 group["ci_high"].tolist(), title=f"{world}: lift on {metric}",
                                 panel_id=f"lift-{world}-{metric}"))
     return f'<div id="lift-chart">{"".join(panels)}</div>'

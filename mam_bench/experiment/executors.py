@@ -48,9 +48,14 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         raise PairFailed(text[:2000], backend=type(exc).__name__ == "BackendFailed") from None
 
 
-def _die_with_parent(parent: int) -> None:
+def _die_with_parent(parent: int, environ: dict[str, str] | None = None) -> None:
     """Pool initializer: the kernel kills this worker when its parent dies (Linux), and a worker
-    whose parent is already gone exits at once, so killing the experiment leaves no orphans."""
+    whose parent is already gone exits at once, so killing the experiment leaves no orphans.
+    It also takes the experiment's environment as it is now: a fork server started earlier in
+    the same process carries the environment of that moment (e.g. without a key set since)."""
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
     try:
         import ctypes
         import signal
@@ -95,7 +100,7 @@ class LocalExecutor:
         if ctx.get_start_method() == "forkserver":  # imported once by the server, not once per worker
             ctx.set_forkserver_preload(["mam_bench.runner", "mam_bench.experiment.executors"])
         self._pool = ProcessPoolExecutor(self.slots, mp_context=ctx, max_tasks_per_child=recycle_after,
-                                         initializer=_die_with_parent, initargs=(os.getpid(),))
+                                         initializer=_die_with_parent, initargs=(os.getpid(), dict(os.environ)))
 
     def submit(self, job: dict[str, Any]) -> Future:
         return self._pool.submit(run_job, job)
