@@ -10,8 +10,12 @@ from setuptools.command.build_py import build_py
 #: research scripts that write a world's RESULTS.md: run from a checkout, never shipped in the wheel
 RESEARCH_MODULES = {"reference_table"}
 
-FOLDERS = {"mam_bench": "mam_bench", "mam_bench.models": "models", "mam_bench.steering": "steering",
-           "mam_bench.dashboards": "dashboards"}
+FOLDERS = {
+    "mam_bench": "mam_bench",
+    "mam_bench.models": "models",
+    "mam_bench.steering": "steering",
+    "mam_bench.dashboards": "dashboards",
+}
 
 
 def packages() -> list[str]:

@@ -29,8 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args(argv)
     bare = median_seconds([sys.executable, "-c", "pass"], args.runs)
-    helps = {name: median_seconds([sys.executable, "-m", "mam_bench", *name.split()], args.runs)
-             for name in ("--help", "run --help", "experiment --help")}
+    helps = {
+        name: median_seconds([sys.executable, "-m", "mam_bench", *name.split()], args.runs)
+        for name in ("--help", "run --help", "experiment --help")
+    }
     print(f"python -c pass: {bare:.3f} s (median of {args.runs})")
     for name, secs in helps.items():
         print(f"mam-bench {name}: {secs:.3f} s (CLI's own share {secs - bare:+.3f} s)")

@@ -51,8 +51,10 @@ def main() -> None:
             diffs.append(res["cce_llm"] - prov["cce"])
             print(f"{task} | {seed} | {prov['cce']:.3f} | {res['cce_llm']:.3f} | {k:.3f} | {res['calls']}")
     if kappas:
-        print(f"mean kappa {statistics.mean(kappas):.3f}; mean CCE difference (LLM - provenance) "
-              f"{statistics.mean(diffs):+.3f} over {len(kappas)} runs; judge {res['judge_model']}")
+        print(
+            f"mean kappa {statistics.mean(kappas):.3f}; mean CCE difference (LLM - provenance) "
+            f"{statistics.mean(diffs):+.3f} over {len(kappas)} runs; judge {res['judge_model']}"
+        )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -28,23 +29,20 @@ from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 
-import multiprocessing
-
-
 import mesa
-from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
-
-from mam_bench.streams import seeded
 from mam_bench.models.schelling.fast_kernel import fast_reference_outcome
 from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
+from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
+
+from mam_bench.streams import seeded
 
 BOARD_VACANCIES = ("1/100", "1/40", "1/20", "1/10", "1/5", "1/4", "3/10", "2/5", "1/2")
 
 
 # --- the straightforward Mesa implementation (the yardstick) -------------------------------------
 class PlainResident(CellAgent):
-    def __init__(self, model: "PlainSchelling", cell, actor_id: int, group: int) -> None:
+    def __init__(self, model: PlainSchelling, cell, actor_id: int, group: int) -> None:
         super().__init__(model)
         self.cell, self.actor_id, self.group = cell, actor_id, group
 
@@ -88,7 +86,9 @@ class PlainSchelling(mesa.Model):
         if not unhappy:
             self.status, self.running = "equilibrium", False
             return
-        empties = sorted((c for c in self.grid.all_cells if c.is_empty), key=lambda c: c.coordinate[0] * self.size + c.coordinate[1])
+        empties = sorted(
+            (c for c in self.grid.all_cells if c.is_empty), key=lambda c: c.coordinate[0] * self.size + c.coordinate[1]
+        )
         taken: set = set()
         moves = []
         for aid in self.order.permutation(sorted(unhappy)):
@@ -133,11 +133,15 @@ def _run(job: tuple[int, str, str, int, int]) -> dict:
 
 
 def pilot_jobs(seeds: int) -> list[tuple]:
-    return [(20, str(t), str(v), s, 500) for t in LANDSCAPE_THRESHOLDS for v in LANDSCAPE_VACANCIES for s in range(seeds)]
+    return [
+        (20, str(t), str(v), s, 500) for t in LANDSCAPE_THRESHOLDS for v in LANDSCAPE_VACANCIES for s in range(seeds)
+    ]
 
 
 def board_jobs(boards: list[int], seeds: int, vacancies: list[str]) -> list[tuple]:
-    return [(b, str(t), v, s, 30) for b in boards for v in vacancies for t in LANDSCAPE_THRESHOLDS for s in range(seeds)]
+    return [
+        (b, str(t), v, s, 30) for b in boards for v in vacancies for t in LANDSCAPE_THRESHOLDS for s in range(seeds)
+    ]
 
 
 def sweep(name: str, jobs: list[tuple], workers: int, out: Path | None) -> list[dict]:
@@ -163,17 +167,37 @@ def cli_sweep(seeds: int, workers: int, kernel_secs: float) -> float:
     thresholds = ",".join(str(t) for t in LANDSCAPE_THRESHOLDS)
     vacancies = ",".join(str(v) for v in LANDSCAPE_VACANCIES)
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "mam_bench", "landscape", "schelling", "--thresholds", thresholds,
-               "--vacancies", vacancies, "--seeds", f"0-{seeds - 1}", "--max-rounds", "500", "--size", "20",
-               "--jobs", str(workers), "--out", str(Path(tmp) / "pilot-cli.csv")]
+        cmd = [
+            sys.executable,
+            "-m",
+            "mam_bench",
+            "landscape",
+            "schelling",
+            "--thresholds",
+            thresholds,
+            "--vacancies",
+            vacancies,
+            "--seeds",
+            f"0-{seeds - 1}",
+            "--max-rounds",
+            "500",
+            "--size",
+            "20",
+            "--jobs",
+            str(workers),
+            "--out",
+            str(Path(tmp) / "pilot-cli.csv"),
+        ]
         started = time.perf_counter()
         done = subprocess.run(cmd, capture_output=True, text=True)
         secs = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"mam-bench landscape failed: {done.stderr.strip()}")
     inner = next((line for line in done.stdout.splitlines() if " runs in " in line), "")
-    print(f"pilot via CLI: {secs:.2f} s wall for the same grid ({inner.split(' -> ')[0]}); "
-          f"kernel {kernel_secs:.2f} s -> CLI/kernel {secs / kernel_secs:.2f}x")
+    print(
+        f"pilot via CLI: {secs:.2f} s wall for the same grid ({inner.split(' -> ')[0]}); "
+        f"kernel {kernel_secs:.2f} s -> CLI/kernel {secs / kernel_secs:.2f}x"
+    )
     return secs
 
 
@@ -181,8 +205,10 @@ def report_cells(rows: list[dict], spots: list[tuple[str, str]]) -> None:
     for t, v in spots:
         sats = [r["final_satisfaction"] for r in rows if r["threshold"] == t and r["vacancy"] == v and r["size"] == 20]
         if sats:
-            print(f"  cell threshold {t}, vacancy {v}: mean satisfaction {statistics.fmean(sats):.4f}, "
-                  f"SD {statistics.stdev(sats) if len(sats) > 1 else 0:.4f} over {len(sats)} seeds")
+            print(
+                f"  cell threshold {t}, vacancy {v}: mean satisfaction {statistics.fmean(sats):.4f}, "
+                f"SD {statistics.stdev(sats) if len(sats) > 1 else 0:.4f} over {len(sats)} seeds"
+            )
 
 
 def ratio(sample: list[tuple]) -> None:
@@ -192,9 +218,10 @@ def ratio(sample: list[tuple]) -> None:
     the Mesa runs flush the kernel's caches); the kernel is loaded once before timing, since a
     landscape pays its compilation once, not per run.
     """
-    params = [(SchellingParams.from_strings({"size": str(size), "threshold": t, "vacancy": v, "streams": "pilot"}),
-               seed, cap)
-              for size, t, v, seed, cap in sample]
+    params = [
+        (SchellingParams.from_strings({"size": str(size), "threshold": t, "vacancy": v, "streams": "pilot"}), seed, cap)
+        for size, t, v, seed, cap in sample
+    ]
     fast_reference_outcome(*params[0])
     a = time.perf_counter()
     mesa_results = [mesa_outcome(p, seed, cap) for p, seed, cap in params]
@@ -203,10 +230,14 @@ def ratio(sample: list[tuple]) -> None:
     c = time.perf_counter()
     for (size, t, v, seed, _), got, fast in zip(sample, mesa_results, fast_results):
         if got != (fast["status"], fast["rounds"]):
-            raise SystemExit(f"MISMATCH size {size} t {t} v {v} seed {seed}: mesa {got} kernel {fast['status']}/{fast['rounds']}")
+            raise SystemExit(
+                f"MISMATCH size {size} t {t} v {v} seed {seed}: mesa {got} kernel {fast['status']}/{fast['rounds']}"
+            )
     t_mesa, t_fast = b - a, c - b
-    print(f"ratio on {len(sample)} sampled runs (same results): Mesa per-agent {t_mesa:.2f} s, kernel {t_fast:.4f} s "
-          f"-> {t_mesa / t_fast:.0f}x")
+    print(
+        f"ratio on {len(sample)} sampled runs (same results): Mesa per-agent {t_mesa:.2f} s, kernel {t_fast:.4f} s "
+        f"-> {t_mesa / t_fast:.0f}x"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,7 +263,10 @@ def main(argv: list[str] | None = None) -> int:
         boards = [int(b) for b in args.boards.split(",")]
         sweep("boards", board_jobs(boards, args.seeds or 50, args.vacancies.split(",")), args.jobs, args.out)
     if args.sample:
-        pool = pilot_jobs(20)[::97][: args.sample // 2] + board_jobs([20, 60], 50, list(BOARD_VACANCIES))[::331][: args.sample - args.sample // 2]
+        pool = (
+            pilot_jobs(20)[::97][: args.sample // 2]
+            + board_jobs([20, 60], 50, list(BOARD_VACANCIES))[::331][: args.sample - args.sample // 2]
+        )
         ratio(pool)
         busy = [(20, "3/4", "1/4", seed, 500) for seed in range(max(2, args.sample // 4))]
         print("busy sample (threshold 3/4, vacancy 1/4, 20x20, cap 500: runs with real dynamics):")

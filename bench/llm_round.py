@@ -12,7 +12,6 @@ the ratio against the nominal server latency is printed beside it.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import statistics
 import subprocess
@@ -20,20 +19,22 @@ import sys
 import time
 from pathlib import Path
 
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.steering.llm import LLMController
 
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Request
 from mam_bench.runner import run_async
-from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.steering.llm import LLMController
 
 
 async def one_round(ctl: LLMController, world: SchellingWorld, board: CoordinationBoard) -> float:
     ids = world.influence_ids
 
     def requests(phase: str) -> list[Request]:
-        return [Request("schelling", a, world.round, "integrate", world.observe(a), board.view(world.round), phase)
-                for a in ids]
+        return [
+            Request("schelling", a, world.round, "integrate", world.observe(a), board.view(world.round), phase)
+            for a in ids
+        ]
 
     started = time.perf_counter()
     posts = await ctl.post(requests("coordination"))
@@ -62,16 +63,32 @@ def main() -> None:
     args = ap.parse_args()
     os.environ.setdefault("MAM_BENCH_KEY", "sk-bench")
     # the server runs in its own process, as a real provider would: no GIL shared with the client
-    server = subprocess.Popen([sys.executable, "-m", "tests.support.openai_server", "--latency", str(args.latency)],
-                              cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.openai_server", "--latency", str(args.latency)],
+        cwd=Path(__file__).resolve().parents[1],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         base_url = f"http://127.0.0.1:{int(server.stdout.readline())}/v1"
         first, later, single = [], [], []
         for _ in range(args.repeats):
-            ctl = LLMController(SchellingWorld, "integrate", model="openai:bench", base_url=base_url,
-                                api_key_env="MAM_BENCH_KEY", max_concurrency=16, one_call=args.one_call)
-            world = SchellingWorld(seed=22, influence_ids=[*range(8), *range(150, 158)],
-                                   mask_ids=[*range(8), *range(150, 158)], role="treatment")
+            ctl = LLMController(
+                SchellingWorld,
+                "integrate",
+                model="openai:bench",
+                base_url=base_url,
+                api_key_env="MAM_BENCH_KEY",
+                max_concurrency=16,
+                one_call=args.one_call,
+            )
+            world = SchellingWorld(
+                seed=22,
+                influence_ids=[*range(8), *range(150, 158)],
+                mask_ids=[*range(8), *range(150, 158)],
+                role="treatment",
+            )
             board = CoordinationBoard()
             ctl.bind("schelling", "integrate", 22)
 
@@ -87,15 +104,24 @@ def main() -> None:
             first.append(walls[0])
             later.extend(walls[1:])
             single.extend(alone)
-            print("round walls " + " ".join(f"{w:.3f}s" for w in walls) + "  single calls "
-                  + " ".join(f"{w:.3f}s" for w in alone)
-                  + f"  (16 agents, {'one call' if args.one_call else 'post + act'})")
+            print(
+                "round walls "
+                + " ".join(f"{w:.3f}s" for w in walls)
+                + "  single calls "
+                + " ".join(f"{w:.3f}s" for w in alone)
+                + f"  (16 agents, {'one call' if args.one_call else 'post + act'})"
+            )
         call = statistics.median(single)
-        print(f"baseline: one call alone through the same stack, median {call:.3f}s (server latency {args.latency:.3f}s)")
+        print(
+            f"baseline: one call alone through the same stack, median {call:.3f}s (server latency {args.latency:.3f}s)"
+        )
         for label, values in (("first round of a run", first), ("later rounds", later)):
             m = statistics.median(values)
-            print(f"{label}: round / measured call {m / call:.2f} (best {min(values) / call:.2f}, worst {max(values) / call:.2f});"
-                  f" round / nominal latency {m / args.latency:.2f}  (goal <= 2.5; sequential would be 32)")
+            print(
+                f"{label}: round / measured call {m / call:.2f} "
+                f"(best {min(values) / call:.2f}, worst {max(values) / call:.2f});"
+                f" round / nominal latency {m / args.latency:.2f}  (goal <= 2.5; sequential would be 32)"
+            )
     finally:
         server.stdin.close()
         server.wait(timeout=10)

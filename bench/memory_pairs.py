@@ -51,8 +51,10 @@ def main() -> int:
             print(f"{seed + 1:5d} pairs  RSS {rss_mib():7.1f} MiB  (+{rss_mib() - start:6.1f})", flush=True)
     gc.collect()
     end = rss_mib()
-    print(f"{args.pairs} pairs in {time.perf_counter() - t0:.0f}s: RSS {start:.1f} -> {end:.1f} MiB, "
-          f"growth {end - start:.1f} MiB; models still registered: {len(Agent._ids)}")
+    print(
+        f"{args.pairs} pairs in {time.perf_counter() - t0:.0f}s: RSS {start:.1f} -> {end:.1f} MiB, "
+        f"growth {end - start:.1f} MiB; models still registered: {len(Agent._ids)}"
+    )
     return 0
 
 

@@ -46,19 +46,29 @@ def main(argv: list[str] | None = None) -> int:
             print(done.stderr[-3000:])
             return 1
         dists = sh([str(py), "-m", "pip", "list", "--format=freeze"]).stdout.split()
-        heavy = sorted(d.split("==")[0] for d in dists
-                       if d.split("==")[0].lower() in {"solara", "langchain", "langchain-core", "ray", "jupyter-core",
-                                                       "ipywidgets", "llama-cpp-python"})
-        print(f"pip install . (no extras): {secs:.0f} s, {len(dists)} distributions, venv {size_mb(venv):.0f} MB; "
-              f"solara/langchain/ray/jupyter/llama present: {heavy or 'none'}")
+        heavy = sorted(
+            d.split("==")[0]
+            for d in dists
+            if d.split("==")[0].lower()
+            in {"solara", "langchain", "langchain-core", "ray", "jupyter-core", "ipywidgets", "llama-cpp-python"}
+        )
+        print(
+            f"pip install . (no extras): {secs:.0f} s, {len(dists)} distributions, venv {size_mb(venv):.0f} MB; "
+            f"solara/langchain/ray/jupyter/llama present: {heavy or 'none'}"
+        )
         run = sh([str(cli), *FIRST, str(work / "runs" / "pilot-s22")], cwd=work)
         print(f"README first command: exit {run.returncode}")
         print("  " + "\n  ".join(run.stdout.strip().splitlines()[:6]) if run.returncode == 0 else run.stderr[-2000:])
         dash = sh([str(cli), "dashboard"], cwd=work, timeout=60)
         lines = dash.stderr.strip().splitlines()
         print(f"mam-bench dashboard: exit {dash.returncode}, {len(lines)} line(s) on stderr: {dash.stderr.strip()}")
-        ok = run.returncode == 0 and dash.returncode == 2 and len(lines) == 1 and "[dashboards]" in lines[0] \
+        ok = (
+            run.returncode == 0
+            and dash.returncode == 2
+            and len(lines) == 1
+            and "[dashboards]" in lines[0]
             and not heavy
+        )
         print("slim install: OK" if ok else "slim install: FAILED")
         return 0 if ok else 1
     finally:

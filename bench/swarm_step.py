@@ -13,6 +13,7 @@ import time
 
 from mam_bench.models.swarm import physics_greedy
 from mam_bench.models.swarm.params import TASKS
+
 from mam_bench.registry import get_world
 
 
@@ -38,8 +39,10 @@ def main() -> None:
             greedy_cls = type(f"Greedy{cls.__name__}", (cls,), {"resolve_pushes": staticmethod(physics_greedy.resolve)})
             rps, played = rounds_per_second(cls, size, agents, rounds, args.rules)
             old, _ = rounds_per_second(greedy_cls, size, agents, rounds, args.rules)
-            print(f"{task:16s} {size:>3d}x{size:<2d} {agents:>6d} {played:>6d} {rps:>10.1f} {old:>11.1f}"
-                  f" {rps / old:>6.2f}")
+            print(
+                f"{task:16s} {size:>3d}x{size:<2d} {agents:>6d} {played:>6d} {rps:>10.1f} {old:>11.1f}"
+                f" {rps / old:>6.2f}"
+            )
 
 
 if __name__ == "__main__":

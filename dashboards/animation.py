@@ -15,15 +15,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from mam_bench.dashboards.figures import RUN_COLOURS, board_keys
+from mam_bench.dashboards.legend import Key, add_legend
+from mam_bench.dashboards.replay import held, load_recording
+from mam_bench.dashboards.worlds import renderer_for
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from PIL import Image
 
-from mam_bench.dashboards.figures import RUN_COLOURS, board_keys
-from mam_bench.dashboards.legend import Key, add_legend
-from mam_bench.dashboards.replay import held, load_recording
-from mam_bench.dashboards.worlds import renderer_for
 from mam_bench.outcome import delta_lift_relative
 
 PANEL = 400  # px, square panels
@@ -58,8 +58,9 @@ def _value(row: dict[str, Any], metric: str) -> float | None:
     return None if v is None else float(v)
 
 
-def header_image(i: int, ref_round: int, held_note: str, ref: float | None, tre: float | None,
-                 metric: str) -> Image.Image:
+def header_image(
+    i: int, ref_round: int, held_note: str, ref: float | None, tre: float | None, metric: str
+) -> Image.Image:
     fig = Figure(figsize=(WIDTH / DPI, HEADER / DPI), dpi=DPI)
     for x, run, rnd, note, v in ((0.01, "reference", ref_round, held_note, ref), (0.51, "treatment", i, "", tre)):
         text = f"{run}{note}  round {rnd}  |  {metric} {'n/a' if v is None else f'{v:.4f}'}"
@@ -89,15 +90,22 @@ def chart_image(refs: list[dict[str, Any]], tres: list[dict[str, Any]], i: int, 
     if ref is not None and tre is not None:
         lift = delta_lift_relative(tre, ref, info.direction)
         better = "higher" if info.direction > 0 else "lower"
-        fig.text(0.08, 0.9, f"round {i}: delta {lift['delta']:+.4f} | lift {lift['lift']:+.4f} "
-                 f"(objective {info.objective}: {better} {m} is better)", fontsize=9, va="center")
+        fig.text(
+            0.08,
+            0.9,
+            f"round {i}: delta {lift['delta']:+.4f} | lift {lift['lift']:+.4f} "
+            f"(objective {info.objective}: {better} {m} is better)",
+            fontsize=9,
+            va="center",
+        )
     return _image(fig)
 
 
 def legend_image(row: dict[str, Any], info: Any) -> Image.Image:
     fig = Figure(figsize=(WIDTH / DPI, LEGEND / DPI), dpi=DPI)
-    keys = board_keys(row, info) + [Key(f"{run} {info.primary}", RUN_COLOURS[run], "-", marker="-", width=2)
-                                    for run in ("reference", "treatment")]
+    keys = board_keys(row, info) + [
+        Key(f"{run} {info.primary}", RUN_COLOURS[run], "-", marker="-", width=2) for run in ("reference", "treatment")
+    ]
     add_legend(fig, keys, ncol=min(5, len(keys)), fontsize=8, y=0.0)
     return _image(fig)
 
@@ -113,8 +121,12 @@ def frames(run_dir: Path | str) -> list[Image.Image]:
         frame = Image.new("RGB", (WIDTH, HEADER + PANEL + CHART + LEGEND), "white")
         ref_round = min(i, len(rec.reference) - 1)
         note = " (held)" if i >= len(rec.reference) else ""
-        frame.paste(header_image(i, ref_round, note, _value(refs[i], info.primary),
-                                 _value(rec.treatment[i], info.primary), info.primary), (0, 0))
+        frame.paste(
+            header_image(
+                i, ref_round, note, _value(refs[i], info.primary), _value(rec.treatment[i], info.primary), info.primary
+            ),
+            (0, 0),
+        )
         left, right = panel_boxes()
         frame.paste(panel_image(refs[i], info), left[:2])
         frame.paste(panel_image(rec.treatment[i], info), right[:2])
@@ -138,8 +150,21 @@ def write_mp4(images: list[Image.Image], out: Path, fps: int = 2) -> bool:
         for i, im in enumerate(images):
             im.save(Path(tmp) / f"f{i:05d}.png")
         subprocess.run(
-            [ffmpeg, "-y", "-loglevel", "error", "-framerate", str(fps), "-i", str(Path(tmp) / "f%05d.png"),
-             "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-pix_fmt", "yuv420p", str(out)],
+            [
+                ffmpeg,
+                "-y",
+                "-loglevel",
+                "error",
+                "-framerate",
+                str(fps),
+                "-i",
+                str(Path(tmp) / "f%05d.png"),
+                "-vf",
+                "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+                "-pix_fmt",
+                "yuv420p",
+                str(out),
+            ],
             check=True,
         )
     return True

@@ -10,7 +10,6 @@ import os
 from urllib.parse import parse_qs
 
 import solara
-
 from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
 from mam_bench.dashboards.security import install_origin_check
 

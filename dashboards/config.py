@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mam_bench.dashboards.security import check_llm_choice, check_replay_path
+
 from mam_bench.errors import ConfigError
 from mam_bench.registry import default_world, get_world, world_names
 from mam_bench.runner import PairSpec
@@ -33,7 +34,7 @@ class DashConfig:
     replay: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
-    def with_(self, **kw: Any) -> "DashConfig":
+    def with_(self, **kw: Any) -> DashConfig:
         return replace(self, **kw)
 
 
@@ -82,8 +83,14 @@ def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
             raise ConfigError("replay", "the replay controller needs a run directory")
         options["replay"] = check_replay_path(cfg.replay)
     return PairSpec.build(
-        world=cfg.world, seed=cfg.seed, params=dict(cfg.params), objective=cfg.objective or None,
-        policy=policy, influence=count, influence_ids=ids, controller_options=options,
+        world=cfg.world,
+        seed=cfg.seed,
+        params=dict(cfg.params),
+        objective=cfg.objective or None,
+        policy=policy,
+        influence=count,
+        influence_ids=ids,
+        controller_options=options,
     )
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import solara
-
 from mam_bench.dashboards.config import POLICIES, DashConfig, available_worlds
+
 from mam_bench.registry import get_world
 
 
@@ -32,7 +33,6 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
     except Exception:
         objectives, default_objective = [], ""
 
-
     def set_param(name: str, value: str | None) -> None:
         p = dict(cfg.params)
         if value is None or str(value) == str(fields.get(name)):
@@ -42,26 +42,50 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
         on_cfg(cfg.with_(params=tuple(sorted(p.items()))))
 
     with solara.Card("Experiment", classes=["mam-controls"]):
-        solara.Select("world", values=worlds or [cfg.world], value=cfg.world,
-                      on_value=lambda w: on_cfg(DashConfig(world=w, seed=cfg.seed)))
-        solara.InputInt("seed", value=cfg.seed, on_value=lambda s: on_cfg(cfg.with_(seed=int(s or 0))),
-                        classes=["mam-seed"])
+        solara.Select(
+            "world",
+            values=worlds or [cfg.world],
+            value=cfg.world,
+            on_value=lambda w: on_cfg(DashConfig(world=w, seed=cfg.seed)),
+        )
+        solara.InputInt(
+            "seed", value=cfg.seed, on_value=lambda s: on_cfg(cfg.with_(seed=int(s or 0))), classes=["mam-seed"]
+        )
         if objectives:
-            solara.Select("objective", values=objectives, value=cfg.objective or default_objective,
-                          on_value=lambda o: on_cfg(cfg.with_(objective=o)))
-        solara.InputText("influence (count or ids 0,1,150)", value=cfg.influence,
-                         on_value=lambda t: on_cfg(cfg.with_(influence=t or "")))
-        solara.Select("controller", values=["auto", *POLICIES], value=cfg.policy,
-                      on_value=lambda p: on_cfg(cfg.with_(policy=p)))
+            solara.Select(
+                "objective",
+                values=objectives,
+                value=cfg.objective or default_objective,
+                on_value=lambda o: on_cfg(cfg.with_(objective=o)),
+            )
+        solara.InputText(
+            "influence (count or ids 0,1,150)",
+            value=cfg.influence,
+            on_value=lambda t: on_cfg(cfg.with_(influence=t or "")),
+        )
+        solara.Select(
+            "controller", values=["auto", *POLICIES], value=cfg.policy, on_value=lambda p: on_cfg(cfg.with_(policy=p))
+        )
         if cfg.policy == "llm":
-            solara.InputText("model (provider:model)", value=cfg.model, on_value=lambda m: on_cfg(cfg.with_(model=m or "")))
-            solara.InputText("base URL (OpenAI-compatible, optional)", value=cfg.base_url,
-                             on_value=lambda u: on_cfg(cfg.with_(base_url=u or "")))
-            solara.InputText("API key variable name (the key stays in the environment)", value=cfg.api_key_env,
-                             on_value=lambda k: on_cfg(cfg.with_(api_key_env=k or "")))
+            solara.InputText(
+                "model (provider:model)", value=cfg.model, on_value=lambda m: on_cfg(cfg.with_(model=m or ""))
+            )
+            solara.InputText(
+                "base URL (OpenAI-compatible, optional)",
+                value=cfg.base_url,
+                on_value=lambda u: on_cfg(cfg.with_(base_url=u or "")),
+            )
+            solara.InputText(
+                "API key variable name (the key stays in the environment)",
+                value=cfg.api_key_env,
+                on_value=lambda k: on_cfg(cfg.with_(api_key_env=k or "")),
+            )
         if cfg.policy == "replay":
-            solara.InputText("replay run directory", value=cfg.replay, on_value=lambda d: on_cfg(cfg.with_(replay=d or "")))
+            solara.InputText(
+                "replay run directory", value=cfg.replay, on_value=lambda d: on_cfg(cfg.with_(replay=d or ""))
+            )
         with solara.Details("world parameters"):
             for name, default in fields.items():
-                solara.InputText(name, value=str(current.get(name, default)),
-                                 on_value=lambda v, name=name: set_param(name, v))
+                solara.InputText(
+                    name, value=str(current.get(name, default)), on_value=lambda v, name=name: set_param(name, v)
+                )

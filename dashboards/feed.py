@@ -30,7 +30,9 @@ def Feed(state: Any, last: int = 3, version: int = 0) -> None:
     mismatches = sum(1 for e in state.feed if e.get("mismatch"))
     with solara.Card("Coordination board", classes=["mam-feed"]):
         with solara.Row():
-            solara.Text(f"{len(state.feed)} decisions, {mismatches} post/action mismatches", classes=["mam-feed-summary"])
+            solara.Text(
+                f"{len(state.feed)} decisions, {mismatches} post/action mismatches", classes=["mam-feed-summary"]
+            )
             solara.Checkbox(label="all rounds", value=show_all, on_value=set_show_all)
         if not rounds:
             solara.Text("no round played yet")
@@ -70,6 +72,8 @@ def round_html(state: Any, r: int) -> str:
         )
         why = reason(e)
         if why and outcome != "accepted":
-            parts.append(f"<div class='mam-reason' style='font-size:11px;color:#c62828;margin-left:3.5em'>"
-                         f"{escape(why[:300])}</div>")
+            parts.append(
+                f"<div class='mam-reason' style='font-size:11px;color:#c62828;margin-left:3.5em'>"
+                f"{escape(why[:300])}</div>"
+            )
     return "".join(parts)

@@ -9,11 +9,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, PercentFormatter
-
 from mam_bench.dashboards.legend import Key, add_legend
 from mam_bench.dashboards.worlds import renderer_for
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 #: one colour per run, used by every chart and caption
 RUN_COLOURS = {"reference": "#4a4a4a", "treatment": "#d62728"}
@@ -59,8 +58,10 @@ def metrics_figure(state: Any, width: float = 10.0, height: float = 3.4, dpi: in
     for metric in (info.primary, info.secondary):
         if not metric:
             continue
-        series[metric] = {run: [_num(r["metrics"].get(metric)) for r in rows]
-                          for run, rows in (("reference", state.reference), ("treatment", state.treatment))}
+        series[metric] = {
+            run: [_num(r["metrics"].get(metric)) for r in rows]
+            for run, rows in (("reference", state.reference), ("treatment", state.treatment))
+        }
     primary_values = [v for ys in series.get(info.primary, {}).values() for v in ys if v == v]
     share = is_share(primary_values)
     handles = []
@@ -82,8 +83,9 @@ def metrics_figure(state: Any, width: float = 10.0, height: float = 3.4, dpi: in
         for run, ys in series[metric].items():
             xs = list(range(len(ys)))
             label = f"{run}: {metric}" + (" (dotted)" if style == ":" else "")
-            (line,) = target.plot(xs, ys, style, color=RUN_COLOURS[run], linewidth=2,
-                                  marker="." if len(xs) < 40 else None, label=label)
+            (line,) = target.plot(
+                xs, ys, style, color=RUN_COLOURS[run], linewidth=2, marker="." if len(xs) < 40 else None, label=label
+            )
             handles.append(line)
         values = [v for ys in series[metric].values() for v in ys if v == v]
         _fit_axis(target, values, metric)

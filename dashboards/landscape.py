@@ -23,9 +23,13 @@ def load_landscape(path: Path | str) -> pd.DataFrame:
     df["t"] = [float(parse_fraction(x)) for x in df["threshold"]]
     df["v"] = [float(parse_fraction(x)) for x in df["vacancy"]]
     g = df.groupby(["threshold", "vacancy", "t", "v"], as_index=False)
-    out = g.agg(mean_sat=("final_satisfaction", "mean"), sd_sat=("final_satisfaction", "std"),
-                mean_oeh=("final_homophily", "mean"), runs=("seed", "count"),
-                equilibrium=("status", lambda s: int((s == "equilibrium").sum())))
+    out = g.agg(
+        mean_sat=("final_satisfaction", "mean"),
+        sd_sat=("final_satisfaction", "std"),
+        mean_oeh=("final_homophily", "mean"),
+        runs=("seed", "count"),
+        equilibrium=("status", lambda s: int((s == "equilibrium").sum())),
+    )
     return out.sort_values(["t", "v"]).reset_index(drop=True)
 
 
@@ -75,6 +79,9 @@ def LandscapeView(path: str) -> None:
         if len(hit):
             h = hit.iloc[0]
             sd = "n/a" if pd.isna(h.sd_sat) else f"{h.sd_sat:.3f}"
-            solara.Text(f"cell ({t}, {v}): mean satisfaction {h.mean_sat:.3f}, SD {sd}, mean OEH {h.mean_oeh:.3f}, "
-                        f"{h.runs} seeds, {h.equilibrium} at equilibrium", classes=["mam-landscape-cell"])
+            solara.Text(
+                f"cell ({t}, {v}): mean satisfaction {h.mean_sat:.3f}, SD {sd}, mean OEH {h.mean_oeh:.3f}, "
+                f"{h.runs} seeds, {h.equilibrium} at equilibrium",
+                classes=["mam-landscape-cell"],
+            )
         solara.FigureMatplotlib(surface_figure(cells, (t, v), elev, azim), format="png")

@@ -27,16 +27,40 @@ class Key:
 
 def handle(key: Key) -> Line2D:
     if key.marker == "-":
-        return Line2D([], [], color=key.face, linestyle=key.edge if isinstance(key.edge, str) else "-",
-                      linewidth=key.width, label=key.label)
-    return Line2D([], [], linestyle="none", marker=key.marker, markersize=key.size, markerfacecolor=key.face,
-                  markeredgecolor=key.edge, markeredgewidth=key.width, color=key.face, label=key.label)
+        return Line2D(
+            [],
+            [],
+            color=key.face,
+            linestyle=key.edge if isinstance(key.edge, str) else "-",
+            linewidth=key.width,
+            label=key.label,
+        )
+    return Line2D(
+        [],
+        [],
+        linestyle="none",
+        marker=key.marker,
+        markersize=key.size,
+        markerfacecolor=key.face,
+        markeredgecolor=key.edge,
+        markeredgewidth=key.width,
+        color=key.face,
+        label=key.label,
+    )
 
 
 def add_legend(fig: Figure, keys: list[Key], ncol: int = 3, fontsize: float = 9, y: float = 0.0) -> Any:
     """A legend strip along the bottom of the figure (the caller leaves room for it)."""
     if not keys:
         return None
-    return fig.legend(handles=[handle(k) for k in keys], loc="lower center", bbox_to_anchor=(0.5, y),
-                      ncol=min(ncol, len(keys)), fontsize=fontsize, frameon=False, handletextpad=0.4,
-                      columnspacing=1.2, borderaxespad=0.2)
+    return fig.legend(
+        handles=[handle(k) for k in keys],
+        loc="lower center",
+        bbox_to_anchor=(0.5, y),
+        ncol=min(ncol, len(keys)),
+        fontsize=fontsize,
+        frameon=False,
+        handletextpad=0.4,
+        columnspacing=1.2,
+        borderaxespad=0.2,
+    )

@@ -11,12 +11,12 @@ import time
 from typing import Any
 
 import solara
-
 from mam_bench.dashboards.config import DashConfig, build_session
 from mam_bench.dashboards.feed import Feed
 from mam_bench.dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
 from mam_bench.dashboards.replay import ReplaySession
 from mam_bench.dashboards.worlds import renderer_for
+
 from mam_bench.errors import ConfigError
 
 #: rounds per second: the default is watchable, the maximum plays a 100-round pair in 2 s of steps
@@ -63,13 +63,21 @@ def LiftCard(state: Any, version: int = 0) -> None:
     info = state.info
     m = info.primary
     ref, tre = state.reference[-1]["metrics"][m], state.treatment[-1]["metrics"][m]
-    with solara.Card(f"Lift on {m} ({info.objective or 'objective'}) at round {state.round}", classes=["mam-lift-card"]):
-        solara.Text(f"delta {_fmt(lift['delta'])} | lift {_fmt(lift['lift'])} | relative {_fmt(lift['relative'], True)}",
-                    classes=["mam-lift", "mam-line"], style="font-size:16px;font-weight:bold")
+    with solara.Card(
+        f"Lift on {m} ({info.objective or 'objective'}) at round {state.round}", classes=["mam-lift-card"]
+    ):
+        solara.Text(
+            f"delta {_fmt(lift['delta'])} | lift {_fmt(lift['lift'])} | relative {_fmt(lift['relative'], True)}",
+            classes=["mam-lift", "mam-line"],
+            style="font-size:16px;font-weight:bold",
+        )
         with solara.Row(gap="24px", style="flex-wrap:wrap"):
             for run, value in (("reference", ref), ("treatment", tre)):
-                solara.Text(f"{run} {m} {value:.4f}", classes=[f"mam-value-{run}", "mam-line"],
-                            style=f"font-size:13px;color:{RUN_COLOURS[run]};font-weight:bold")
+                solara.Text(
+                    f"{run} {m} {value:.4f}",
+                    classes=[f"mam-value-{run}", "mam-line"],
+                    style=f"font-size:13px;color:{RUN_COLOURS[run]};font-weight:bold",
+                )
 
 
 @solara.component
@@ -78,8 +86,10 @@ def BoardPanel(state: Any, run: str, rows: list[dict[str, Any]], version: int = 
     row = rows[-1]
     title = f"{run}: round {row['round']} ({row['status']})"
     fig = solara.use_memo(lambda: board_figure(row, state.info, title), [id(state), run, len(rows), title])
-    with solara.Column(classes=["mam-board", f"mam-board-{run}"],
-                       style=f"border-top:4px solid {RUN_COLOURS[run]};flex:1 1 0;min-width:0"):
+    with solara.Column(
+        classes=["mam-board", f"mam-board-{run}"],
+        style=f"border-top:4px solid {RUN_COLOURS[run]};flex:1 1 0;min-width:0",
+    ):
         solara.FigureMatplotlib(fig, format="png")
 
 
@@ -97,7 +107,7 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
     playing = solara.use_reactive(False)
     speed = solara.use_reactive(DEFAULT_SPEED)
     session, error = solara.use_memo(lambda: _make(cfg, run_dir), [cfg, run_dir])
-    solara.use_effect(lambda: (lambda: _close(session)), [session])
+    solara.use_effect(lambda: lambda: _close(session), [session])
     lock = solara.use_memo(threading.Lock, [])
 
     def set_cfg(new: DashConfig) -> None:
@@ -156,15 +166,25 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
     solara.Style(CSS)
     with solara.Column(style="width:100%"):
         with solara.Row(style="align-items:center;flex-wrap:wrap"):
-            solara.Text(f"{info.world} | seed {info.seed} | controller {info.policy} | "
-                        f"{len(info.influence_ids)} influence agents", classes=["mam-title"], style="font-weight:bold")
+            solara.Text(
+                f"{info.world} | seed {info.seed} | controller {info.policy} | "
+                f"{len(info.influence_ids)} influence agents",
+                classes=["mam-title"],
+                style="font-weight:bold",
+            )
             solara.Text(f"round {state.round} / {info.horizon}", classes=["mam-round"], style="font-size:18px")
-            solara.Text(f"reference {state.reference[-1]['status']} | treatment {state.treatment[-1]['status']}",
-                        classes=["mam-status"])
+            solara.Text(
+                f"reference {state.reference[-1]['status']} | treatment {state.treatment[-1]['status']}",
+                classes=["mam-status"],
+            )
         with solara.Row(style="align-items:center;flex-wrap:wrap"):
             solara.Button("Step", on_click=step, disabled=session.finished or playing.value, classes=["mam-step"])
-            solara.Button("Pause" if playing.value else "Play", classes=["mam-play"],
-                          on_click=lambda: playing.set(not playing.value), disabled=session.finished)
+            solara.Button(
+                "Pause" if playing.value else "Play",
+                classes=["mam-play"],
+                on_click=lambda: playing.set(not playing.value),
+                disabled=session.finished,
+            )
             solara.Button("Reset", on_click=reset, classes=["mam-reset"])
             with solara.Column(style="min-width:260px", classes=["mam-speed"]):
                 solara.SliderFloat("speed (rounds/s)", value=speed, min=0.5, max=MAX_SPEED, step=0.5)

@@ -9,9 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from mam_bench.dashboards.session import PairInfo, PairState
+
 from mam_bench.errors import ConfigError
 from mam_bench.records import read_jsonl
-from mam_bench.dashboards.session import PairInfo, PairState
 
 
 def _world_cls(name: str) -> Any:
@@ -41,11 +42,17 @@ def load_recording(run_dir: Path | str) -> PairState:
     if primary is None:
         primary = next(iter(treatment[0]["metrics"]))
     info = PairInfo(
-        world=world, seed=int(meta.get("seed", 0)), objective=meta.get("objective", ""),
-        direction=int(meta.get("direction", 1)), primary=primary,
+        world=world,
+        seed=int(meta.get("seed", 0)),
+        objective=meta.get("objective", ""),
+        direction=int(meta.get("direction", 1)),
+        primary=primary,
         secondary=meta.get("secondary_metric", getattr(cls, "secondary_metric", None)),
-        influence_ids=tuple(meta.get("influence_ids") or ()), params=meta.get("params") or {},
-        horizon=len(treatment) - 1, policy=f"replay of {meta.get('policy', '?')}", world_cls=cls,
+        influence_ids=tuple(meta.get("influence_ids") or ()),
+        params=meta.get("params") or {},
+        horizon=len(treatment) - 1,
+        policy=f"replay of {meta.get('policy', '?')}",
+        world_cls=cls,
     )
     feed = read_jsonl(out / "decisions.jsonl") if (out / "decisions.jsonl").exists() else []
     facts: dict[int, list[str]] = {}
@@ -87,6 +94,9 @@ class ReplaySession:
     def _refresh(self) -> None:
         rec, n = self.recording, self.shown
         self.state = PairState(
-            rec.info, held(rec.reference, n), rec.treatment[: n + 1],
-            [e for e in rec.feed if int(e["round"]) < n], {r: f for r, f in rec.facts.items() if r < n},
+            rec.info,
+            held(rec.reference, n),
+            rec.treatment[: n + 1],
+            [e for e in rec.feed if int(e["round"]) < n],
+            {r: f for r, f in rec.facts.items() if r < n},
         )

@@ -16,7 +16,10 @@ from mam_bench.errors import ConfigError
 
 #: set by `mam-bench dashboard` for the Solara process (comma-separated; path)
 ENV_ALLOW_KEYS, ENV_ALLOW_URLS, ENV_REPLAY_DIR = (
-    "MAM_DASHBOARD_ALLOW_KEYS", "MAM_DASHBOARD_ALLOW_URLS", "MAM_DASHBOARD_REPLAY_DIR")
+    "MAM_DASHBOARD_ALLOW_KEYS",
+    "MAM_DASHBOARD_ALLOW_URLS",
+    "MAM_DASHBOARD_REPLAY_DIR",
+)
 
 
 def _listed(name: str) -> tuple[str, ...]:
@@ -48,8 +51,10 @@ def check_base_url(url: str) -> None:
         raise ConfigError("base_url", "expected an http(s) URL")
     if url.rstrip("/") in allowed_base_urls() or is_loopback_host(parts.hostname):
         return
-    raise ConfigError("base_url", "only loopback endpoints or those the server was started with "
-                                  "(`mam-bench dashboard --allow-base-url URL`)")
+    raise ConfigError(
+        "base_url",
+        "only loopback endpoints or those the server was started with (`mam-bench dashboard --allow-base-url URL`)",
+    )
 
 
 def check_llm_choice(model: str, base_url: str, api_key_env: str) -> None:
@@ -57,8 +62,10 @@ def check_llm_choice(model: str, base_url: str, api_key_env: str) -> None:
     if base_url:
         check_base_url(base_url)
     if api_key_env and api_key_env not in allowed_key_envs():
-        raise ConfigError("api_key_env", "this key variable is not allowed; start the dashboard with "
-                                         "`--allow-key-env NAME` to offer it")
+        raise ConfigError(
+            "api_key_env",
+            "this key variable is not allowed; start the dashboard with `--allow-key-env NAME` to offer it",
+        )
     provider = model.partition(":")[0]
     if not base_url and not api_key_env and provider != "local":
         # the provider's SDK would read its default key variable (OPENAI_API_KEY...) from the server

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, TypeVar
+from typing import Any, TypeVar
 
 from mam_bench.outcome import delta_lift_relative
 from mam_bench.registry import make_controller
@@ -66,7 +67,9 @@ class PairState:
     def lift(self) -> dict[str, float | None]:
         """Delta, lift and relative of the primary metric at the current round (reference held)."""
         m = self.info.primary
-        return delta_lift_relative(self.treatment[-1]["metrics"][m], self.reference[-1]["metrics"][m], self.info.direction)
+        return delta_lift_relative(
+            self.treatment[-1]["metrics"][m], self.reference[-1]["metrics"][m], self.info.direction
+        )
 
 
 class PairSession:
@@ -84,10 +87,17 @@ class PairSession:
         self.ref_world = p.new_world(treatment=False)
         self.treatment = Treatment(p, self.controller)
         info = PairInfo(
-            world=self.spec.world, seed=self.spec.seed, objective=p.objective, direction=p.direction,
-            primary=p.world_cls.primary_metric, secondary=p.world_cls.secondary_metric,
-            influence_ids=p.influence_ids, params=p.params.as_json(), horizon=p.rounds,
-            policy=self.spec.policy, world_cls=p.world_cls,
+            world=self.spec.world,
+            seed=self.spec.seed,
+            objective=p.objective,
+            direction=p.direction,
+            primary=p.world_cls.primary_metric,
+            secondary=p.world_cls.secondary_metric,
+            influence_ids=p.influence_ids,
+            params=p.params.as_json(),
+            horizon=p.rounds,
+            policy=self.spec.policy,
+            world_cls=p.world_cls,
         )
         self.state = PairState(info, [round_row(self.ref_world)], self.treatment.rows, self.treatment.decisions)
 
@@ -109,7 +119,9 @@ class PairSession:
             self.state.reference.append({**self.state.reference[-1], "status": self.ref_world.status})
         r = self.treatment.round
         run_sync(self.treatment.step())
-        self.state.facts[r] = [e.text for e in self.treatment.board.entries if e.round == r and e.kind == "authoritative"]
+        self.state.facts[r] = [
+            e.text for e in self.treatment.board.entries if e.round == r and e.kind == "authoritative"
+        ]
         return True
 
     def close(self) -> None:

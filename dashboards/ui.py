@@ -3,7 +3,8 @@ which needs only matplotlib, so their Solara panels must not make the import fai
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 try:
     import solara

@@ -15,14 +15,23 @@ if TYPE_CHECKING:
     from mam_bench.world import AuditEntry, SteerableWorld
 
 #: public names -> their module, imported on first use so `mam-bench --help` need not load Mesa
-_LAZY = {"BoardEntry": "board", "CoordinationBoard": "board", "Controller": "controller", "Decision": "controller",
-         "Request": "controller", "ConfigError": "errors", "AuditEntry": "world", "SteerableWorld": "world"}
+_LAZY = {
+    "BoardEntry": "board",
+    "CoordinationBoard": "board",
+    "Controller": "controller",
+    "Decision": "controller",
+    "Request": "controller",
+    "ConfigError": "errors",
+    "AuditEntry": "world",
+    "SteerableWorld": "world",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(import_module(f"mam_bench.{_LAZY[name]}"), name)
     raise AttributeError(f"module 'mam_bench' has no attribute {name!r}")
+
 
 __all__ = [
     "AuditEntry",

@@ -44,9 +44,10 @@ import json
 import random as pyrandom
 import types
 import typing
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterator, Mapping
+from typing import Any, ClassVar
 
 import mesa
 import numpy as np
@@ -75,11 +76,19 @@ class AgentObservation:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_text(self) -> str:
-        return json.dumps({"actor_id": self.actor_id, "round": self.round, "state": self.state,
-                           "metrics": self.metrics, "extra": self.extra}, sort_keys=True)
+        return json.dumps(
+            {
+                "actor_id": self.actor_id,
+                "round": self.round,
+                "state": self.state,
+                "metrics": self.metrics,
+                "extra": self.extra,
+            },
+            sort_keys=True,
+        )
 
     @classmethod
-    def from_text(cls, text: str) -> "AgentObservation":
+    def from_text(cls, text: str) -> AgentObservation:
         return cls(**json.loads(text))
 
 
@@ -121,8 +130,11 @@ def random_from_schema(action_cls: type[BaseModel], rng: Any) -> dict[str, Any]:
             out[name] = args[int(rng.integers(len(args)))]
         elif typing.get_origin(ann) in (typing.Union, types.UnionType) and type(None) in args:
             inner = [a for a in args if a is not type(None)]
-            lits = [v for a in inner for v in typing.get_args(a)] if all(
-                typing.get_origin(a) is typing.Literal for a in inner) else None
+            lits = (
+                [v for a in inner for v in typing.get_args(a)]
+                if all(typing.get_origin(a) is typing.Literal for a in inner)
+                else None
+            )
             if lits is None:
                 raise NotImplementedError(f"{action_cls.__name__}.{name}: declare random_action")
             choices = [None, *lits]
@@ -255,7 +267,8 @@ class MesaWorld(SteerableWorld):
         if (pyrandom.getstate(), np.random.get_state()[1].tobytes()) != before:
             raise IsolationError(
                 f"{type(self.model).__name__} drew from Python's global `random` or numpy's `np.random` in round "
-                f"{self.round}; draw from self.random / self.rng so every agent gets its own stream")
+                f"{self.round}; draw from self.random / self.rng so every agent gets its own stream"
+            )
         for aid in self.influence_ids:  # an influence agent whose step never ran this round
             self._entries.setdefault(aid, AuditEntry(self.round, aid, None, "blocked", "its step did not run"))
         self.status = self.finished() or "running"
@@ -299,7 +312,9 @@ class MesaWorld(SteerableWorld):
             return AuditEntry(self.round, aid, d.action, "invalid", str(exc.errors()[0]["msg"]))
         outcome = self.apply(agent, action) or "accepted"
         if outcome not in OK_OUTCOMES + FAILED_OUTCOMES:
-            raise ValueError(f"{type(self).__name__}.apply returned {outcome!r}; use one of {OK_OUTCOMES + FAILED_OUTCOMES}")
+            raise ValueError(
+                f"{type(self).__name__}.apply returned {outcome!r}; use one of {OK_OUTCOMES + FAILED_OUTCOMES}"
+            )
         dumped = action.model_dump()
         if outcome == "accepted" and dumped == null:
             outcome = "stay"

@@ -8,8 +8,9 @@ steering); `error` marks a policy_error, which the world turns into its null act
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -26,11 +27,11 @@ class Decision(BaseModel):
     raw: str | None = None
 
     @classmethod
-    def follow_rule(cls) -> "Decision":
+    def follow_rule(cls) -> Decision:
         return cls(defer=True)
 
     @classmethod
-    def policy_error(cls, reason: str, raw: str | None = None) -> "Decision":
+    def policy_error(cls, reason: str, raw: str | None = None) -> Decision:
         return cls(error=reason, raw=raw)
 
 

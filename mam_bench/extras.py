@@ -18,8 +18,16 @@ EXTRAS = {
     "local": ("llama_cpp", "the local gemma model"),
 }
 #: top-level module -> the extra that installs it (for an ImportError raised deeper down)
-MODULE_EXTRA = {"langchain_core": "llm", "langchain": "llm", "langchain_openai": "llm", "solara": "dashboards",
-                "ipyvuetify": "dashboards", "reacton": "dashboards", "ray": "ray", "llama_cpp": "local"}
+MODULE_EXTRA = {
+    "langchain_core": "llm",
+    "langchain": "llm",
+    "langchain_openai": "llm",
+    "solara": "dashboards",
+    "ipyvuetify": "dashboards",
+    "reacton": "dashboards",
+    "ray": "ray",
+    "llama_cpp": "local",
+}
 
 
 class MissingExtra(ConfigError):

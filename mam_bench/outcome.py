@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 
 def delta_lift_relative(treatment: float, reference: float, direction: int) -> dict[str, float | None]:
@@ -29,6 +30,11 @@ def validity(decisions: Sequence[dict[str, Any]], max_error_share: float) -> dic
     errors = [d for d in decisions if d.get("error") or d.get("outcome") == "policy_error"]
     share = len(errors) / len(decisions) if decisions else 0.0
     first = next((str(d.get("error") or "policy_error") for d in errors), None)
-    return {"status": "invalid" if share > max_error_share else "valid", "policy_errors": len(errors),
-            "decisions": len(decisions), "policy_error_share": share, "max_policy_error_share": max_error_share,
-            "first_error": first}
+    return {
+        "status": "invalid" if share > max_error_share else "valid",
+        "policy_errors": len(errors),
+        "decisions": len(decisions),
+        "policy_error_share": share,
+        "max_policy_error_share": max_error_share,
+        "first_error": first,
+    }

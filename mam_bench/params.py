@@ -13,7 +13,6 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, Va
 
 from mam_bench.errors import ConfigError, config_error_from
 
-
 #: largest numerator or denominator of a fraction given as text: the Schelling bound of 2**40, so the
 #: kernels' count * denominator and numerator * neighbours products stay exact in int64
 MAX_TERM = 2**40
@@ -59,7 +58,7 @@ class WorldParams(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
     @classmethod
-    def from_strings(cls, pairs: dict[str, Any]) -> "WorldParams":
+    def from_strings(cls, pairs: dict[str, Any]) -> WorldParams:
         """Build from `--param KEY=VALUE` pairs, failing with the field's name."""
         unknown = sorted(set(pairs) - set(cls.model_fields))
         if unknown:

@@ -10,8 +10,19 @@ from typing import Any
 from mam_bench.errors import ConfigError
 
 #: options only the LLM controller reads (the CLI's LLM flags)
-LLM_ONLY = ("model", "base_url", "api_key_env", "temperature", "max_concurrency", "cache", "one_call",
-            "price_table", "timeout", "max_retries", "deadline")
+LLM_ONLY = (
+    "model",
+    "base_url",
+    "api_key_env",
+    "temperature",
+    "max_concurrency",
+    "cache",
+    "one_call",
+    "price_table",
+    "timeout",
+    "max_retries",
+    "deadline",
+)
 
 
 def check_controller(spec: Any, prep: Any) -> None:

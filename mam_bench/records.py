@@ -10,7 +10,7 @@ import math
 import os
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, IO
+from typing import IO, Any
 
 from mam_bench.errors import ConfigError
 

@@ -17,8 +17,15 @@ from mam_bench.errors import ConfigError
 
 LOCK_NAME = ".mam-bench.lock"
 #: files whose presence means "this folder holds a run" (the LLM cache alone does not)
-RUN_MARKERS = ("spec.json", "result.json", "reference.jsonl", "treatment.jsonl", "decisions.jsonl",
-               "board.jsonl", "llm_calls.jsonl")
+RUN_MARKERS = (
+    "spec.json",
+    "result.json",
+    "reference.jsonl",
+    "treatment.jsonl",
+    "decisions.jsonl",
+    "board.jsonl",
+    "llm_calls.jsonl",
+)
 #: files whose presence means "this folder holds an experiment"
 EXPERIMENT_MARKERS = ("suite.json", "table.csv", "summary.csv", "failures.jsonl")
 
@@ -68,7 +75,7 @@ class DirLock:
         self.field = field
         self._fh: IO[str] | None = None
 
-    def acquire(self) -> "DirLock":
+    def acquire(self) -> DirLock:
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             fh = open(self.path / LOCK_NAME, "a+", encoding="utf-8")
@@ -78,8 +85,11 @@ class DirLock:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             fh.close()
-            raise ConfigError(self.field, f"{self.path} is in use by another mam-bench process "
-                                          "(one writer per folder); wait for it or choose another --out") from None
+            raise ConfigError(
+                self.field,
+                f"{self.path} is in use by another mam-bench process "
+                "(one writer per folder); wait for it or choose another --out",
+            ) from None
         self._fh = fh
         return self
 
@@ -89,7 +99,7 @@ class DirLock:
             self._fh.close()
             self._fh = None
 
-    def __enter__(self) -> "DirLock":
+    def __enter__(self) -> DirLock:
         return self.acquire()
 
     def __exit__(self, *exc: object) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -51,13 +52,13 @@ class PairSpec(BaseModel):
     max_policy_error_share: float = Field(0.5, ge=0, le=1)
 
     @model_validator(mode="after")
-    def _one_influence_form(self) -> "PairSpec":
+    def _one_influence_form(self) -> PairSpec:
         if self.influence is not None and self.influence_ids is not None:
             raise ValueError("give either influence or influence_ids, not both")
         return self
 
     @classmethod
-    def build(cls, **kw: Any) -> "PairSpec":
+    def build(cls, **kw: Any) -> PairSpec:
         try:
             return cls(**kw)
         except ValidationError as exc:
@@ -79,7 +80,10 @@ class Prepared:
     def new_world(self, treatment: bool) -> Any:
         ids = self.influence_ids if treatment else ()
         world = self.world_cls(
-            self.params, seed=self.spec.seed, influence_ids=ids, mask_ids=self.influence_ids,
+            self.params,
+            seed=self.spec.seed,
+            influence_ids=ids,
+            mask_ids=self.influence_ids,
             role="treatment" if treatment else "reference",
         )
         world.objective = self.objective
@@ -95,8 +99,9 @@ def prepare(spec: PairSpec, world_cls: Any = None) -> Prepared:
     params = world_cls.Params.from_strings(spec.params) if not isinstance(spec.params, WorldParams) else spec.params
     objective = spec.objective or world_cls.default_objective
     if objective not in world_cls.objectives:
-        raise ConfigError("objective", f"{objective!r} is not an objective of {spec.world} "
-                          f"(known: {', '.join(world_cls.objectives)})")
+        raise ConfigError(
+            "objective", f"{objective!r} is not an objective of {spec.world} (known: {', '.join(world_cls.objectives)})"
+        )
     probe = world_cls(params, seed=spec.seed)
     if spec.influence_ids is not None:
         ids = probe.check_influence(spec.influence_ids)
@@ -157,7 +162,9 @@ class Treatment:
         self.records = records
         self.world = prep.new_world(treatment=True)
         self.board = CoordinationBoard(
-            window=prep.spec.board_window, post_cap=prep.spec.post_cap, enabled=bool(getattr(prep.params, "board", True))
+            window=prep.spec.board_window,
+            post_cap=prep.spec.post_cap,
+            enabled=bool(getattr(prep.params, "board", True)),
         )
         controller.bind(prep.spec.world, prep.objective, prep.spec.seed)
         self.history: dict[int, list[dict[str, Any]]] = {i: [] for i in prep.influence_ids}
@@ -183,8 +190,13 @@ class Treatment:
         wants_rule = self.controller.wants_rule_action and phase == "decision"
         return [
             Request(
-                world=self.prep.spec.world, actor_id=aid, round=r, objective=self.prep.objective,
-                observation=self.world.observe(aid), board=self.board.view(r), phase=phase,
+                world=self.prep.spec.world,
+                actor_id=aid,
+                round=r,
+                objective=self.prep.objective,
+                observation=self.world.observe(aid),
+                board=self.board.view(r),
+                phase=phase,
                 history=tuple(h for h in self.history[aid] if h["round"] > r - window - 1),
                 rule_action=self.world.rule_action(aid) if wants_rule else None,
             )
@@ -219,10 +231,19 @@ class Treatment:
                 {"round": r, "post": post, "action": e.proposal, "outcome": e.outcome, "message": d.message}
             )
             row = {
-                "round": r, "actor_id": e.actor_id, "post": post, "action": e.proposal,
-                "decision": d.action, "message": d.message, "outcome": e.outcome, "detail": e.detail,
-                "deferred": e.deferred, "error": d.error, "raw": d.raw,
-                "declared": declared, "mismatch": mismatch,
+                "round": r,
+                "actor_id": e.actor_id,
+                "post": post,
+                "action": e.proposal,
+                "decision": d.action,
+                "message": d.message,
+                "outcome": e.outcome,
+                "detail": e.detail,
+                "deferred": e.deferred,
+                "error": d.error,
+                "raw": d.raw,
+                "declared": declared,
+                "mismatch": mismatch,
             }
             rows.append(row)
             self._write("decisions.jsonl", row)
@@ -320,7 +341,11 @@ async def arun_pair(
         "metric": metric,
         "secondary_metric": prep.world_cls.secondary_metric,
         "direction": prep.direction,
-        "reference": {**_run_summary(ref, ref_rows), "compared_round": ref_cmp["round"], "compared": ref_cmp["metrics"]},
+        "reference": {
+            **_run_summary(ref, ref_rows),
+            "compared_round": ref_cmp["round"],
+            "compared": ref_cmp["metrics"],
+        },
         "treatment": {**_run_summary(tre, tre_rows), "audit": audit},
         **delta_lift_relative(m_tre, m_ref, prep.direction),
         **trajectory_lift(tre_path, ref_path, prep.direction),
@@ -352,8 +377,16 @@ def settle(world: Any, ref_rows: list[dict[str, Any]], metric: str, direction: i
         step_reference(world)
     held = ref_rows[min(world.round, len(ref_rows) - 1)]
     m_tre, m_ref = world.metrics()[metric], held["metrics"][metric]
-    return {"from_round": start, "rounds": world.round, "status": world.status, "final": world.metrics(),
-            "compared_round": held["round"], **delta_lift_relative(m_tre, m_ref, direction)}
+    return {
+        "from_round": start,
+        "rounds": world.round,
+        "status": world.status,
+        "final": world.metrics(),
+        "compared_round": held["round"],
+        **delta_lift_relative(m_tre, m_ref, direction),
+    }
+
+
 def recorded_policy(spec: PairSpec, controller: Controller) -> str:
     """The policy name to record for a controller passed in by the caller: its own `name` (else its
     class name), prefixed `custom:` unless it is the built-in of that name, so that `--resume`
@@ -380,6 +413,8 @@ def run_async(coro: Any) -> Any:
     return uvloop.run(coro)
 
 
-def run_pair(spec: PairSpec, out: Path | str | None = None, controller: Controller | None = None, **kw: Any) -> dict[str, Any]:
+def run_pair(
+    spec: PairSpec, out: Path | str | None = None, controller: Controller | None = None, **kw: Any
+) -> dict[str, Any]:
     """Synchronous wrapper around `arun_pair`."""
     return run_async(arun_pair(spec, out, controller, **kw))

@@ -7,8 +7,9 @@ share one global generator; they ask for `stream(seed, "order", round)` and the 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -50,9 +51,7 @@ class DrawLog:
 
     def of(self, actor_id: int, round_: int | None = None) -> dict[tuple[str, int], list[tuple[str, Any]]]:
         """One actor's draws, keyed by (purpose, round), optionally for one round only."""
-        return {
-            (p, r): v for (p, r, a), v in self.draws.items() if a == actor_id and (round_ is None or r == round_)
-        }
+        return {(p, r): v for (p, r, a), v in self.draws.items() if a == actor_id and (round_ is None or r == round_)}
 
 
 _RECORDERS: list[DrawLog] = []

@@ -7,7 +7,8 @@ the property and the seed; `check_world` raises `WorldCheckError` listing all of
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -45,7 +46,7 @@ def _reference(prep: Any, rounds: int) -> list[dict[str, Any]]:
 
 
 def _treatment(prep: Any, policy: str) -> tuple[Any, list[dict[str, Any]]]:
-    from mam_bench.registry import load, CONTROLLERS
+    from mam_bench.registry import CONTROLLERS, load
 
     controller = load(CONTROLLERS[policy])(world_cls=prep.world_cls, objective=prep.objective)
     world, rows, _, _ = run_async(run_treatment(prep, controller))
@@ -62,8 +63,9 @@ def null_steering(prep: Any, rounds: int) -> list[str]:
     cls = prep.world_cls
     compared = [m for m in (cls.primary_metric, cls.secondary_metric) if m]
     for i, row in enumerate(tre):
-        if i < len(ref) and (_strip(row) != _strip(ref[i]) or any(
-                row["metrics"][m] != ref[i]["metrics"][m] for m in compared)):
+        if i < len(ref) and (
+            _strip(row) != _strip(ref[i]) or any(row["metrics"][m] != ref[i]["metrics"][m] for m in compared)
+        ):
             out.append(f"null steering: treatment round {i} differs from the reference")
             break
         held = ref[-1]["metrics"]  # past the reference's rest, the runner compares its held outcome
@@ -157,22 +159,35 @@ def records_redraw(prep: Any, rounds: int) -> list[str]:
             break
     for a, b in zip(rows, rows[1:]):
         same_picture = {k: v for k, v in a.items() if k not in ("round", "status", "metrics")} == {
-            k: v for k, v in b.items() if k not in ("round", "status", "metrics")}
+            k: v for k, v in b.items() if k not in ("round", "status", "metrics")
+        }
         if same_picture and a["metrics"] != b["metrics"]:
             out.append(f"records: metrics change in round {b['round']} but the snapshot does not")
             break
     return out
 
 
-def check_world(world_cls: Any, seeds: Iterable[int] = (0, 1, 2), rounds: int = 8, influence: int = 2,
-                params: dict[str, Any] | None = None) -> dict[str, int]:
+def check_world(
+    world_cls: Any,
+    seeds: Iterable[int] = (0, 1, 2),
+    rounds: int = 8,
+    influence: int = 2,
+    params: dict[str, Any] | None = None,
+) -> dict[str, int]:
     """Run every property over `seeds`; raises WorldCheckError naming each failure. Returns counts."""
     failures: list[str] = []
     checked, seeds = 0, tuple(seeds)
     for seed in seeds:
         prep = _prep(world_cls, seed, rounds, influence, dict(params or {}))
-        for found in (null_steering(prep, prep.rounds), audit_identity(prep, "rule"), audit_identity(prep, "random"),
-                      isolation(prep), actions(prep), observation_text(prep), records_redraw(prep, prep.rounds)):
+        for found in (
+            null_steering(prep, prep.rounds),
+            audit_identity(prep, "rule"),
+            audit_identity(prep, "random"),
+            isolation(prep),
+            actions(prep),
+            observation_text(prep),
+            records_redraw(prep, prep.rounds),
+        ):
             failures += [f"seed {seed}: {f}" for f in found]
             checked += 1
     if failures:

@@ -8,8 +8,9 @@ objective, and an audit entry for every influence decision.
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar
 
 import mesa
 from pydantic import BaseModel

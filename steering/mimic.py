@@ -8,7 +8,8 @@ is its lift beyond `mimic` (and beyond `stay`), paired by seed.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from mam_bench.controller import Controller, Decision, Request
 

@@ -6,7 +6,8 @@ many agents there are or in which order they are asked.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.streams import stream

@@ -7,8 +7,9 @@ reproduces the treatment: a check that the records hold everything, and a free r
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError
@@ -57,23 +58,35 @@ class ReplayController(Controller):
             assert isinstance(recorded, dict)
         except (OSError, UnicodeDecodeError, ValueError, AssertionError):
             raise ConfigError("replay", f"{result_file} is damaged") from None
-        mine = {"world": spec.world, "seed": spec.seed, "params": prep.params.as_json(), "objective": prep.objective,
-                "influence_ids": list(prep.influence_ids)}
+        mine = {
+            "world": spec.world,
+            "seed": spec.seed,
+            "params": prep.params.as_json(),
+            "objective": prep.objective,
+            "influence_ids": list(prep.influence_ids),
+        }
         for name, value in mine.items():
             if json.loads(json.dumps(recorded.get(name), default=str)) != json.loads(json.dumps(value, default=str)):
-                raise ConfigError("replay", f"the recorded run has another {name} ({recorded.get(name)!r}, "
-                                            f"this run: {value!r})")
+                raise ConfigError(
+                    "replay", f"the recorded run has another {name} ({recorded.get(name)!r}, this run: {value!r})"
+                )
         rounds = (recorded.get("treatment") or {}).get("rounds")
         if rounds != prep.rounds:
             raise ConfigError("replay", f"the recorded treatment ran {rounds} rounds, this run would run {prep.rounds}")
         ids = set(prep.influence_ids)
         for (r, actor), _ in self.rows.items():
             if actor not in ids or not 0 <= r < prep.rounds:
-                raise ConfigError("replay", f"{self.source} holds a decision for actor {actor} in round {r}, "
-                                            "which this run has not (tampered or foreign records)")
+                raise ConfigError(
+                    "replay",
+                    f"{self.source} holds a decision for actor {actor} in round {r}, "
+                    "which this run has not (tampered or foreign records)",
+                )
         if len(self.rows) != len(ids) * prep.rounds:
-            raise ConfigError("replay", f"{self.source} holds {len(self.rows)} decisions, expected "
-                                        f"{len(ids)} x {prep.rounds} (a torn or partial record)")
+            raise ConfigError(
+                "replay",
+                f"{self.source} holds {len(self.rows)} decisions, expected "
+                f"{len(ids)} x {prep.rounds} (a torn or partial record)",
+            )
 
     async def post(self, requests: Sequence[Request]) -> list[str | None]:
         return [(self.rows.get((r.round, r.actor_id)) or {}).get("post") for r in requests]

@@ -6,7 +6,8 @@ pairing is sound.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from mam_bench.controller import Controller, Decision, Request
 

@@ -7,7 +7,8 @@ steering strategy should be judged against this as well as against `random`.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from mam_bench.controller import Controller, Decision, Request
 

@@ -8,11 +8,10 @@ from functools import lru_cache
 from typing import Any
 
 import networkx as nx
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-
 from mam_bench.dashboards.legend import Key, add_legend
 from mam_bench.dashboards.ui import component, solara
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 PRODUCTIVE = ("harvest", "craft", "transfer")
 
@@ -44,9 +43,11 @@ def site_positions(row: dict[str, Any], info: Any = None) -> dict[str, tuple[flo
 
 
 def legend(row: dict[str, Any], info: Any) -> list[Key]:
-    keys = [Key("site", SITE_FACE, SITE_EDGE, marker="o", size=12),
-            Key("holding items", HOLDING, "k", marker="o", width=0.5),
-            Key("empty-handed", EMPTY_HANDED, "k", marker="o", width=0.5)]
+    keys = [
+        Key("site", SITE_FACE, SITE_EDGE, marker="o", size=12),
+        Key("holding items", HOLDING, "k", marker="o", width=0.5),
+        Key("empty-handed", EMPTY_HANDED, "k", marker="o", width=0.5),
+    ]
     if info.influence_ids:
         keys.append(Key("influence agent", "white", INFLUENCE_EDGE, marker="o", width=2.0))
     return keys
@@ -75,10 +76,26 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
             ax_, ay = x + ring * math.cos(angle), y + ring * math.sin(angle)
             held = sum((a.get("inv") or {}).values())
             mine = a["id"] in influence
-            ax.scatter([ax_], [ay], s=190, c=HOLDING if held else EMPTY_HANDED,
-                       edgecolors=INFLUENCE_EDGE if mine else "k", linewidths=2.2 if mine else 0.5, zorder=3)
-            ax.text(ax_, ay, str(a["id"]), ha="center", va="center", fontsize=8, fontweight="bold",
-                    color="white" if held else "black", zorder=4)
+            ax.scatter(
+                [ax_],
+                [ay],
+                s=190,
+                c=HOLDING if held else EMPTY_HANDED,
+                edgecolors=INFLUENCE_EDGE if mine else "k",
+                linewidths=2.2 if mine else 0.5,
+                zorder=3,
+            )
+            ax.text(
+                ax_,
+                ay,
+                str(a["id"]),
+                ha="center",
+                va="center",
+                fontsize=8,
+                fontweight="bold",
+                color="white" if held else "black",
+                zorder=4,
+            )
     ax.set_xlim(-1, EXTENT)
     ax.set_ylim(EXTENT, -1)
     ax.set_aspect("equal")
@@ -121,11 +138,21 @@ def chain_figure(rows: list[dict[str, Any]], title: str = "supply chain") -> Fig
         ax.text(0.5, 0.5, "no productive action yet", ha="center", va="center", transform=ax.transAxes)
     ax.set_title(f"{title}: {g.number_of_nodes()} productive actions, {len(hot)} CCE-contributing", fontsize=10)
     ax.axis("off")
-    add_legend(fig, [Key("contributes to a craft (CCE)", "#d32f2f", "none", marker="o"),
-                     Key("other productive action", "#b0bec5", "none", marker="o"),
-                     Key("h harvest, c craft, t transfer + agent id; x an enabling move/equip/request",
-                         "none", "none", marker="o")],
-               ncol=2, fontsize=8)
+    add_legend(
+        fig,
+        [
+            Key("contributes to a craft (CCE)", "#d32f2f", "none", marker="o"),
+            Key("other productive action", "#b0bec5", "none", marker="o"),
+            Key(
+                "h harvest, c craft, t transfer + agent id; x an enabling move/equip/request",
+                "none",
+                "none",
+                marker="o",
+            ),
+        ],
+        ncol=2,
+        fontsize=8,
+    )
     return fig
 
 

@@ -8,12 +8,12 @@ receives is rebuilt from the record: its public state, `unique_id`, `pos` and `c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
-from typing import Any, Callable
-
-from matplotlib.axes import Axes
+from typing import Any
 
 from mam_bench.dashboards.legend import Key
+from matplotlib.axes import Axes
 
 
 def _points(row: dict[str, Any]) -> list[tuple[int, float, float]]:
@@ -41,16 +41,18 @@ def recorded_agent(entry: dict[str, Any]) -> SimpleNamespace:
     state = {k: v for k, v in entry.items() if k not in ("id", "xy", "kind")}
     xy = entry.get("xy")
     pos = None if xy is None else (xy[0], xy[1])
-    return SimpleNamespace(unique_id=entry["id"], pos=pos, cell=SimpleNamespace(coordinate=pos),
-                           kind=entry.get("kind"), **state)
+    return SimpleNamespace(
+        unique_id=entry["id"], pos=pos, cell=SimpleNamespace(coordinate=pos), kind=entry.get("kind"), **state
+    )
 
 
 def _default_portrayal(kinds: list[str]) -> Callable[[Any], dict[str, Any]]:
     return lambda agent: {"color": PALETTE[kinds.index(agent.kind) % len(PALETTE)], "size": 40}
 
 
-def draw_agents(ax: Axes, agents: list[dict[str, Any]], influence: set[int],
-                portrayal: Callable[[Any], dict[str, Any]] | None) -> None:
+def draw_agents(
+    ax: Axes, agents: list[dict[str, Any]], influence: set[int], portrayal: Callable[[Any], dict[str, Any]] | None
+) -> None:
     kinds = sorted({str(a.get("kind")) for a in agents})
     portray = portrayal or _default_portrayal(kinds)
     placed = [a for a in agents if a.get("xy") is not None]
@@ -59,9 +61,15 @@ def draw_agents(ax: Axes, agents: list[dict[str, Any]], influence: set[int],
         p = portray(recorded_agent(a)) or {}
         groups.setdefault(p.get("marker", "o"), []).append((a, p))
     for marker, items in groups.items():
-        ax.scatter([a["xy"][0] for a, _ in items], [a["xy"][1] for a, _ in items], marker=marker,
-                   c=[p.get("color", "#1f77b4") for _, p in items], s=[p.get("size", 40) for _, p in items],
-                   edgecolors=["#d62728" if a["id"] in influence else "none" for a, _ in items], linewidths=2)
+        ax.scatter(
+            [a["xy"][0] for a, _ in items],
+            [a["xy"][1] for a, _ in items],
+            marker=marker,
+            c=[p.get("color", "#1f77b4") for _, p in items],
+            s=[p.get("size", 40) for _, p in items],
+            edgecolors=["#d62728" if a["id"] in influence else "none" for a, _ in items],
+            linewidths=2,
+        )
     ax.set_aspect("equal")
     ax.set_title(f"{len(placed)} agents placed, {len(agents) - len(placed)} off the board", fontsize=8)
 

@@ -6,22 +6,32 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from mam_bench.dashboards.legend import Key
+from mam_bench.dashboards.ui import component, solara
+from mam_bench.dashboards.worlds.schelling_board import (
+    BACKGROUND,
+    COLOURS,
+    DIM,
+    board_rgba,
+    grid_of,
+    local_share,
+    threshold_of,
+)
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
-
-from mam_bench.dashboards.legend import Key
-from mam_bench.dashboards.ui import component, solara
-from mam_bench.dashboards.worlds.schelling_board import (BACKGROUND, COLOURS, DIM, board_rgba, grid_of, local_share,
-                                                         threshold_of)
 
 
 def legend(row: dict[str, Any], info: Any) -> list[Key]:
     """Groups, their dimmed (dissatisfied) shades, vacancies and the ring of influence agents."""
     dim = [tuple(DIM * np.array(c) + (1 - DIM) * np.array(BACKGROUND)) for c in COLOURS]
-    keys = [Key("group A, satisfied", COLOURS[0]), Key("group B, satisfied", COLOURS[1]),
-            Key("vacancy", BACKGROUND, "#888888", width=0.5),
-            Key("group A, dissatisfied", dim[0]), Key("group B, dissatisfied", dim[1])]
+    keys = [
+        Key("group A, satisfied", COLOURS[0]),
+        Key("group B, satisfied", COLOURS[1]),
+        Key("vacancy", BACKGROUND, "#888888", width=0.5),
+        Key("group A, dissatisfied", dim[0]),
+        Key("group B, dissatisfied", dim[1]),
+    ]
     if info.influence_ids:
         keys.append(Key("influence agent (ring)", BACKGROUND, "white", marker="o", width=1.6, size=9))
     return keys
@@ -34,8 +44,14 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
     ids = [i for i in info.influence_ids if i < len(pos)]
     if ids:  # the same ids are masked in both runs, so both boards ring them
         rc = [divmod(int(pos[i]), size) for i in ids]
-        ax.scatter([c for _, c in rc], [r for r, _ in rc], s=(220 / size) ** 2 * 1.6,
-                   facecolors="none", edgecolors="white", linewidths=1.4)
+        ax.scatter(
+            [c for _, c in rc],
+            [r for r, _ in rc],
+            s=(220 / size) ** 2 * 1.6,
+            facecolors="none",
+            edgecolors="white",
+            linewidths=1.4,
+        )
     ax.set_xlim(-0.5, size - 0.5)
     ax.set_ylim(size - 0.5, -0.5)
     ax.set_xticks([])
@@ -51,8 +67,7 @@ def pillar_figure(row: dict[str, Any], info: Any, elev: float = 35, azim: float 
     fig = Figure(figsize=(6.4, 5.2), dpi=80)
     ax = fig.add_subplot(projection="3d")
     rows, cols = np.nonzero(grid >= 0)
-    keep = [(r, c) for r, c in zip(rows, cols)
-            if int(grid[r, c]) not in influence and not np.isnan(share[r, c])]
+    keep = [(r, c) for r, c in zip(rows, cols) if int(grid[r, c]) not in influence and not np.isnan(share[r, c])]
     norm = TwoSlopeNorm(vmin=0.0, vcenter=min(max(tau, 1e-6), 1 - 1e-6), vmax=1.0)
     if keep:
         rr = np.array([r for r, _ in keep], dtype=float)
@@ -61,11 +76,29 @@ def pillar_figure(row: dict[str, Any], info: Any, elev: float = 35, azim: float 
         import matplotlib
 
         colours = matplotlib.colormaps["coolwarm_r"](norm(h))
-        ax.bar3d(cc, rr, np.zeros_like(h), 0.8, 0.8, np.maximum(h, 0.01), color=colours, shade=False, edgecolor=(0, 0, 0, 0.25), linewidth=0.3)
+        ax.bar3d(
+            cc,
+            rr,
+            np.zeros_like(h),
+            0.8,
+            0.8,
+            np.maximum(h, 0.01),
+            color=colours,
+            shade=False,
+            edgecolor=(0, 0, 0, 0.25),
+            linewidth=0.3,
+        )
     ring = [divmod(int(row["positions"][i]), int(row["size"])) for i in influence if i < len(row["positions"])]
     if ring:
-        ax.scatter([c + 0.4 for _, c in ring], [r + 0.4 for r, _ in ring], [0] * len(ring),
-                   s=40, facecolors="none", edgecolors="black", linewidths=1.2)
+        ax.scatter(
+            [c + 0.4 for _, c in ring],
+            [r + 0.4 for r, _ in ring],
+            [0] * len(ring),
+            s=40,
+            facecolors="none",
+            edgecolors="black",
+            linewidths=1.2,
+        )
     ax.set_zlim(0, 1)
     ax.set_xlabel("col")
     ax.set_ylabel("row")
@@ -97,4 +130,3 @@ def Extras(state: Any, version: int = 0) -> None:
             solara.SliderInt("elevation", value=elev, min=0, max=90, on_value=set_elev)
             solara.SliderInt("azimuth", value=azim, min=-180, max=180, on_value=set_azim)
         solara.FigureMatplotlib(pillar_figure(rows[r], state.info, elev, azim), format="png")
-

@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-
 from mam_bench.models.schelling.metrics import local_share  # noqa: F401 - the pillar field's height
 
 #: group colours (A, B); dissatisfied agents are drawn with DIM alpha

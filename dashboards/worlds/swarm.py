@@ -7,11 +7,10 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.colors import ListedColormap
-
 from mam_bench.dashboards.legend import Key
 from mam_bench.dashboards.ui import component, solara
+from matplotlib.axes import Axes
+from matplotlib.colors import ListedColormap
 
 WALL_RGB = (0.25, 0.25, 0.28)
 MARK_COLOURS = {"P": "#8e24aa", "F": "#2e7d32", "N": "#6d4c41"}
@@ -37,8 +36,11 @@ def _fixed_marks(row: dict[str, Any], info: Any) -> dict[str, str]:
         return {}
     from mam_bench.models.swarm.grid import EMPTY, SYMBOL, WALL
 
-    return {f"{r},{c}": SYMBOL[int(v)] for (r, c), v in np.ndenumerate(terrain)
-            if int(v) not in (EMPTY, WALL) and int(v) in SYMBOL}
+    return {
+        f"{r},{c}": SYMBOL[int(v)]
+        for (r, c), v in np.ndenumerate(terrain)
+        if int(v) not in (EMPTY, WALL) and int(v) in SYMBOL
+    }
 
 
 def _walls(row: dict[str, Any], info: Any) -> np.ndarray:
@@ -106,8 +108,9 @@ def legend(row: dict[str, Any], info: Any) -> list[Key]:
 def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
     size = int(row["size"])
     walls = _walls(row, info)
-    ax.imshow(walls.astype(int), cmap=ListedColormap([(0.97, 0.97, 0.95), WALL_RGB]), vmin=0, vmax=1,
-              interpolation="nearest")
+    ax.imshow(
+        walls.astype(int), cmap=ListedColormap([(0.97, 0.97, 0.95), WALL_RGB]), vmin=0, vmax=1, interpolation="nearest"
+    )
     for r, c in row.get("box") or []:
         ax.add_patch(_square(r, c, "#a1887f", "#4e342e"))
     for r, c in row.get("gap") or []:
@@ -121,9 +124,15 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
         if p is None:
             continue
         r, c = p
-        ax.scatter([c], [r], s=(300 / size) ** 2, c=AGENT_COLOURS[states[aid]],
-                   edgecolors=INFLUENCE_EDGE if aid in influence else "k",
-                   linewidths=2.2 if aid in influence else 0.6, zorder=3)
+        ax.scatter(
+            [c],
+            [r],
+            s=(300 / size) ** 2,
+            c=AGENT_COLOURS[states[aid]],
+            edgecolors=INFLUENCE_EDGE if aid in influence else "k",
+            linewidths=2.2 if aid in influence else 0.6,
+            zorder=3,
+        )
         ink = "black" if states[aid] == "light on" else "white"
         ax.text(c, r, str(aid), ha="center", va="center", fontsize=8, color=ink, zorder=4)
     ax.set_xlim(-0.5, size - 0.5)

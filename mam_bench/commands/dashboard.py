@@ -24,12 +24,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--run", metavar="DIR", help="replay a recorded run directory (no model, no API key)")
     p.add_argument("--landscape", metavar="FILE.csv", help="CSV from `mam-bench landscape` for the landscape page")
     p.add_argument("--port", type=int, default=8765)
-    p.add_argument("--allow-key-env", action="append", default=[], metavar="NAME",
-                   help="a key variable the page may use for the llm controller (repeatable; none by default)")
-    p.add_argument("--allow-base-url", action="append", default=[], metavar="URL",
-                   help="a non-loopback endpoint the page may send a key to (repeatable; none by default)")
-    p.add_argument("--replay-dir", metavar="DIR", default="runs",
-                   help="the only folder the page may replay runs from (default ./runs)")
+    p.add_argument(
+        "--allow-key-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a key variable the page may use for the llm controller (repeatable; none by default)",
+    )
+    p.add_argument(
+        "--allow-base-url",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a non-loopback endpoint the page may send a key to (repeatable; none by default)",
+    )
+    p.add_argument(
+        "--replay-dir",
+        metavar="DIR",
+        default="runs",
+        help="the only folder the page may replay runs from (default ./runs)",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -47,8 +61,14 @@ def offline_assets() -> Path | None:
     return None
 
 
-def server_env(world: str, run: str | None, landscape: str | None, allow_keys: tuple[str, ...] = (),
-               allow_urls: tuple[str, ...] = (), replay_dir: str = "runs") -> dict[str, str]:
+def server_env(
+    world: str,
+    run: str | None,
+    landscape: str | None,
+    allow_keys: tuple[str, ...] = (),
+    allow_urls: tuple[str, ...] = (),
+    replay_dir: str = "runs",
+) -> dict[str, str]:
     from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_WORLD
     from mam_bench.dashboards.security import ENV_ALLOW_KEYS, ENV_ALLOW_URLS, ENV_REPLAY_DIR
 
@@ -110,8 +130,12 @@ def handle(args: argparse.Namespace) -> int:
             raise ConfigError("allow_base_url", f"expected an http(s) URL, got {url!r}")
     if Path(args.replay_dir).exists() and not Path(args.replay_dir).is_dir():
         raise ConfigError("replay_dir", f"{args.replay_dir} is not a directory")
-    proc = subprocess.Popen(server_command(args.port), env=server_env(
-        args.world, args.run, args.landscape, tuple(args.allow_key_env), tuple(args.allow_base_url), args.replay_dir))
+    proc = subprocess.Popen(
+        server_command(args.port),
+        env=server_env(
+            args.world, args.run, args.landscape, tuple(args.allow_key_env), tuple(args.allow_base_url), args.replay_dir
+        ),
+    )
     try:
         if wait_until_serving(proc, args.port):
             print(f"dashboard: http://127.0.0.1:{args.port}/  (landscape page: /landscape)", flush=True)

@@ -44,8 +44,9 @@ def llm_estimate(suite: Any, max_cost: float | None) -> tuple[int, int]:
         calls += seeds * len(prep.influence_ids) * prep.rounds * phases
         model = options.get("model", "")
         if max_cost is not None and not PriceTable(options.get("price_table")).priced(model):
-            raise ConfigError(f"cases[{i}].model", f"{model} has no price, so --max-cost cannot bound it; "
-                                                   "add it to a price_table")
+            raise ConfigError(
+                f"cases[{i}].model", f"{model} has no price, so --max-cost cannot bound it; add it to a price_table"
+            )
     return pairs, calls
 
 
@@ -58,10 +59,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=None, help="pairs at a time (default: CPU count)")
     p.add_argument("--max-cost", type=float, default=None, help="stop cleanly once this many USD are spent")
     p.add_argument("--max-calls", type=int, default=None, help="stop cleanly after this many LLM calls")
-    p.add_argument("--allow-mixed", action="store_true",
-                   help="resume even if the folder was produced by other code or data (pairs are marked mixed)")
-    p.add_argument("--yes", action="store_true",
-                   help=f"start an LLM suite estimated above {CALL_GUARD} calls without --max-calls")
+    p.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="resume even if the folder was produced by other code or data (pairs are marked mixed)",
+    )
+    p.add_argument(
+        "--yes", action="store_true", help=f"start an LLM suite estimated above {CALL_GUARD} calls without --max-calls"
+    )
     p.set_defaults(handler=handle)
 
 
@@ -144,13 +149,26 @@ def handle(args: argparse.Namespace) -> int:
     if llm_pairs:
         print(f"estimate: {llm_pairs} LLM pairs, about {calls} calls (before retries and repairs)", file=sys.stderr)
         if calls > CALL_GUARD and args.max_calls is None and not args.yes:
-            raise ConfigError("yes", f"about {calls} LLM calls (above {CALL_GUARD}): pass --yes to start, "
-                                     "or bound it with --max-calls / --max-cost")
-    outcome = run_experiment(suite, args.out, args.executor, args.address, args.jobs, args.max_cost, args.max_calls,
-                             allow_mixed=args.allow_mixed)
+            raise ConfigError(
+                "yes",
+                f"about {calls} LLM calls (above {CALL_GUARD}): pass --yes to start, "
+                "or bound it with --max-calls / --max-cost",
+            )
+    outcome = run_experiment(
+        suite,
+        args.out,
+        args.executor,
+        args.address,
+        args.jobs,
+        args.max_cost,
+        args.max_calls,
+        allow_mixed=args.allow_mixed,
+    )
     print(format_summary(outcome.summary))
-    print(f"{outcome.finished} pairs run, {outcome.skipped} already finished, {len(outcome.failed)} failed "
-          f"-> {args.out}/table.csv, table.parquet, summary.csv")
+    print(
+        f"{outcome.finished} pairs run, {outcome.skipped} already finished, {len(outcome.failed)} failed "
+        f"-> {args.out}/table.csv, table.parquet, summary.csv"
+    )
     if outcome.invalid:
         print(f"{outcome.invalid} invalid pairs left out of the statistics (see the invalid column)")
     for pair_id, error in outcome.failed:

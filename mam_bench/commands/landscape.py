@@ -16,8 +16,8 @@ from mam_bench.errors import ConfigError
 from mam_bench.experiment.executors import MAX_JOBS
 from mam_bench.params import fraction_text, parse_fraction, parse_param_pairs
 from mam_bench.records import ensure_writable
-from mam_bench.run_dir import check_out_dir
 from mam_bench.registry import get_world
+from mam_bench.run_dir import check_out_dir
 
 COLUMNS = ("threshold", "vacancy", "seed", "status", "rounds", "final_satisfaction", "final_homophily")
 
@@ -31,8 +31,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-rounds", type=int, default=500)
     p.add_argument("--size", type=int, default=20, help="board side")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
-    p.add_argument("--param", action="append", metavar="KEY=VALUE",
-                   help="any other world parameter, as for `run` (e.g. streams=pilot for the page's draws)")
+    p.add_argument(
+        "--param",
+        action="append",
+        metavar="KEY=VALUE",
+        help="any other world parameter, as for `run` (e.g. streams=pilot for the page's draws)",
+    )
     p.add_argument("--out", required=True, help="CSV file")
     p.set_defaults(handler=handle)
 

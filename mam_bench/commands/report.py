@@ -29,7 +29,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="self-contained HTML report of an experiment folder")
     p.add_argument("dir", help="experiment folder (from mam-bench experiment)")
     p.add_argument("--out", default=None, help="HTML file (default DIR/report.html)")
-    p.add_argument("--pairs", default=None, help="pair ids for time series, comma-separated (default: first of each case)")
+    p.add_argument(
+        "--pairs", default=None, help="pair ids for time series, comma-separated (default: first of each case)"
+    )
     p.set_defaults(handler=handle)
 
 
@@ -49,8 +51,10 @@ def dose_section(summary: pd.DataFrame) -> str:
         r = g.iloc[0]
         label = f"{str(r['case']).replace(f'-n{r.influence}', '')}: {test}"
         label = label if label not in curves else f"{label} [{group}]"
-        curves[label] = [(float(d), float(m), float(a), float(b))
-                         for d, m, a, b in zip(g["influence"], g["mean"], g["ci_low"], g["ci_high"])]
+        curves[label] = [
+            (float(d), float(m), float(a), float(b))
+            for d, m, a, b in zip(g["influence"], g["mean"], g["ci_low"], g["ci_high"])
+        ]
     if not curves:
         return ""
     return "<h2>Dose response</h2>" + dose_response(curves)
@@ -62,8 +66,9 @@ def provenance_section(folder: Path) -> str:
     if not path.exists():
         return ""
     block = json.loads(path.read_text(encoding="utf-8"))
-    rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(json.dumps(v))}</td></tr>"
-                   for k, v in block.items())
+    rows = "".join(
+        f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(json.dumps(v))}</td></tr>" for k, v in block.items()
+    )
     return f'<h2>Provenance</h2><table id="provenance"><tbody>{rows}</tbody></table>'
 
 
@@ -77,8 +82,9 @@ def _suite_of(folder: Path) -> object | None:
 
 def summary_table(summary: pd.DataFrame) -> str:
     head = "".join(f"<th>{c}</th>" for c in SUMMARY_COLUMNS)
-    body = "".join("<tr>" + "".join(f"<td>{_cell(r[c])}</td>" for c in SUMMARY_COLUMNS) + "</tr>"
-                   for _, r in summary.iterrows())
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_cell(r[c])}</td>" for c in SUMMARY_COLUMNS) + "</tr>" for _, r in summary.iterrows()
+    )
     return f'<table id="summary"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
@@ -110,9 +116,16 @@ def lift_panels(summary: pd.DataFrame) -> str:
     panels = []
     for (world, metric), group in summary.groupby(["world", "metric"], sort=False):
         labels = [f"{c} / {ctl}" for c, ctl in zip(group["case"], group["controller"])]
-        panels.append(lift_bars(labels, group["mean"].tolist(), group["ci_low"].tolist(),
-                                group["ci_high"].tolist(), title=f"{world}: lift on {metric}",
-                                panel_id=f"lift-{world}-{metric}"))
+        panels.append(
+            lift_bars(
+                labels,
+                group["mean"].tolist(),
+                group["ci_low"].tolist(),
+                group["ci_high"].tolist(),
+                title=f"{world}: lift on {metric}",
+                panel_id=f"lift-{world}-{metric}",
+            )
+        )
     return f'<div id="lift-chart">{"".join(panels)}</div>'
 
 
@@ -151,16 +164,18 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
             series.append(time_series(f"{r['case']} seed {r['seed']} repeat {r['repeat']} ({pid})", *got, r["metric"]))
     chart = lift_panels(lifts)
     invalid = int((~df["valid"]).sum())
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench report: {html.escape(folder.name)}</title>"
-            f"<style>{STYLE}</style></head><body><h1>MAM-Bench report: {html.escape(folder.name)}</h1>"
-            f"<p>{len(df)} pairs ({invalid} invalid, left out). Lift = direction x (treatment - reference); "
-            f"rows per case: its lift against 0 and its paired contrasts (vs stay, vs mimic, named contrasts), "
-            f"seed-level (repeats averaged per seed); CI = 95% percentile bootstrap of the mean over seeds "
-            f"(seeded; NA for n &lt; 2 or no spread); dz = mean / SD; p = Wilcoxon signed-rank (zeros dropped and "
-            f"counted), Holm-adjusted over the suite's family; TOST p when the suite sets a margin.</p>"
-            f"<h2>Summary</h2>{summary_table(summary)}<h2>Lift per case (one panel per world and metric)</h2>{chart}"
-            f"{dose_section(summary)}<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
-            f"{provenance_section(folder)}</body></html>")
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench report: {html.escape(folder.name)}</title>"
+        f"<style>{STYLE}</style></head><body><h1>MAM-Bench report: {html.escape(folder.name)}</h1>"
+        f"<p>{len(df)} pairs ({invalid} invalid, left out). Lift = direction x (treatment - reference); "
+        f"rows per case: its lift against 0 and its paired contrasts (vs stay, vs mimic, named contrasts), "
+        f"seed-level (repeats averaged per seed); CI = 95% percentile bootstrap of the mean over seeds "
+        f"(seeded; NA for n &lt; 2 or no spread); dz = mean / SD; p = Wilcoxon signed-rank (zeros dropped and "
+        f"counted), Holm-adjusted over the suite's family; TOST p when the suite sets a margin.</p>"
+        f"<h2>Summary</h2>{summary_table(summary)}<h2>Lift per case (one panel per world and metric)</h2>{chart}"
+        f"{dose_section(summary)}<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
+        f"{provenance_section(folder)}</body></html>"
+    )
 
 
 def check_report_table(path: Path) -> None:
@@ -197,8 +212,9 @@ def handle(args: argparse.Namespace) -> int:
         raise
     except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as exc:
         # an empty, binary or incomplete table.csv (pandas raises ValueError subclasses)
-        raise ConfigError("dir", f"{folder / 'table.csv'} is damaged or incomplete ({type(exc).__name__}: "
-                                 f"{str(exc)[:200]})") from None
+        raise ConfigError(
+            "dir", f"{folder / 'table.csv'} is damaged or incomplete ({type(exc).__name__}: {str(exc)[:200]})"
+        ) from None
     try:
         out.write_text(page, encoding="utf-8")
     except OSError as exc:

@@ -20,8 +20,18 @@ from mam_bench.runner import PairSpec, arun_pair, prepare, run_async, run_pair
 
 #: LLM and replay flags passed through to the controller when given
 CONTROLLER_FLAGS = (
-    "model", "base_url", "api_key_env", "temperature", "max_concurrency", "cache", "one_call",
-    "price_table", "timeout", "max_retries", "replay", "deadline",
+    "model",
+    "base_url",
+    "api_key_env",
+    "temperature",
+    "max_concurrency",
+    "cache",
+    "one_call",
+    "price_table",
+    "timeout",
+    "max_retries",
+    "replay",
+    "deadline",
 )
 
 
@@ -40,12 +50,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--board-window", type=int, default=3, help="rounds of board history shown (default 3)")
     p.add_argument("--post-cap", type=int, default=4000, help="characters per board post (default 4000)")
     p.add_argument("--resume", metavar="DIR", help="continue a killed run from its directory")
-    p.add_argument("--max-policy-errors", type=float, default=0.5, metavar="SHARE",
-                   help="a run whose controller failed more than this share of decisions is invalid (exit 3)")
-    p.add_argument("--settle", action="store_true",
-                   help="after the horizon, hand influence agents back to the rule and run to rest")
-    p.add_argument("--force", action="store_true",
-                   help="run into an --out that holds a run: the old run is moved aside to OUT.replaced-N")
+    p.add_argument(
+        "--max-policy-errors",
+        type=float,
+        default=0.5,
+        metavar="SHARE",
+        help="a run whose controller failed more than this share of decisions is invalid (exit 3)",
+    )
+    p.add_argument(
+        "--settle",
+        action="store_true",
+        help="after the horizon, hand influence agents back to the rule and run to rest",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="run into an --out that holds a run: the old run is moved aside to OUT.replaced-N",
+    )
     llm = p.add_argument_group("LLM controller (--policy llm)")
     llm.add_argument("--model", help="PROVIDER:MODEL for init_chat_model, or local:gemma3-270m")
     llm.add_argument("--base-url", help="OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, LM Studio)")
@@ -57,8 +78,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     llm.add_argument("--price-table", help="JSON file: model -> {input, output} USD per million tokens")
     llm.add_argument("--timeout", type=float, help="seconds per call")
     llm.add_argument("--max-retries", type=int, help="transport retries per call")
-    llm.add_argument("--deadline", type=float, metavar="SECONDS",
-                     help="the whole run's time limit; past it the run stops with exit 3 (records kept)")
+    llm.add_argument(
+        "--deadline",
+        type=float,
+        metavar="SECONDS",
+        help="the whole run's time limit; past it the run stops with exit 3 (records kept)",
+    )
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
@@ -70,8 +95,19 @@ MAX_ROUNDS, MAX_SEED = 100_000, 2**63 - 1
 #: the run parser's defaults: a flag that differs from them was given (and --resume refuses it)
 DEFAULTS: dict[str, Any] = {}
 #: flags whose value must not be an empty string
-NON_EMPTY = ("world", "policy", "objective", "out", "model", "base_url", "api_key_env", "cache", "price_table",
-             "replay", "influence_ids")
+NON_EMPTY = (
+    "world",
+    "policy",
+    "objective",
+    "out",
+    "model",
+    "base_url",
+    "api_key_env",
+    "cache",
+    "price_table",
+    "replay",
+    "influence_ids",
+)
 
 
 def seed_of(text: str | int) -> int:
@@ -81,8 +117,11 @@ def seed_of(text: str | int) -> int:
     except ValueError:
         pass
     if any(ch in str(text) for ch in "-,") and str(text).lstrip("-"):
-        raise ConfigError("seed", f"{text!r} is several seeds; `mam-bench run` plays one. For a range use "
-                                  f"`mam-bench experiment SUITE.yaml` with `seeds: {text}`, or loop over --seed")
+        raise ConfigError(
+            "seed",
+            f"{text!r} is several seeds; `mam-bench run` plays one. For a range use "
+            f"`mam-bench experiment SUITE.yaml` with `seeds: {text}`, or loop over --seed",
+        )
     raise ConfigError("seed", f"expected a whole number, got {text!r}")
 
 
@@ -94,8 +133,12 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
     if not args.world:
         raise ConfigError("world", "give a world name (see `mam-bench worlds`) or --resume DIR")
     seed = seed_of(args.seed)
-    for name, value, top in (("seed", seed, MAX_SEED), ("rounds", args.rounds, MAX_ROUNDS),
-                             ("board_window", args.board_window, 1000), ("post_cap", args.post_cap, 100_000)):
+    for name, value, top in (
+        ("seed", seed, MAX_SEED),
+        ("rounds", args.rounds, MAX_ROUNDS),
+        ("board_window", args.board_window, 1000),
+        ("post_cap", args.post_cap, 100_000),
+    ):
         if value is not None and value > top:
             raise ConfigError(name, f"{value} is above the limit of {top}")
     ids = None
@@ -103,18 +146,32 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
         try:
             ids = tuple(int(x) for x in args.influence_ids.split(",") if x.strip())
         except ValueError:
-            raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}") from None
+            raise ConfigError(
+                "influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}"
+            ) from None
         if not ids:
             raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}")
     options: dict[str, Any] = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
     if args.policy == "llm" and not args.model:
-        raise ConfigError("model", "the llm policy needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
-                                   "or local:gemma3-270m with the [local] extra)")
+        raise ConfigError(
+            "model",
+            "the llm policy needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
+            "or local:gemma3-270m with the [local] extra)",
+        )
     return PairSpec.build(
-        world=args.world, seed=seed, params=parse_param_pairs(args.param), objective=args.objective,
-        policy=args.policy, influence=args.influence, influence_ids=ids, rounds=args.rounds,
-        board_window=args.board_window, post_cap=args.post_cap, controller_options=options,
-        settle=args.settle, max_policy_error_share=args.max_policy_errors,
+        world=args.world,
+        seed=seed,
+        params=parse_param_pairs(args.param),
+        objective=args.objective,
+        policy=args.policy,
+        influence=args.influence,
+        influence_ids=ids,
+        rounds=args.rounds,
+        board_window=args.board_window,
+        post_cap=args.post_cap,
+        controller_options=options,
+        settle=args.settle,
+        max_policy_error_share=args.max_policy_errors,
     )
 
 
@@ -162,7 +219,7 @@ def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str
     async def bounded() -> dict[str, Any]:
         try:
             return await asyncio.wait_for(arun_pair(spec, out, prep=prep), timeout=max(left, 0.001))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise BackendFailed(f"the run's --deadline of {seconds:g}s passed") from None
 
     return run_async(bounded())
@@ -192,8 +249,11 @@ def handle(args: argparse.Namespace) -> int:
     check_out_dir(out)
     refuse = not args.resume and not args.force
     if refuse and holds_run(out):
-        raise ConfigError("out", f"{out} already holds a run; pass --force to move it aside (to "
-                                 f"{out.name}.replaced-N) or --resume {out} to continue it")
+        raise ConfigError(
+            "out",
+            f"{out} already holds a run; pass --force to move it aside (to "
+            f"{out.name}.replaced-N) or --resume {out} to continue it",
+        )
     with DirLock(out):
         if not args.resume and holds_run(out):
             if refuse:  # another process finished a run there after our first look
@@ -203,9 +263,11 @@ def handle(args: argparse.Namespace) -> int:
     print(format_result(result, out))
     validity = result.get("validity") or {}
     if validity.get("status") == "invalid":  # the lift would measure the null action, not the controller
-        print(f"error: invalid run: the controller failed {validity['policy_errors']} of {validity['decisions']} "
-              f"decisions (more than {validity['max_policy_error_share']:.0%}); first error: {validity['first_error']}",
-              file=sys.stderr)
+        print(
+            f"error: invalid run: the controller failed {validity['policy_errors']} of {validity['decisions']} "
+            f"decisions (more than {validity['max_policy_error_share']:.0%}); first error: {validity['first_error']}",
+            file=sys.stderr,
+        )
         return 3
     return 0
 
@@ -229,8 +291,10 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
     # the reference row shows the values the delta compares (the reference at the treatment's
     # last round, its final state held), and says so when the reference went on further
     at = ref.get("compared_round", ref["rounds"])
-    shown = {"reference": (min(at, ref["rounds"]), ref.get("compared", ref["final"])),
-             "treatment": (result["treatment"]["rounds"], result["treatment"]["final"])}
+    shown = {
+        "reference": (min(at, ref["rounds"]), ref.get("compared", ref["final"])),
+        "treatment": (result["treatment"]["rounds"], result["treatment"]["final"]),
+    }
     for run in ("reference", "treatment"):
         r = result[run]
         rounds, values = shown[run]
@@ -244,21 +308,26 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
     lines.append(f"delta {result['delta']:+.4f}   lift {result['lift']:+.4f}   relative {rel_s}")
     if result.get("settled"):
         st = result["settled"]
-        lines.append(f"settled (rule from round {st['from_round']} to {st['rounds']}, {st['status']}): "
-                     f"persisting lift {st['lift']:+.4f}")
+        lines.append(
+            f"settled (rule from round {st['from_round']} to {st['rounds']}, {st['status']}): "
+            f"persisting lift {st['lift']:+.4f}"
+        )
     a = result["treatment"]["audit"]
     failed = ", ".join(f"{k} {v}" for k, v in a["outcomes"].items() if k not in ("accepted", "stay"))
     lines.append(
         f"audit: accepted {a['accepted']}, stay {a['stay']}, failed {a['failed']}"
         + (f" ({failed})" if failed else "")
-        + f" | mismatches {a['mismatches']} | {a['decisions']} = {len(result['influence_ids'])} x {result['treatment']['rounds']}"
+        + f" | mismatches {a['mismatches']} | {a['decisions']} = "
+        + f"{len(result['influence_ids'])} x {result['treatment']['rounds']}"
         + (" ok" if a["identity_holds"] else " VIOLATED")
     )
     llm = result.get("llm") or {}
     if llm.get("calls") is not None:
         lines.append(
-            f"llm: {llm.get('calls', 0)} calls, {llm.get('input_tokens', 0)} in / {llm.get('output_tokens', 0)} out tokens,"
-            f" cost ${llm.get('cost', 0.0):.4f}, {llm.get('cache_hits', 0)} cache hits, {llm.get('policy_errors', 0)} policy errors"
+            f"llm: {llm.get('calls', 0)} calls, {llm.get('input_tokens', 0)} in / "
+            f"{llm.get('output_tokens', 0)} out tokens,"
+            f" cost ${llm.get('cost', 0.0):.4f}, {llm.get('cache_hits', 0)} cache hits, "
+            f"{llm.get('policy_errors', 0)} policy errors"
         )
     if out is not None:
         lines.append(f"records: {out}")

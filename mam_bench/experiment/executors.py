@@ -83,7 +83,9 @@ class Executor(Protocol):
 
     def submit(self, job: dict[str, Any]) -> Any: ...
 
-    def wait(self, handles: list[Any], timeout: float) -> list[tuple[Any, dict[str, Any] | None, BaseException | None]]: ...
+    def wait(
+        self, handles: list[Any], timeout: float
+    ) -> list[tuple[Any, dict[str, Any] | None, BaseException | None]]: ...
 
     def shutdown(self) -> None: ...
 
@@ -99,8 +101,13 @@ class LocalExecutor:
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if ctx.get_start_method() == "forkserver":  # imported once by the server, not once per worker
             ctx.set_forkserver_preload(["mam_bench.runner", "mam_bench.experiment.executors"])
-        self._pool = ProcessPoolExecutor(self.slots, mp_context=ctx, max_tasks_per_child=recycle_after,
-                                         initializer=_die_with_parent, initargs=(os.getpid(), dict(os.environ)))
+        self._pool = ProcessPoolExecutor(
+            self.slots,
+            mp_context=ctx,
+            max_tasks_per_child=recycle_after,
+            initializer=_die_with_parent,
+            initargs=(os.getpid(), dict(os.environ)),
+        )
 
     def submit(self, job: dict[str, Any]) -> Future:
         return self._pool.submit(run_job, job)

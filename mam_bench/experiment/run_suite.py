@@ -1,7 +1,8 @@
 """Run a validated suite: skip finished pairs, feed the executor a bounded window, append each
 finished pair to the table, stop cleanly at a call or cost limit, then summarise.
 
-Limits count provider requests (cache hits are free) over the whole experiment folder (finished pairs of earlier invocations included), so a
+Limits count provider requests (cache hits are free) over the whole experiment folder (finished pairs of
+earlier invocations included), so a
 budget is a budget; a pair is not started when the spend so far plus the expected spend of the
 pairs in flight would pass the limit.
 """
@@ -75,8 +76,11 @@ def check_provenance(out: Path, suite: Suite, allow_mixed: bool) -> dict[str, An
         detail = ", ".join(f"{k} {recorded.get(k)!r} -> {current.get(k)!r}" for k in differs if k != "world_data")
         if "world_data" in differs:
             detail = ", ".join(x for x in (detail, "world data files changed") if x)
-        raise ConfigError("resume", f"{out} was produced with a different provenance ({detail}); rerun into a new "
-                          "folder, or pass --allow-mixed to pool old and new pairs (they are then counted as mixed)")
+        raise ConfigError(
+            "resume",
+            f"{out} was produced with a different provenance ({detail}); rerun into a new "
+            "folder, or pass --allow-mixed to pool old and new pairs (they are then counted as mixed)",
+        )
     return current
 
 
@@ -129,11 +133,18 @@ class _Budget:
 
     def would_pass(self) -> str:
         per = self.calls / self.pairs if self.pairs else 0.0
-        limits = " and ".join(x for x in (
-            f"--max-calls {self.max_calls}" if self.max_calls is not None else "",
-            f"--max-cost {self.max_cost:g}" if self.max_cost is not None else "") if x)
-        return (f"{limits}: the next pair would pass the limit ({self.calls} calls, ${self.cost:.4f} spent; "
-                f"about {per:.1f} calls per pair)")
+        limits = " and ".join(
+            x
+            for x in (
+                f"--max-calls {self.max_calls}" if self.max_calls is not None else "",
+                f"--max-cost {self.max_cost:g}" if self.max_cost is not None else "",
+            )
+            if x
+        )
+        return (
+            f"{limits}: the next pair would pass the limit ({self.calls} calls, ${self.cost:.4f} spent; "
+            f"about {per:.1f} calls per pair)"
+        )
 
     def room_for(self, in_flight: int) -> bool:
         """Would one more pair (at the mean spend per finished pair) stay within the limits?"""
@@ -167,8 +178,17 @@ def run_experiment(
         return _run_locked(suite, ensure_writable(out), current, executor, address, jobs, max_cost, max_calls, stream)
 
 
-def _run_locked(suite: Suite, out: Path, current: dict[str, Any], executor: str, address: str | None,
-                jobs: int | None, max_cost: float | None, max_calls: int | None, stream: TextIO) -> ExperimentOutcome:
+def _run_locked(
+    suite: Suite,
+    out: Path,
+    current: dict[str, Any],
+    executor: str,
+    address: str | None,
+    jobs: int | None,
+    max_cost: float | None,
+    max_calls: int | None,
+    stream: TextIO,
+) -> ExperimentOutcome:
     (out / "provenance.json").write_text(dumps(current, indent=2) + "\n", encoding="utf-8")
     # as written (defaults unset), so the report re-reads it exactly as the user's suite
     written = suite.model_dump(mode="json", exclude_unset=True)
@@ -181,10 +201,16 @@ def _run_locked(suite: Suite, out: Path, current: dict[str, Any], executor: str,
     given_up = [p.pair_id for p in pairs if not table.done(p.pair_id) and attempts.get(p.pair_id, 0) >= MAX_ATTEMPTS]
     todo = [p for p in pairs if not table.done(p.pair_id) and p.pair_id not in set(given_up)]
     mine = [table.rows[pid] for pid in order if table.done(pid)]
-    budget = _Budget(max_calls, max_cost, sum(int(float(r["requests"] or 0)) for r in mine),
-                     sum(float(r["cost"] or 0) for r in mine), len(mine))
-    outcome = ExperimentOutcome(total=len(pairs), skipped=len(pairs) - len(todo) - len(given_up), finished=0,
-                                given_up=given_up)
+    budget = _Budget(
+        max_calls,
+        max_cost,
+        sum(int(float(r["requests"] or 0)) for r in mine),
+        sum(float(r["cost"] or 0) for r in mine),
+        len(mine),
+    )
+    outcome = ExperimentOutcome(
+        total=len(pairs), skipped=len(pairs) - len(todo) - len(given_up), finished=0, given_up=given_up
+    )
     if given_up:
         print(f"not retried: {len(given_up)} pairs failed {MAX_ATTEMPTS} times already (see {failures})", file=stream)
     if outcome.skipped:
@@ -221,9 +247,19 @@ def _run_locked(suite: Suite, out: Path, current: dict[str, Any], executor: str,
                     error = str(exc) if isinstance(exc, PairFailed) else f"{type(exc).__name__}: {exc}"
                     outcome.failed.append((pair.pair_id, error))
                     with open(failures, "a", encoding="utf-8") as fh:
-                        fh.write(json.dumps({"pair_id": pair.pair_id, "case": pair.case.label(), "seed": pair.seed,
-                                             "repeat": pair.repeat, "attempt": attempts.get(pair.pair_id, 0) + 1,
-                                             "error": error}) + "\n")
+                        fh.write(
+                            json.dumps(
+                                {
+                                    "pair_id": pair.pair_id,
+                                    "case": pair.case.label(),
+                                    "seed": pair.seed,
+                                    "repeat": pair.repeat,
+                                    "attempt": attempts.get(pair.pair_id, 0) + 1,
+                                    "error": error,
+                                }
+                            )
+                            + "\n"
+                        )
                     continue
                 row = row_from_result(pair, result)
                 table.append(row)
@@ -239,20 +275,29 @@ def _run_locked(suite: Suite, out: Path, current: dict[str, Any], executor: str,
     table.close()
     df = df[df["pair_id"].isin(set(order))]
     outcome.table = df
-    outcome.summary = summarize(df, suite, current_provenance={
-        w: provenance_id({**current, "world_data": h}) for w, h in current["world_data"].items()})
+    outcome.summary = summarize(
+        df,
+        suite,
+        current_provenance={w: provenance_id({**current, "world_data": h}) for w, h in current["world_data"].items()},
+    )
     write_summary(outcome.summary, out / "summary.csv")
     invalid = df[~df["valid"]] if len(df) else df
     if len(invalid):
         first = invalid.iloc[0]
-        print(f"{len(invalid)} invalid pairs left out of the statistics (controller failed more than "
-              f"{suite.max_policy_error_share:.0%} of its decisions); first: {first['case']} seed {first['seed']}: "
-              f"{first['first_error']}", file=stream)
+        print(
+            f"{len(invalid)} invalid pairs left out of the statistics (controller failed more than "
+            f"{suite.max_policy_error_share:.0%} of its decisions); first: {first['case']} seed {first['seed']}: "
+            f"{first['first_error']}",
+            file=stream,
+        )
     outcome.invalid = len(invalid)
     if outcome.stopped:
         left = len(pairs) - done - len(outcome.failed)
-        print(f"stopped: {outcome.stopped}; kept {done} finished pairs, {left} not run. "
-              f"Raise the limit and rerun the same command to continue.", file=stream)
+        print(
+            f"stopped: {outcome.stopped}; kept {done} finished pairs, {left} not run. "
+            f"Raise the limit and rerun the same command to continue.",
+            file=stream,
+        )
     if outcome.failed:
         print(f"{len(outcome.failed)} pairs failed (see {failures}); rerun to retry them", file=stream)
     return outcome

@@ -25,14 +25,42 @@ import pandas as pd
 from scipy import stats as sps
 
 SUMMARY_COLUMNS = (
-    "family", "case", "world", "objective", "influence", "horizon", "dose_group", "controller", "model", "metric", "test",
-    "reference_status", "n", "repeats", "deterministic", "invalid", "mixed", "mean", "sd", "ci_low", "ci_high",
-    "dz", "positive_share", "wilcoxon_p", "zeros_dropped", "holm_p", "tost_p", "calls", "cost",
+    "family",
+    "case",
+    "world",
+    "objective",
+    "influence",
+    "horizon",
+    "dose_group",
+    "controller",
+    "model",
+    "metric",
+    "test",
+    "reference_status",
+    "n",
+    "repeats",
+    "deterministic",
+    "invalid",
+    "mixed",
+    "mean",
+    "sd",
+    "ci_low",
+    "ci_high",
+    "dz",
+    "positive_share",
+    "wilcoxon_p",
+    "zeros_dropped",
+    "holm_p",
+    "tost_p",
+    "calls",
+    "cost",
 )
 NA = math.nan
 
 
-def bootstrap_ci(values: np.ndarray, seed: int = 0, resamples: int = 10_000, level: float = 0.95) -> tuple[float, float]:
+def bootstrap_ci(
+    values: np.ndarray, seed: int = 0, resamples: int = 10_000, level: float = 0.95
+) -> tuple[float, float]:
     """Percentile bootstrap of the mean, seeded so a summary is reproducible; NA for n < 2 or no spread."""
     values = np.asarray(values, dtype=float)
     if values.size < 2 or np.all(values == values[0]):
@@ -94,8 +122,15 @@ def per_seed(g: pd.DataFrame, column: str = "lift") -> pd.DataFrame:
     rows = []
     for seed, s in g.groupby("seed", sort=True):
         v = s[column].to_numpy(dtype=float)
-        rows.append({"seed": seed, "value": float(v.mean()), "reference_status": s["reference_status"].iloc[0],
-                     "pairs": len(v), "identical": bool(np.all(v == v[0]))})
+        rows.append(
+            {
+                "seed": seed,
+                "value": float(v.mean()),
+                "reference_status": s["reference_status"].iloc[0],
+                "pairs": len(v),
+                "identical": bool(np.all(v == v[0])),
+            }
+        )
     return pd.DataFrame(rows, columns=["seed", "value", "reference_status", "pairs", "identical"])
 
 
@@ -104,10 +139,16 @@ def _figures(values: np.ndarray, margin: float | None, seed: int) -> dict[str, A
     lo, hi = bootstrap_ci(values, seed)
     p, zeros = wilcoxon(values) if n else (NA, 0)
     return {
-        "n": n, "mean": float(values.mean()) if n else NA, "sd": (0.0 if np.all(values == values[0]) else float(values.std(ddof=1))) if n > 1 else NA,
-        "ci_low": lo, "ci_high": hi, "dz": effect_size_dz(values),
+        "n": n,
+        "mean": float(values.mean()) if n else NA,
+        "sd": (0.0 if np.all(values == values[0]) else float(values.std(ddof=1))) if n > 1 else NA,
+        "ci_low": lo,
+        "ci_high": hi,
+        "dz": effect_size_dz(values),
         "positive_share": float((values > 0).mean()) if n else NA,
-        "wilcoxon_p": p, "zeros_dropped": zeros, "tost_p": tost_p(values, margin),
+        "wilcoxon_p": p,
+        "zeros_dropped": zeros,
+        "tost_p": tost_p(values, margin),
     }
 
 
@@ -125,8 +166,9 @@ def _plan(df: pd.DataFrame, suite: Any) -> list[dict[str, Any]]:
     return plan
 
 
-def summarize(df: pd.DataFrame, suite: Any = None, seed: int = 0,
-              current_provenance: dict[str, str] | None = None) -> pd.DataFrame:
+def summarize(
+    df: pd.DataFrame, suite: Any = None, seed: int = 0, current_provenance: dict[str, str] | None = None
+) -> pd.DataFrame:
     """The summary table (see the module docstring); `suite` supplies baselines, contrasts, the
     Holm family and the TOST margin (without it: lift against 0 only). `current_provenance` maps
     world -> provenance id; pairs with another id count as mixed (default: each world's commonest id)."""
@@ -144,10 +186,18 @@ def summarize(df: pd.DataFrame, suite: Any = None, seed: int = 0,
             continue
         valid = g[g["valid"]]
         head = {
-            "family": family, "case": g["case"].iloc[0], "world": g["world"].iloc[0],
-            "objective": g["objective"].iloc[0], "influence": int(g["influence"].iloc[0]),
-            "horizon": int(g["horizon"].iloc[0]), "dose_group": item["dose_group"], "controller": g["controller"].iloc[0], "model": g["model"].iloc[0],
-            "metric": g["metric"].iloc[0], "calls": int(g["calls"].sum()), "cost": float(g["cost"].sum()),
+            "family": family,
+            "case": g["case"].iloc[0],
+            "world": g["world"].iloc[0],
+            "objective": g["objective"].iloc[0],
+            "influence": int(g["influence"].iloc[0]),
+            "horizon": int(g["horizon"].iloc[0]),
+            "dose_group": item["dose_group"],
+            "controller": g["controller"].iloc[0],
+            "model": g["model"].iloc[0],
+            "metric": g["metric"].iloc[0],
+            "calls": int(g["calls"].sum()),
+            "cost": float(g["cost"].sum()),
             "mixed": int((g["provenance_id"] != current_provenance.get(g["world"].iloc[0])).sum()),
         }
         seeds = per_seed(valid)
@@ -170,12 +220,17 @@ def summarize(df: pd.DataFrame, suite: Any = None, seed: int = 0,
             if len(statuses) > 1:
                 strata += [(st, s[s["reference_status"] == st]) for st in statuses]
             for status, part in strata:
-                rows.append({
-                    **head, "test": test, "reference_status": status, "invalid": invalid,
-                    "repeats": int(part["pairs"].max()) if len(part) else 0,
-                    "deterministic": bool(len(part) and part["pairs"].max() > 1 and part["identical"].all()),
-                    **_figures(part["value"].to_numpy(dtype=float), margin, seed),
-                })
+                rows.append(
+                    {
+                        **head,
+                        "test": test,
+                        "reference_status": status,
+                        "invalid": invalid,
+                        "repeats": int(part["pairs"].max()) if len(part) else 0,
+                        "deterministic": bool(len(part) and part["pairs"].max() > 1 and part["identical"].all()),
+                        **_figures(part["value"].to_numpy(dtype=float), margin, seed),
+                    }
+                )
     out = pd.DataFrame(rows, columns=[c for c in SUMMARY_COLUMNS if c != "holm_p"] + ["holm_p"])
     out["holm_p"] = holm(out["wilcoxon_p"].tolist())
     return out[list(SUMMARY_COLUMNS)]
@@ -191,13 +246,17 @@ def _f(v: Any, spec: str) -> str:
 
 def format_summary(summary: pd.DataFrame) -> str:
     """A fixed-width table for the terminal."""
-    head = (f"{'case':<26s} {'test':<14s} {'ref status':<12s} {'n':>3s} {'inv':>3s} {'mean':>9s} {'95% CI':>21s} "
-            f"{'dz':>6s} {'wilcoxon p':>10s} {'0s':>3s} {'holm p':>8s} {'tost p':>8s}")
+    head = (
+        f"{'case':<26s} {'test':<14s} {'ref status':<12s} {'n':>3s} {'inv':>3s} {'mean':>9s} {'95% CI':>21s} "
+        f"{'dz':>6s} {'wilcoxon p':>10s} {'0s':>3s} {'holm p':>8s} {'tost p':>8s}"
+    )
     lines = [head, "-" * len(head)]
     for r in summary.itertuples():
         ci = "NA" if math.isnan(r.ci_low) else f"[{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
-        lines.append(f"{str(r.case)[:26]:<26s} {str(r.test)[:14]:<14s} {str(r.reference_status)[:12]:<12s} {r.n:>3d} "
-                     f"{r.invalid:>3d} {_f(r.mean, '+.4f'):>9s} {ci:>21s} {_f(r.dz, '+.2f'):>6s} "
-                     f"{_f(r.wilcoxon_p, '.4g'):>10s} {r.zeros_dropped:>3d} {_f(r.holm_p, '.4g'):>8s} "
-                     f"{_f(r.tost_p, '.4g'):>8s}")
+        lines.append(
+            f"{str(r.case)[:26]:<26s} {str(r.test)[:14]:<14s} {str(r.reference_status)[:12]:<12s} {r.n:>3d} "
+            f"{r.invalid:>3d} {_f(r.mean, '+.4f'):>9s} {ci:>21s} {_f(r.dz, '+.2f'):>6s} "
+            f"{_f(r.wilcoxon_p, '.4g'):>10s} {r.zeros_dropped:>3d} {_f(r.holm_p, '.4g'):>8s} "
+            f"{_f(r.tost_p, '.4g'):>8s}"
+        )
     return "\n".join(lines)

@@ -22,11 +22,34 @@ from mam_bench.runner import PairSpec, prepare
 from mam_bench.streams import stream
 
 #: providers `init_chat_model("provider:model")` knows, plus the test doubles
-MODEL_PROVIDERS = frozenset({
-    "openai", "anthropic", "azure_openai", "azure_ai", "google_vertexai", "google_genai", "bedrock",
-    "bedrock_converse", "cohere", "fireworks", "together", "mistralai", "huggingface", "groq", "ollama",
-    "google_anthropic_vertex", "deepseek", "ibm", "nvidia", "xai", "perplexity", "llamacpp", "local", "fake",
-})
+MODEL_PROVIDERS = frozenset(
+    {
+        "openai",
+        "anthropic",
+        "azure_openai",
+        "azure_ai",
+        "google_vertexai",
+        "google_genai",
+        "bedrock",
+        "bedrock_converse",
+        "cohere",
+        "fireworks",
+        "together",
+        "mistralai",
+        "huggingface",
+        "groq",
+        "ollama",
+        "google_anthropic_vertex",
+        "deepseek",
+        "ibm",
+        "nvidia",
+        "xai",
+        "perplexity",
+        "llamacpp",
+        "local",
+        "fake",
+    }
+)
 
 
 class Case(BaseModel):
@@ -73,7 +96,7 @@ class Case(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _model_needs_llm(self) -> "Case":
+    def _model_needs_llm(self) -> Case:
         if self.model and self.controller != "llm":
             raise ValueError(f"a model needs policy llm, not {self.policy!r}")
         if self.placement_draws is not None and self.influence_ids is not None:
@@ -92,7 +115,7 @@ class Case(BaseModel):
         body = self.model_dump(mode="json", exclude={"name"})
         return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
-    def baseline(self, policy: str) -> "Case":
+    def baseline(self, policy: str) -> Case:
         """The same world, parameters, objective, influence set and horizon, driven by `policy`."""
         return self.model_copy(update={"name": None, "policy": policy, "model": None, "controller_options": {}})
 
@@ -111,17 +134,26 @@ class Case(BaseModel):
         chosen = stream(seed, "placement", draw).choice(len(ids), size=n, replace=False)
         return tuple(sorted(ids[i] for i in chosen))
 
-    def pair_spec(self, seed: int, extra_options: dict[str, Any] | None = None, draw: int = 0,
-                  max_policy_error_share: float = 0.5) -> PairSpec:
+    def pair_spec(
+        self, seed: int, extra_options: dict[str, Any] | None = None, draw: int = 0, max_policy_error_share: float = 0.5
+    ) -> PairSpec:
         options = dict(self.controller_options)
         if self.model:
             options.setdefault("model", self.model)
         options.update(extra_options or {})
         ids = self.influence_ids_for(seed, draw)
         return PairSpec.build(
-            world=self.world, seed=seed, params=self.params, objective=self.objective, policy=self.controller,
-            influence=None if ids is not None else self.influence, influence_ids=ids, rounds=self.rounds,
-            controller_options=options, settle=self.settle, max_policy_error_share=max_policy_error_share,
+            world=self.world,
+            seed=seed,
+            params=self.params,
+            objective=self.objective,
+            policy=self.controller,
+            influence=None if ids is not None else self.influence,
+            influence_ids=ids,
+            rounds=self.rounds,
+            controller_options=options,
+            settle=self.settle,
+            max_policy_error_share=max_policy_error_share,
         )
 
 
@@ -148,9 +180,16 @@ class Axes(BaseModel):
     @classmethod
     def _placement(cls, v: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
         for item in v or ():
-            ok = item == "default" or (isinstance(item, (list, tuple)) and all(isinstance(i, int) for i in item)) \
-                or (isinstance(item, dict) and set(item) == {"random"} and isinstance(item["random"], int)
-                    and item["random"] >= 1)
+            ok = (
+                item == "default"
+                or (isinstance(item, (list, tuple)) and all(isinstance(i, int) for i in item))
+                or (
+                    isinstance(item, dict)
+                    and set(item) == {"random"}
+                    and isinstance(item["random"], int)
+                    and item["random"] >= 1
+                )
+            )
             if not ok:
                 raise ValueError(f"expected default, a list of ids or {{random: K}}, got {item!r}")
         return v
@@ -236,7 +275,7 @@ class Suite(BaseModel):
         out = []
         for first, other in self.contrasts:
             if case.name and case.name.startswith(first):
-                tail = case.name[len(first):]
+                tail = case.name[len(first) :]
                 if (not tail or tail.startswith("-")) and other + tail in by_name:
                     out.append(by_name[other + tail])
         return out
@@ -325,7 +364,7 @@ def _check_case(i: int, case: Case, seed: int) -> None:
     except ConfigError as exc:
         field = exc.field
         if field == "param" or field.startswith("param."):
-            field = "params" + field[len("param"):]
+            field = "params" + field[len("param") :]
         message = str(exc).split(": ", 1)[-1].removeprefix("Value error, ")
         raise ConfigError(prefix + field, message) from None
 
@@ -397,17 +436,24 @@ def parse_suite(data: Any) -> Suite:
     for i, pair in enumerate(suite.contrasts):
         for name in pair:
             if name not in names:
-                raise ConfigError(f"contrasts[{i}]", f"no case named {name!r} (named cases: {', '.join(sorted(names))})")
+                raise ConfigError(
+                    f"contrasts[{i}]", f"no case named {name!r} (named cases: {', '.join(sorted(names))})"
+                )
     keys: dict[str, int] = {}
     for i, case in enumerate(suite.cases):
         if case.content_key() in keys:
-            raise ConfigError(f"cases[{i}]", f"same content as cases[{keys[case.content_key()]}] (world, params, "
-                              "objective, controller, options and influence all equal)")
+            raise ConfigError(
+                f"cases[{i}]",
+                f"same content as cases[{keys[case.content_key()]}] (world, params, "
+                "objective, controller, options and influence all equal)",
+            )
         keys[case.content_key()] = i
     if "mimic" in data.get("baselines", ()):
         for i, case in enumerate(suite.cases):
             if not has_rule_action(case.world):
-                raise ConfigError("baselines", f"mimic needs rule_action, which {case.world} (cases[{i}]) does not have")
+                raise ConfigError(
+                    "baselines", f"mimic needs rule_action, which {case.world} (cases[{i}]) does not have"
+                )
     for case, _ in planned_cases(suite):  # every axis value and baseline resolves before anything runs
         try:
             prepare(case.pair_spec(first))
@@ -427,5 +473,17 @@ def load_suite(path: Path | str) -> Suite:
     return parse_suite(data)
 
 
-__all__ = ["Case", "Suite", "Axes", "Pair", "planned_cases", "has_rule_action", "MODEL_PROVIDERS", "load_suite", "parse_suite", "pairs_of", "pair_id",
-           "config_error_from"]
+__all__ = [
+    "Case",
+    "Suite",
+    "Axes",
+    "Pair",
+    "planned_cases",
+    "has_rule_action",
+    "MODEL_PROVIDERS",
+    "load_suite",
+    "parse_suite",
+    "pairs_of",
+    "pair_id",
+    "config_error_from",
+]

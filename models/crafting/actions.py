@@ -13,16 +13,27 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 ALIASES = {
-    "move": "move_to", "harvest_resource": "harvest", "craft_item": "craft",
-    "transfer_items": "transfer", "request_items": "request", "equip_item": "equip",
-    "wait": "sleep", "send_chat": "chat",
+    "move": "move_to",
+    "harvest_resource": "harvest",
+    "craft_item": "craft",
+    "transfer_items": "transfer",
+    "request_items": "request",
+    "equip_item": "equip",
+    "wait": "sleep",
+    "send_chat": "chat",
 }
 TOOLS = ("move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep")
 
 
 REQUIRED = {
-    "move_to": ("site",), "harvest": ("node",), "craft": ("item",), "transfer": ("item", "to"),
-    "chat": ("message",), "request": ("item",), "equip": ("item",), "sleep": (),
+    "move_to": ("site",),
+    "harvest": ("node",),
+    "craft": ("item",),
+    "transfer": ("item", "to"),
+    "chat": ("message",),
+    "request": ("item",),
+    "equip": ("item",),
+    "sleep": (),
 }
 OPTIONAL = {"craft": ("skill",), "transfer": ("qty",), "chat": ("to",), "request": ("qty", "to", "recipient")}
 FIELDS = ("site", "node", "item", "skill", "qty", "to", "recipient", "message")
@@ -53,7 +64,7 @@ class CraftingAction(BaseModel):
         return normalise(data) if isinstance(data, dict) else data
 
     @model_validator(mode="after")
-    def _fields_of_tool(self) -> "CraftingAction":
+    def _fields_of_tool(self) -> CraftingAction:
         need = REQUIRED[self.tool]
         allowed = set(need) | set(OPTIONAL.get(self.tool, ()))
         for f in FIELDS:
@@ -149,6 +160,12 @@ def strict_schema() -> dict[str, Any]:
             props[f] = fields[f]
         if tool == "request":
             props["qty"] = {**qty, "maximum": 20}
-        branches.append({"type": "object", "properties": props, "required": ["tool", *REQUIRED[tool]],
-                         "additionalProperties": False})
+        branches.append(
+            {
+                "type": "object",
+                "properties": props,
+                "required": ["tool", *REQUIRED[tool]],
+                "additionalProperties": False,
+            }
+        )
     return {"oneOf": branches}

@@ -11,9 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mesa.discrete_space import CellAgent
-
 from mam_bench.models.crafting.catalog import Catalog
+from mesa.discrete_space import CellAgent
 
 if TYPE_CHECKING:  # pragma: no cover
     from mam_bench.models.crafting.model import CraftingWorld
@@ -41,8 +40,16 @@ class Obligation:
 class CraftingAgent(CellAgent):
     """One role agent; `actor_id` is its task index, independent of Mesa's unique_id."""
 
-    def __init__(self, model: "CraftingWorld", actor_id: int, role: str, username: str,
-                 skills: dict[str, int], makes: tuple[str, ...], coordinator: bool):
+    def __init__(
+        self,
+        model: CraftingWorld,
+        actor_id: int,
+        role: str,
+        username: str,
+        skills: dict[str, int],
+        makes: tuple[str, ...],
+        coordinator: bool,
+    ):
         super().__init__(model)
         self.actor_id = actor_id
         self.role = role
@@ -96,11 +103,10 @@ class CraftingAgent(CellAgent):
 
     def ordered_obligations(self) -> list[Obligation]:
         """Requests first (oldest first), then the plan: the rule's fulfilment order."""
-        return [o for o in self.obligations if o.source != "plan"] + [
-            o for o in self.obligations if o.source == "plan"]
+        return [o for o in self.obligations if o.source != "plan"] + [o for o in self.obligations if o.source == "plan"]
 
 
-def build_plan(task: "Task", cat: Catalog) -> dict[int, list[Obligation]]:
+def build_plan(task: Task, cat: Catalog) -> dict[int, list[Obligation]]:
     """Expand the targets top-down into per-agent obligations (deterministic, seed-free)."""
     n = len(task.agents)
     makes = [tuple(a.makes if a.makes is not None else cat.roles[a.role].makes) for a in task.agents]
@@ -155,14 +161,17 @@ def build_plan(task: "Task", cat: Catalog) -> dict[int, list[Obligation]]:
                         done.discard(inp)
             elif cat.kind(item) == "raw":
                 tool = cat.raw_nodes(item)[0].tool
-                if tool and initial[p].get(tool, 0) == 0 and not any(
-                        o.item == tool and o.to == p for q in plan.values() for o in q):
+                if (
+                    tool
+                    and initial[p].get(tool, 0) == 0
+                    and not any(o.item == tool and o.to == p for q in plan.values() for o in q)
+                ):
                     demand.setdefault(tool, []).append((p, 1))
                     done.discard(tool)
     return plan
 
 
-def target_shares(task: "Task") -> dict[int, list[Obligation]]:
+def target_shares(task: Task) -> dict[int, list[Obligation]]:
     """The market strategy's only given knowledge: each holder's share of the task's targets
     (the task's agent config assigns the final goods); everything upstream is ordered locally."""
     plan: dict[int, list[Obligation]] = {i: [] for i in range(len(task.agents))}
@@ -188,7 +197,7 @@ def _add(obligations: list[Obligation], item: str, qty: int, to: int) -> None:
 
 
 # --- the rule ---------------------------------------------------------------------------------
-def rule_action(world: "CraftingWorld", a: CraftingAgent) -> dict[str, Any]:
+def rule_action(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
     """The first rule that applies (spec section 2, ordinary policy)."""
     cat = world.cat
     world.accept_requests(a)

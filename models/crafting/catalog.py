@@ -73,9 +73,7 @@ def catalog() -> Catalog:
         out: Recipe(out, int(v[0]), str(v[1]), str(v[2]), {k: int(n) for k, n in v[3].items()})
         for out, v in items_doc["recipes"].items()
     }
-    nodes = {
-        nid: NodeSpec(nid, v[0], v[1], v[2], v[3], int(v[4])) for nid, v in world_doc["nodes"].items()
-    }
+    nodes = {nid: NodeSpec(nid, v[0], v[1], v[2], v[3], int(v[4])) for nid, v in world_doc["nodes"].items()}
     roles = {
         name: Role(name, dict(v.get("skills") or {}), tuple(v.get("makes") or ()), bool(v.get("coordinator")))
         for name, v in world_doc["roles"].items()

@@ -54,17 +54,18 @@ def _ids(text: str, key: str) -> set[int]:
 
 
 def model_name(chat_model: Any) -> str:
-    return str(getattr(chat_model, "model_name", None) or getattr(chat_model, "model", None)
-               or type(chat_model).__name__)
+    return str(
+        getattr(chat_model, "model_name", None) or getattr(chat_model, "model", None) or type(chat_model).__name__
+    )
 
 
 async def _ask(chat_model: Any, prompt: str, cache: Any, stats: dict[str, int]) -> str:
     from langchain_core.messages import HumanMessage  # optional dependency
-
     from mam_bench.steering.llm.cache import cache_key
 
-    key = cache_key(model_name(chat_model), {"temperature": 0, "purpose": "cce_judge"},
-                    [{"role": "user", "content": prompt}])
+    key = cache_key(
+        model_name(chat_model), {"temperature": 0, "purpose": "cce_judge"}, [{"role": "user", "content": prompt}]
+    )
     hit = cache.get(key) if cache is not None else None
     if hit is not None:
         stats["cache_hits"] += 1
@@ -80,7 +81,7 @@ async def _ask(chat_model: Any, prompt: str, cache: Any, stats: dict[str, int]) 
     return text
 
 
-async def llm_cce(world: "CraftingWorld", chat_model: Any, cache: Any = None) -> dict[str, Any]:
+async def llm_cce(world: CraftingWorld, chat_model: Any, cache: Any = None) -> dict[str, Any]:
     """CCE by the two judge steps; `cache` is a `ResponseCache` (or None)."""
     log = [a for a in world.log]
     usernames = {a.actor_id: a.username for a in world.actors}
@@ -101,16 +102,24 @@ async def llm_cce(world: "CraftingWorld", chat_model: Any, cache: Any = None) ->
             candidates = [a for a in log if a["round"] == r and a["id"] not in c]
             if not contributors or not candidates:
                 break
-            prompt = STEP2.format(objective=objective, round=r,
-                                  contributors="\n".join(action_line(by_id[i], usernames) for i in contributors),
-                                  candidates="\n".join(action_line(a, usernames) for a in candidates))
+            prompt = STEP2.format(
+                objective=objective,
+                round=r,
+                contributors="\n".join(action_line(by_id[i], usernames) for i in contributors),
+                candidates="\n".join(action_line(a, usernames) for a in candidates),
+            )
             text = await _ask(chat_model, prompt, cache, stats)
             added = _ids(text, "contributing_ids") & {a["id"] for a in candidates}
             if not added:
                 break
             c |= added
-    return {"cce_llm": len(c) / len(log), "contributing": sorted(c), "success": sorted(success),
-            "judge_model": model_name(chat_model), **stats}
+    return {
+        "cce_llm": len(c) / len(log),
+        "contributing": sorted(c),
+        "success": sorted(success),
+        "judge_model": model_name(chat_model),
+        **stats,
+    }
 
 
 def cohen_kappa(a: list[bool], b: list[bool]) -> float:

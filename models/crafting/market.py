@@ -30,12 +30,12 @@ BATCH = 3  # a supplier carries once it holds this many (or the whole open deman
 STALE_ROUNDS = 4  # the leader re-routes an order unmet for this long
 
 
-def draws(world: "CraftingWorld", actor_id: int) -> np.ndarray:
+def draws(world: CraftingWorld, actor_id: int) -> np.ndarray:
     """A fixed number of draws per agent and round, so isolation holds by construction."""
     return agent_stream(world.seed, "choice", world.round, actor_id).random(DRAWS)
 
 
-def capable(world: "CraftingWorld", a: "CraftingAgent", item: str) -> bool:
+def capable(world: CraftingWorld, a: CraftingAgent, item: str) -> bool:
     """Skills decide what an agent can make; its role only what it prefers."""
     cat = world.cat
     r = cat.recipes.get(item)
@@ -46,7 +46,7 @@ def capable(world: "CraftingWorld", a: "CraftingAgent", item: str) -> bool:
     return False
 
 
-def own_need(world: "CraftingWorld", a: "CraftingAgent") -> dict[str, int]:
+def own_need(world: CraftingWorld, a: CraftingAgent) -> dict[str, int]:
     """Units this agent still needs to hold: its target share, its accepted requests, and the
     inputs of what it means to craft for those (one level down, netted by what it holds)."""
     need: dict[str, int] = {}
@@ -56,20 +56,20 @@ def own_need(world: "CraftingWorld", a: "CraftingAgent") -> dict[str, int]:
     return need
 
 
-def demand_for(world: "CraftingWorld", a: "CraftingAgent", item: str) -> int:
+def demand_for(world: CraftingWorld, a: CraftingAgent, item: str) -> int:
     """Open demand for `item` that this agent could serve: its own need plus others' orders."""
     mine = max(0, own_need(world, a).get(item, 0) - a.held(item))
     orders = sum(o["qty"] - o["filled"] for o in world.open_orders(item) if o["frm"] != a.actor_id)
     return mine + max(0, orders - spare(world, a, item))
 
 
-def inputs_needed(world: "CraftingWorld", a: "CraftingAgent", item: str, qty: int) -> dict[str, int]:
+def inputs_needed(world: CraftingWorld, a: CraftingAgent, item: str, qty: int) -> dict[str, int]:
     r = world.cat.recipes[item]
     crafts = math.ceil(qty / r.qty)
     return {i: crafts * k for i, k in r.inputs.items()}
 
 
-def keep(world: "CraftingWorld", a: "CraftingAgent") -> dict[str, int]:
+def keep(world: CraftingWorld, a: CraftingAgent) -> dict[str, int]:
     """What the agent keeps for itself: what it owes, and the inputs of what it still has to craft
     for those and for its current goal."""
     need = own_need(world, a)
@@ -85,17 +85,17 @@ def keep(world: "CraftingWorld", a: "CraftingAgent") -> dict[str, int]:
     return out
 
 
-def spare(world: "CraftingWorld", a: "CraftingAgent", item: str) -> int:
+def spare(world: CraftingWorld, a: CraftingAgent, item: str) -> int:
     return max(0, a.held(item) - keep(world, a).get(item, 0))
 
 
-def self_made(world: "CraftingWorld", a: "CraftingAgent", item: str) -> bool:
+def self_made(world: CraftingWorld, a: CraftingAgent, item: str) -> bool:
     """An input the agent makes itself: its role's trade, or any item its skills allow once the
     price says it is scarce."""
     return capable(world, a, item) and (item in a.makes or world.price(item) > OFF_ROLE_PRICE)
 
 
-def choose_goal(world: "CraftingWorld", a: "CraftingAgent", u: float) -> str | None:
+def choose_goal(world: CraftingWorld, a: CraftingAgent, u: float) -> str | None:
     """Keep the remembered goal while it is in demand; else draw one, weighted by price x demand."""
     if a.goal and demand_for(world, a, a.goal) > 0 and (a.goal in a.makes or world.price(a.goal) > OFF_ROLE_PRICE):
         return a.goal
@@ -120,7 +120,7 @@ def choose_goal(world: "CraftingWorld", a: "CraftingAgent", u: float) -> str | N
     return cands[-1][0]
 
 
-def market_action(world: "CraftingWorld", a: "CraftingAgent") -> dict[str, Any]:
+def market_action(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
     """The first rule that applies, from what this agent knows; draws DRAWS uniforms first."""
     u = draws(world, a.actor_id)
     cat = world.cat
@@ -168,8 +168,9 @@ def market_action(world: "CraftingWorld", a: "CraftingAgent") -> dict[str, Any]:
     return {"tool": "sleep"}
 
 
-def _work_on(world: "CraftingWorld", a: "CraftingAgent", goal: str, u: np.ndarray,
-             want: int | None = None, depth: int = 0) -> dict[str, Any] | None:
+def _work_on(
+    world: CraftingWorld, a: CraftingAgent, goal: str, u: np.ndarray, want: int | None = None, depth: int = 0
+) -> dict[str, Any] | None:
     cat = world.cat
     recipe = cat.recipes.get(goal)
     if recipe is not None:
@@ -223,13 +224,16 @@ def _work_on(world: "CraftingWorld", a: "CraftingAgent", goal: str, u: np.ndarra
     return world.move_toward(a, target)
 
 
-def reroute(world: "CraftingWorld", a: "CraftingAgent", u: np.ndarray) -> dict[str, Any] | None:
+def reroute(world: CraftingWorld, a: CraftingAgent, u: np.ndarray) -> dict[str, Any] | None:
     """The leader's rule: an order unmet for STALE_ROUNDS becomes a request addressed to a maker."""
     for order in world.orders_by_priority():
         if world.round - order["round"] < STALE_ROUNDS or order.get("rerouted"):
             continue
-        makers = [b.actor_id for b in world.actors
-                  if b.actor_id not in (a.actor_id, order["frm"]) and order["item"] in b.makes]
+        makers = [
+            b.actor_id
+            for b in world.actors
+            if b.actor_id not in (a.actor_id, order["frm"]) and order["item"] in b.makes
+        ]
         if not makers:
             continue
         to = makers[int(u[3] * len(makers))]
@@ -238,7 +242,7 @@ def reroute(world: "CraftingWorld", a: "CraftingAgent", u: np.ndarray) -> dict[s
     return None
 
 
-def update_prices(world: "CraftingWorld") -> None:
+def update_prices(world: CraftingWorld) -> None:
     """Log-price moves with excess demand: open orders minus spare stock nobody needs."""
     for item in world.cat.items:
         demand = sum(o["qty"] - o["filled"] for o in world.open_orders(item))

@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.tasks import Task, psr, verify
@@ -62,8 +63,9 @@ def chat_edges(actions: list[dict[str, Any]], usernames: dict[int, str]) -> list
     return edges
 
 
-def contributing(actions: list[dict[str, Any]], success: Iterable[int],
-                 extra_edges: Iterable[tuple[int, int]] = ()) -> set[int]:
+def contributing(
+    actions: list[dict[str, Any]], success: Iterable[int], extra_edges: Iterable[tuple[int, int]] = ()
+) -> set[int]:
     """C = S plus every ancestor of S in the causal action graph."""
     parents: dict[int, set[int]] = {a["id"]: set(a.get("parents", ())) for a in actions}
     for x, y in extra_edges:
@@ -79,8 +81,9 @@ def contributing(actions: list[dict[str, Any]], success: Iterable[int],
     return seen
 
 
-def cce(actions: list[dict[str, Any]], success: Iterable[int], succeeded: bool,
-        edges: Iterable[tuple[int, int]] = ()) -> dict[str, Any]:
+def cce(
+    actions: list[dict[str, Any]], success: Iterable[int], succeeded: bool, edges: Iterable[tuple[int, int]] = ()
+) -> dict[str, Any]:
     """CCE with chat, CCE without chat (chat left out of C and T), and PAC per agent."""
     agents = sorted({a["agent"] for a in actions})
     if not succeeded or not actions:
@@ -101,7 +104,7 @@ def cce(actions: list[dict[str, Any]], success: Iterable[int], succeeded: bool,
     }
 
 
-def success_actions(task: Task, world: "CraftingWorld") -> set[int]:
+def success_actions(task: Task, world: CraftingWorld) -> set[int]:
     """S: the actions that directly achieve the checkpoints (produced or delivered counted units)."""
     cat = world.cat
     s: set[int] = set()
@@ -125,7 +128,11 @@ def success_actions(task: Task, world: "CraftingWorld") -> set[int]:
                 if cp.kind == "crafted" and a["tool"] == "craft" and a["args"]["item"] == cp.item:
                     s.add(a["id"])
                     left -= cat.recipes[cp.item].qty
-                elif cp.kind == "harvested" and a["tool"] == "harvest" and cat.nodes[a["args"]["node"]].resource == cp.item:
+                elif (
+                    cp.kind == "harvested"
+                    and a["tool"] == "harvest"
+                    and cat.nodes[a["args"]["node"]].resource == cp.item
+                ):
                     s.add(a["id"])
                     left -= 1
         else:
@@ -137,7 +144,7 @@ def success_actions(task: Task, world: "CraftingWorld") -> set[int]:
     return s
 
 
-def collaboration(world: "CraftingWorld", judged_edges: Iterable[tuple[int, int]] | None = None) -> dict[str, Any]:
+def collaboration(world: CraftingWorld, judged_edges: Iterable[tuple[int, int]] | None = None) -> dict[str, Any]:
     usernames = {a.actor_id: a.username for a in world.actors}
     if judged_edges is not None:
         edges = list(judged_edges)
@@ -149,7 +156,7 @@ def collaboration(world: "CraftingWorld", judged_edges: Iterable[tuple[int, int]
     return cce(world.log, success_actions(world.task, world) if ok else set(), ok, edges)
 
 
-def target_units(world: "CraftingWorld") -> int:
+def target_units(world: CraftingWorld) -> int:
     total = 0
     for t in world.task.targets:
         held = sum(world.actors[h].held(t.item) for h in world.task.holders(t.to))
@@ -157,7 +164,7 @@ def target_units(world: "CraftingWorld") -> int:
     return total
 
 
-def current_psr(world: "CraftingWorld", own: bool = False) -> float:
+def current_psr(world: CraftingWorld, own: bool = False) -> float:
     return psr(world.task, world.own_state() if own else world.final_state(), world.params.psr_mode)
 
 
@@ -176,7 +183,7 @@ def gini(values: list[float]) -> float:
     return sum((2 * (i + 1) - n - 1) * x for i, x in enumerate(xs)) / (n * total)
 
 
-def economy(world: "CraftingWorld") -> dict[str, float]:
+def economy(world: CraftingWorld) -> dict[str, float]:
     """Economy-level outcomes: wealth Gini (holdings at current prices, unpriced items at 1),
     throughput (units crafted or harvested per round played), price level (mean price of the
     items that have one) and volatility (SD of per-round log-price changes, pooled over items),
@@ -199,7 +206,7 @@ def economy(world: "CraftingWorld") -> dict[str, float]:
     }
 
 
-def failure_tags(world: "CraftingWorld") -> dict[str, int]:
+def failure_tags(world: CraftingWorld) -> dict[str, int]:
     """AgentWorld-style failure modes, counted from the action log and the end state:
     idle (an agent's 3rd and later sleep in a row), stale_request (orders and requests never
     filled), duplicate_work (units harvested or crafted that nobody used and no target counts),
@@ -214,19 +221,30 @@ def failure_tags(world: "CraftingWorld") -> dict[str, int]:
     stale += sum(1 for r in world.requests if r["status"] == "pending")
     targets = {t.item for t in world.task.targets}
     used = {src for a in world.log for src in a["parents"]}
-    duplicate = sum(1 for a in world.log if a["ok"] and a["tool"] in ("harvest", "craft") and a["id"] not in used
-                    and (a["args"].get("item") or cat.nodes[a["args"]["node"]].resource) not in targets)
+    duplicate = sum(
+        1
+        for a in world.log
+        if a["ok"]
+        and a["tool"] in ("harvest", "craft")
+        and a["id"] not in used
+        and (a["args"].get("item") or cat.nodes[a["args"]["node"]].resource) not in targets
+    )
     role = 0
     for a in world.log:
         if a["ok"] and a["tool"] in ("harvest", "craft"):
             item = a["args"].get("item") or cat.nodes[a["args"]["node"]].resource
             role += item not in world.actors[a["agent"]].makes
     handoff = sum(1 for b in world.actors for o in b.obligations if o.source.startswith("request:") and o.outstanding)
-    return {"idle": idle, "stale_request": stale, "duplicate_work": duplicate, "role_violation": role,
-            "unfulfilled_handoff": handoff}
+    return {
+        "idle": idle,
+        "stale_request": stale,
+        "duplicate_work": duplicate,
+        "role_violation": role,
+        "unfulfilled_handoff": handoff,
+    }
 
 
-def outcome(world: "CraftingWorld") -> dict[str, float]:
+def outcome(world: CraftingWorld) -> dict[str, float]:
     state = world.final_state()
     sr = verify(world.task, state)[0]
     collab = collaboration(world)
@@ -259,7 +277,7 @@ JUDGE_PROMPT = (
 )
 
 
-async def judge_chat_edges(world: "CraftingWorld", chat_model: Any) -> dict[str, Any]:
+async def judge_chat_edges(world: CraftingWorld, chat_model: Any) -> dict[str, Any]:
     """Optional LLM judge (LangChain BaseChatModel) for chat edges; the model name is recorded.
 
     Candidates are the heuristic's window (later action by another agent within 3 rounds).
@@ -275,9 +293,17 @@ async def judge_chat_edges(world: "CraftingWorld", chat_model: Any) -> dict[str,
                 continue
             if y["round"] - x["round"] > CHAT_WINDOW:
                 break
-            prompt = JUDGE_PROMPT.format(x=x["id"], xr=x["round"], xa=usernames[x["agent"]],
-                                         msg=x["args"].get("message", ""), y=y["id"], yr=y["round"],
-                                         ya=usernames[y["agent"]], tool=y["tool"], args=y["args"])
+            prompt = JUDGE_PROMPT.format(
+                x=x["id"],
+                xr=x["round"],
+                xa=usernames[x["agent"]],
+                msg=x["args"].get("message", ""),
+                y=y["id"],
+                yr=y["round"],
+                ya=usernames[y["agent"]],
+                tool=y["tool"],
+                args=y["args"],
+            )
             reply = await chat_model.ainvoke([HumanMessage(content=prompt)])
             text = str(getattr(reply, "content", reply)).lower()
             if re.search(r'"contributes"\s*:\s*true', text) or text.strip().startswith("yes"):

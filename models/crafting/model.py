@@ -9,22 +9,30 @@ causal parents (item provenance, moves, equips, requests) so CCE is exact.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
+from mam_bench.models.crafting import market
+from mam_bench.models.crafting import metrics as crafting_metrics
+from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
+from mam_bench.models.crafting.agents import (
+    BLOCKED_BEFORE_REQUEST,
+    REQUEST_COOLDOWN,
+    CraftingAgent,
+    Obligation,
+    build_plan,
+    rule_action,
+    target_shares,
+)
+from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
+from mam_bench.models.crafting.params import CraftingParams
+from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
 from mesa.discrete_space import OrthogonalMooreGrid
 
 from mam_bench.controller import Decision
 from mam_bench.streams import agent_stream, stream
 from mam_bench.world import AuditEntry, SteerableWorld
-from mam_bench.models.crafting import market
-from mam_bench.models.crafting import metrics as crafting_metrics
-from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
-from mam_bench.models.crafting.agents import (BLOCKED_BEFORE_REQUEST, REQUEST_COOLDOWN, CraftingAgent, Obligation,
-                                    build_plan, rule_action, target_shares)
-from mam_bench.models.crafting.catalog import catalog
-from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
-from mam_bench.models.crafting.params import CraftingParams
-from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
 
 GRID = (24, 24)
 
@@ -96,8 +104,10 @@ class CraftingWorld(SteerableWorld):
 
     @classmethod
     def list_tasks(cls) -> list[tuple[str, str]]:
-        return [(t.name, f"[{t.category}, {len(t.agents)} agents, {t.budget} rounds] {t.description}")
-                for t in all_tasks().values()]
+        return [
+            (t.name, f"[{t.category}, {len(t.agents)} agents, {t.budget} rounds] {t.description}")
+            for t in all_tasks().values()
+        ]
 
     @classmethod
     def parse_answer(cls, text: str) -> dict[str, Any] | None:
@@ -220,8 +230,13 @@ class CraftingWorld(SteerableWorld):
                 continue
             if self.round - self.leader_asked.get((c, item), -REQUEST_COOLDOWN) < REQUEST_COOLDOWN:
                 continue
-            cands = [p for p in self.actors if p.actor_id not in (c, a.actor_id) and item in p.makes
-                     and not any(o.item == item and o.to == c and o.outstanding > 0 for o in p.obligations)]
+            cands = [
+                p
+                for p in self.actors
+                if p.actor_id not in (c, a.actor_id)
+                and item in p.makes
+                and not any(o.item == item and o.to == c and o.outstanding > 0 for o in p.obligations)
+            ]
             if not cands:
                 continue
             p = min(cands, key=lambda x: (x.load(), x.actor_id))
@@ -341,9 +356,19 @@ class CraftingWorld(SteerableWorld):
     def _record(self, a: CraftingAgent, action: dict[str, Any], ok: bool, detail: str, parents: list[int]) -> int:
         rid = len(self.log)
         args = {k: v for k, v in action.items() if k != "tool"}
-        self.log.append({"id": rid, "round": self.round, "agent": a.actor_id, "tool": action["tool"],
-                         "args": args, "ok": ok, "detail": detail, "site": a.site,
-                         "parents": sorted({p for p in parents if p >= 0})})
+        self.log.append(
+            {
+                "id": rid,
+                "round": self.round,
+                "agent": a.actor_id,
+                "tool": action["tool"],
+                "args": args,
+                "ok": ok,
+                "detail": detail,
+                "site": a.site,
+                "parents": sorted({p for p in parents if p >= 0}),
+            }
+        )
         self.last_outcome[a.actor_id] = f"{action['tool']}:{'ok' if ok else 'failed'}{' ' + detail if detail else ''}"
         self._metrics_cache = None
         return rid
@@ -396,20 +421,38 @@ class CraftingWorld(SteerableWorld):
             parents += a.take(action["item"], 1)
             a.equipment[action["item"]] = rid
         elif tool == "request" and action.get("to") is None:
-            self.orders.append({"id": rid, "round": self.round, "frm": a.actor_id, "item": action["item"],
-                                "qty": action.get("qty") or 1, "filled": 0})
+            self.orders.append(
+                {
+                    "id": rid,
+                    "round": self.round,
+                    "frm": a.actor_id,
+                    "item": action["item"],
+                    "qty": action.get("qty") or 1,
+                    "filled": 0,
+                }
+            )
         elif tool == "request":
             for order in self.open_orders(action["item"]):
                 if order["frm"] == action.get("recipient", a.actor_id):
                     order["rerouted"] = True
             if a.outbox and a.outbox[0][0] == action["item"]:
                 a.outbox.pop(0)
-            self.requests.append({"id": rid, "round": self.round, "frm": a.actor_id, "to": action["to"],
-                                  "item": action["item"], "qty": action["qty"],
-                                  "recipient": action.get("recipient", a.actor_id), "status": "pending"})
+            self.requests.append(
+                {
+                    "id": rid,
+                    "round": self.round,
+                    "frm": a.actor_id,
+                    "to": action["to"],
+                    "item": action["item"],
+                    "qty": action["qty"],
+                    "recipient": action.get("recipient", a.actor_id),
+                    "status": "pending",
+                }
+            )
         elif tool == "chat":
-            self.chats.append({"id": rid, "round": self.round, "frm": a.actor_id, "to": action.get("to"),
-                               "text": action["message"]})
+            self.chats.append(
+                {"id": rid, "round": self.round, "frm": a.actor_id, "to": action.get("to"), "text": action["message"]}
+            )
         self._record(a, action, True, "", parents)
         return True, ""
 
@@ -496,8 +539,10 @@ class CraftingWorld(SteerableWorld):
         this_round = [e for e in self.log if e["round"] == self.round - 1]
         return {
             "task": self.task.name,  # the records name the task, so a row redraws on its own
-            "agents": [{"id": a.actor_id, "site": a.site, "xy": list(a.xy), "inv": a.inventory(),
-                        "eq": sorted(a.equipment)} for a in self.actors],
+            "agents": [
+                {"id": a.actor_id, "site": a.site, "xy": list(a.xy), "inv": a.inventory(), "eq": sorted(a.equipment)}
+                for a in self.actors
+            ],
             "prices": {i: round(p, 4) for i, p in sorted(self.prices.items())},
             "orders": [[o["frm"], o["item"], o["qty"] - o["filled"]] for o in self.orders if o["filled"] < o["qty"]],
             "stock": dict(self.stock),

@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.tasks import get_task
+from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:  # pragma: no cover
     from mam_bench.models.crafting.model import CraftingWorld
@@ -47,7 +46,8 @@ class CraftingObservation(BaseModel):
             return " ".join(f"{k}={v}" for k, v in d.items()) or "-"
 
         lines = [
-            f"crafting {self.task} R{self.round}/{self.budget} me={self.actor_id} {self.username} ({self.role}) at {self.site}",
+            f"crafting {self.task} R{self.round}/{self.budget} me={self.actor_id} {self.username} "
+            f"({self.role}) at {self.site}",
             f"skills {kv(self.skills)}",
             f"inv {kv(self.inventory)}",
             f"eq {' '.join(self.equipment) or '-'}",
@@ -63,7 +63,7 @@ class CraftingObservation(BaseModel):
         return "\n".join(lines)
 
     @classmethod
-    def from_text(cls, text: str) -> "CraftingObservation":
+    def from_text(cls, text: str) -> CraftingObservation:
         lines = text.split("\n")
         head = re.match(r"crafting (\S+) R(\d+)/(\d+) me=(\d+) (\S+) \((\S+)\) at (\S+)$", lines[0])
         assert head, lines[0]
@@ -89,14 +89,31 @@ class CraftingObservation(BaseModel):
             m = re.match(r"(\w+):(\w+)=(\d+)/(\S+)$", x)
             nodes.append((m[1], m[2], int(m[3]), m[4]))
         owed = [(m[1], int(m[2]), int(m[3])) for m in (re.match(r"(\w+)=(\d+)>(\d+)$", x) for x in items(f["owed"]))]
-        reqs = [(int(m[1]), int(m[2]), m[3], int(m[4]), int(m[5]))
-                for m in (re.match(r"#(\d+):(\d+)>(\w+)=(\d+)>(\d+)$", x) for x in items(f["req"]))]
+        reqs = [
+            (int(m[1]), int(m[2]), m[3], int(m[4]), int(m[5]))
+            for m in (re.match(r"#(\d+):(\d+)>(\w+)=(\d+)>(\d+)$", x) for x in items(f["req"]))
+        ]
         team = [(int(i), u, r) for i, u, r in (x.split(":") for x in items(f["team"]))]
-        return cls(task=head[1], round=int(head[2]), budget=int(head[3]), actor_id=int(head[4]),
-                   username=head[5], role=head[6], site=head[7], skills=kv(f["skills"]),
-                   inventory=kv(f["inv"]), equipment=items(f["eq"]), nodes=nodes,
-                   stations=items(f["stations"]), here=[int(x) for x in items(f["here"])], owed=owed,
-                   requests=reqs, team=team, last="" if f["last"] == "-" else f["last"], chat=chat)
+        return cls(
+            task=head[1],
+            round=int(head[2]),
+            budget=int(head[3]),
+            actor_id=int(head[4]),
+            username=head[5],
+            role=head[6],
+            site=head[7],
+            skills=kv(f["skills"]),
+            inventory=kv(f["inv"]),
+            equipment=items(f["eq"]),
+            nodes=nodes,
+            stations=items(f["stations"]),
+            here=[int(x) for x in items(f["here"])],
+            owed=owed,
+            requests=reqs,
+            team=team,
+            last="" if f["last"] == "-" else f["last"],
+            chat=chat,
+        )
 
     # --- prompts ------------------------------------------------------------------------------
     def prompt_text(self) -> str:
@@ -104,23 +121,29 @@ class CraftingObservation(BaseModel):
         task = get_task(self.task)
         others = ", ".join(f"{u} (id {i}, {r})" for i, u, r in self.team if i != self.actor_id)
         chat = "\n".join(f"R{r} {self.team[f][1]}{'' if to < 0 else ' to you'}: {t}" for r, f, to, t in self.chat)
-        return "\n".join([
-            "You are an intelligent AI agent that plays the AgentWorld MMORPG game (crafting economy).",
-            "CRITICAL RESPONSE RULE: You MUST call exactly ONE tool function in every response, written as a",
-            'single JSON object such as {"tool": "harvest", "node": "ore1"}. Be decisive; use sleep only when',
-            "waiting serves a purpose. Chat and requests use up your turn.",
-            "TOOLS:",
-            *TOOL_LINES,
-            "=== CURRENT ENVIRONMENT OBSERVATION ===", self.to_text(), "=== END OBSERVATION ===",
-            "=== CHAT HISTORY ===", chat or "(none)", "=== END CHAT HISTORY ===",
-            "",
-            f"**Task:** {task.name} **Description:** {task.description}",
-            f"**Primary Objective:** {task.objective}",
-            "**Secondary Objectives:** " + " ".join(f"- {c.name} ({c.qty})" for c in task.checkpoints),
-            f"**Relevant Context:** {relevant_context(task.name)}",
-            f"**Team Information:** - Total agents in party: {len(self.team)} - Your username: "
-            f"{self.username} (id {self.actor_id}) - Other team members: {others}",
-        ])
+        return "\n".join(
+            [
+                "You are an intelligent AI agent that plays the AgentWorld MMORPG game (crafting economy).",
+                "CRITICAL RESPONSE RULE: You MUST call exactly ONE tool function in every response, written as a",
+                'single JSON object such as {"tool": "harvest", "node": "ore1"}. Be decisive; use sleep only when',
+                "waiting serves a purpose. Chat and requests use up your turn.",
+                "TOOLS:",
+                *TOOL_LINES,
+                "=== CURRENT ENVIRONMENT OBSERVATION ===",
+                self.to_text(),
+                "=== END OBSERVATION ===",
+                "=== CHAT HISTORY ===",
+                chat or "(none)",
+                "=== END CHAT HISTORY ===",
+                "",
+                f"**Task:** {task.name} **Description:** {task.description}",
+                f"**Primary Objective:** {task.objective}",
+                "**Secondary Objectives:** " + " ".join(f"- {c.name} ({c.qty})" for c in task.checkpoints),
+                f"**Relevant Context:** {relevant_context(task.name)}",
+                f"**Team Information:** - Total agents in party: {len(self.team)} - Your username: "
+                f"{self.username} (id {self.actor_id}) - Other team members: {others}",
+            ]
+        )
 
     # --- the random controller's draw -----------------------------------------------------------
     def random_action(self, rng: Any) -> dict[str, Any]:
@@ -155,7 +178,7 @@ TOOL_LINES = [
     '- {"tool": "transfer", "item": ITEM, "qty": N, "to": AGENT_ID}  (same site only)',
     '- {"tool": "chat", "message": TEXT, "to": AGENT_ID or null}  (null: whole team)',
     '- {"tool": "request", "item": ITEM, "qty": N, "to": AGENT_ID or null, "recipient": AGENT_ID or null}'
-    '  (to null: an open order to everyone)',
+    "  (to null: an open order to everyone)",
     '- {"tool": "equip", "item": TOOL}',
     '- {"tool": "sleep"}',
 ]
@@ -192,23 +215,39 @@ def relevant_context(task_name: str) -> str:
     return "; ".join(parts)
 
 
-def observe_agent(world: "CraftingWorld", actor_id: int) -> CraftingObservation:
+def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
     a = world.actors[actor_id]
     cat = world.cat
-    nodes = [(n.node_id, n.resource, world.stock[n.node_id], n.tool or "-")
-             for n in sorted(cat.nodes.values(), key=lambda n: n.node_id) if n.site == a.site]
-    chat = [(c["round"], c["frm"], -1 if c["to"] is None else c["to"], c["text"]) for c in world.chats
-            if c["frm"] != actor_id and c["to"] in (None, actor_id) and c["round"] >= world.round - CHAT_ROUNDS]
+    nodes = [
+        (n.node_id, n.resource, world.stock[n.node_id], n.tool or "-")
+        for n in sorted(cat.nodes.values(), key=lambda n: n.node_id)
+        if n.site == a.site
+    ]
+    chat = [
+        (c["round"], c["frm"], -1 if c["to"] is None else c["to"], c["text"])
+        for c in world.chats
+        if c["frm"] != actor_id and c["to"] in (None, actor_id) and c["round"] >= world.round - CHAT_ROUNDS
+    ]
     return CraftingObservation(
-        task=world.task.name, round=world.round, budget=world.budget, actor_id=actor_id,
-        username=a.username, role=a.role, site=a.site or "en_route", skills=dict(a.skills), inventory=a.inventory(),
+        task=world.task.name,
+        round=world.round,
+        budget=world.budget,
+        actor_id=actor_id,
+        username=a.username,
+        role=a.role,
+        site=a.site or "en_route",
+        skills=dict(a.skills),
+        inventory=a.inventory(),
         equipment=sorted(a.equipment),
         nodes=nodes,
         stations=sorted(s for s, site in cat.stations.items() if site == a.site),
         here=[b.actor_id for b in world.actors if b.actor_id != actor_id and world.colocated(actor_id, b.actor_id)],
         owed=[(o.item, o.outstanding, o.to) for o in a.ordered_obligations() if o.outstanding > 0],
-        requests=[(r["id"], r["frm"], r["item"], r["qty"], r["recipient"]) for r in world.requests
-                  if r["to"] == actor_id and r["status"] == "pending"],
+        requests=[
+            (r["id"], r["frm"], r["item"], r["qty"], r["recipient"])
+            for r in world.requests
+            if r["to"] == actor_id and r["status"] == "pending"
+        ],
         team=[(b.actor_id, b.username, b.role) for b in world.actors],
         last=world.last_outcome.get(actor_id, ""),
         chat=chat,

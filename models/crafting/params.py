@@ -8,7 +8,6 @@ from pydantic import Field, field_validator
 
 from mam_bench.params import WorldParams
 
-
 #: the world before scarcity (issue 13): one-step travel, one unit per harvest, refill every 5 rounds
 STATIC_WORLD = {"travel": "abstracted", "yields": (0.0, 1.0, 0.0), "regrow": 0.0, "rivals": 0.0, "refill_every": 5}
 
@@ -19,21 +18,26 @@ class CraftingParams(WorldParams):
     influence: int = Field(2, ge=0, le=20, description="influence seats when none are named")
     board: bool = Field(True, description="coordination board; off in AgentWorld reproduction mode")
     turn_order: Literal["fixed", "shuffle"] = Field(
-        "shuffle", description="round-robin by index, or a seeded shuffle per round (stream 'order')")
+        "shuffle", description="round-robin by index, or a seeded shuffle per round (stream 'order')"
+    )
     stock_jitter: int = Field(1, ge=0, le=3, description="node stocks vary by +-jitter per seed")
     refill_every: int = Field(0, ge=0, description="nodes also regain 1 unit every N rounds (0: off; old world: 5)")
     strategy: Literal["market", "shared_plan"] = Field(
-        "market", description="ordinary agents decide locally (market) or follow AgentWorld's shared-plan baseline")
+        "market", description="ordinary agents decide locally (market) or follow AgentWorld's shared-plan baseline"
+    )
     travel: Literal["distance", "abstracted"] = Field(
-        "distance", description="move_to covers at most `speed` cells per action, or arrives at once")
+        "distance", description="move_to covers at most `speed` cells per action, or arrives at once"
+    )
     speed: int = Field(2, ge=1, le=24, description="cells per move_to action under travel=distance")
     yields: tuple[float, float, float] = Field(
-        (0.2, 0.6, 0.2), description="chance that a harvest yields 0, 1 or 2 units (stream 'yield')")
+        (0.2, 0.6, 0.2), description="chance that a harvest yields 0, 1 or 2 units (stream 'yield')"
+    )
     regrow: float = Field(0.25, ge=0, le=1, description="chance per round that a node below its stock regains 1")
     rivals: float = Field(0.15, ge=0, le=1, description="chance per round and node that a rival order takes 1 unit")
     psr_mode: Literal["fractional", "binary"] = "fractional"
     chat_edges: Literal["heuristic", "none"] = Field(
-        "heuristic", description="how chat enters CCE (the LLM judge is an offline hook)")
+        "heuristic", description="how chat enters CCE (the LLM judge is an offline hook)"
+    )
 
     @field_validator("yields", mode="before")
     @classmethod

@@ -8,8 +8,9 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
-from mam_bench.runner import PairSpec, prepare, run_reference
 from mam_bench.models.crafting.tasks import all_tasks
+
+from mam_bench.runner import PairSpec, prepare, run_reference
 
 OUT = Path(__file__).parent / "RESULTS.md"
 
@@ -57,11 +58,22 @@ def reference_rows(seeds: range = range(20)) -> list[dict]:
             m = world.metrics()
             runs.append((m["sr"], world.round, m["psr"], m["cce"], m["gini"], m["progress_all"]))
         col = list(zip(*runs))
-        rows.append({"task": name, "category": task.category, "agents": len(task.agents), "budget": task.budget,
-                     "sr": statistics.mean(col[0]), "rounds": statistics.mean(col[1]), "psr": statistics.mean(col[2]),
-                     "cce": statistics.mean(col[3]), "gini": statistics.mean(col[4]),
-                     "progress": statistics.mean(col[5]), "progress_sd": statistics.stdev(col[5]),
-                     "progress_distinct": len(set(col[5]))})
+        rows.append(
+            {
+                "task": name,
+                "category": task.category,
+                "agents": len(task.agents),
+                "budget": task.budget,
+                "sr": statistics.mean(col[0]),
+                "rounds": statistics.mean(col[1]),
+                "psr": statistics.mean(col[2]),
+                "cce": statistics.mean(col[3]),
+                "gini": statistics.mean(col[4]),
+                "progress": statistics.mean(col[5]),
+                "progress_sd": statistics.stdev(col[5]),
+                "progress_distinct": len(set(col[5])),
+            }
+        )
     return rows
 
 
@@ -79,14 +91,21 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        lines.append(f"| {r['task']} | {r['category']} | {r['agents']} | {r['budget']} | {r['sr']:.2f} | "
-                     f"{r['psr']:.3f} | {r['progress']:.3f} ({r['progress_sd']:.3f}) | {r['progress_distinct']} | "
-                     f"{r['cce']:.3f} | {r['gini']:.3f} | {r['rounds']:.1f} |")
-    lines += ["", f"Overall: SR {statistics.mean(r['sr'] for r in rows):.3f} over {len(rows)} tasks x 20 seeds; "
-              f"mean progress {statistics.mean(r['progress'] for r in rows):.3f}; "
-              f"mean CCE {statistics.mean(r['cce'] for r in rows):.3f}. `distinct` counts the different "
-              "progress values among the 20 seeds. progress here is `progress_all` (every agent counts; the "
-              "reference has no influence seats).", "", NOTES]
+        lines.append(
+            f"| {r['task']} | {r['category']} | {r['agents']} | {r['budget']} | {r['sr']:.2f} | "
+            f"{r['psr']:.3f} | {r['progress']:.3f} ({r['progress_sd']:.3f}) | {r['progress_distinct']} | "
+            f"{r['cce']:.3f} | {r['gini']:.3f} | {r['rounds']:.1f} |"
+        )
+    lines += [
+        "",
+        f"Overall: SR {statistics.mean(r['sr'] for r in rows):.3f} over {len(rows)} tasks x 20 seeds; "
+        f"mean progress {statistics.mean(r['progress'] for r in rows):.3f}; "
+        f"mean CCE {statistics.mean(r['cce'] for r in rows):.3f}. `distinct` counts the different "
+        "progress values among the 20 seeds. progress here is `progress_all` (every agent counts; the "
+        "reference has no influence seats).",
+        "",
+        NOTES,
+    ]
     OUT.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -10,9 +10,8 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
-
 from mam_bench.models.crafting.catalog import DATA, catalog
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class AgentSpec(BaseModel):
@@ -72,7 +71,7 @@ class Task(BaseModel):
         k = sum(1 for a in self.agents[:index] if a.role == role) + 1
         return f"{role}_{k}"
 
-    def check(self) -> "Task":
+    def check(self) -> Task:
         cat = catalog()
         assert 3 <= len(self.agents) <= 20, f"{self.name}: 3 to 20 agents"
         for a in self.agents:

@@ -5,7 +5,8 @@ Outcome: the Gini coefficient of wealth. `equalize` lowers it, `concentrate` rai
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import mesa
 from pydantic import BaseModel, ConfigDict

@@ -7,7 +7,8 @@ Outcomes: active rebels (`incite` raises, `calm` lowers) and jailed citizens.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import mesa
 from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
@@ -30,7 +31,7 @@ class Person(CellAgent):
 
 
 class Citizen(Person):
-    def __init__(self, model: "CivilViolence", cell: Any):
+    def __init__(self, model: CivilViolence, cell: Any):
         super().__init__(model)
         self.cell = cell
         self.hardship = self.random.random()
@@ -61,7 +62,7 @@ class Citizen(Person):
 
 
 class Cop(Person):
-    def __init__(self, model: "CivilViolence", cell: Any):
+    def __init__(self, model: CivilViolence, cell: Any):
         super().__init__(model)
         self.cell = cell
 
@@ -76,9 +77,18 @@ class Cop(Person):
 
 
 class CivilViolence(mesa.Model):
-    def __init__(self, size: int = 12, citizens: float = 0.7, cops: float = 0.04, vision: int = 3,
-                 legitimacy: float = 0.8, threshold: float = 0.1, k: float = 2.3, max_jail: int = 15,
-                 seed: int | None = None):
+    def __init__(
+        self,
+        size: int = 12,
+        citizens: float = 0.7,
+        cops: float = 0.04,
+        vision: int = 3,
+        legitimacy: float = 0.8,
+        threshold: float = 0.1,
+        k: float = 2.3,
+        max_jail: int = 15,
+        seed: int | None = None,
+    ):
         super().__init__(seed=seed)
         self.vision, self.legitimacy, self.threshold, self.k, self.max_jail = vision, legitimacy, threshold, k, max_jail
         self.grid = OrthogonalMooreGrid((size, size), torus=True, capacity=1, random=self.random)
@@ -135,8 +145,10 @@ class CivilViolenceWorld(MesaWorld):
 
     def observation(self, agent: Citizen) -> dict[str, Any]:
         seen = agent.seen() if agent.cell is not None else []
-        return {"cops_in_sight": sum(isinstance(a, Cop) for a in seen),
-                "active_in_sight": sum(isinstance(a, Citizen) and a.active for a in seen)}
+        return {
+            "cops_in_sight": sum(isinstance(a, Cop) for a in seen),
+            "active_in_sight": sum(isinstance(a, Citizen) and a.active for a in seen),
+        }
 
 
 class CivilViolenceHeuristic(Controller):

@@ -6,7 +6,8 @@ raises it, `suppress` lowers it) and the round at which the network reached cons
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import mesa
 import networkx as nx
@@ -77,7 +78,11 @@ class VoterWorld(MesaWorld):
             self.consensus_at = self.round
         at = getattr(self, "consensus_at", None)
         # consensus_round is censored at the rounds played while there is no consensus yet
-        return {"share": s, "consensus": float(at is not None), "consensus_round": float(self.round if at is None else at)}
+        return {
+            "share": s,
+            "consensus": float(at is not None),
+            "consensus_round": float(self.round if at is None else at),
+        }
 
     def finished(self) -> str | None:
         return "consensus" if share(self.model) in (0.0, 1.0) else None

@@ -19,12 +19,18 @@ def action_schema(size: int | None = None) -> dict[str, Any]:
         "title": "SchellingAction",
         "oneOf": [
             {
-                "title": "Stay", "type": "object", "properties": {"stay": {"const": True}},
-                "required": ["stay"], "additionalProperties": False,
+                "title": "Stay",
+                "type": "object",
+                "properties": {"stay": {"const": True}},
+                "required": ["stay"],
+                "additionalProperties": False,
             },
             {
-                "title": "Move", "type": "object", "properties": {"row": dict(cell), "col": dict(cell)},
-                "required": ["row", "col"], "additionalProperties": False,
+                "title": "Move",
+                "type": "object",
+                "properties": {"row": dict(cell), "col": dict(cell)},
+                "required": ["row", "col"],
+                "additionalProperties": False,
             },
         ],
     }
@@ -46,7 +52,7 @@ class SchellingAction(BaseModel):
     col: int | None = None
 
     @model_validator(mode="after")
-    def _stay_or_cell(self) -> "SchellingAction":
+    def _stay_or_cell(self) -> SchellingAction:
         if self.stay and (self.row is not None or self.col is not None):
             raise ValueError("give either stay or row and col, not both")
         if not self.stay and (self.row is None or self.col is None):

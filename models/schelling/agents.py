@@ -180,8 +180,14 @@ def ordinary_phase(
 
 
 def nearest_eligible(
-    vac: np.ndarray, available: np.ndarray, same_v: np.ndarray, occ_v: np.ndarray,
-    origin: int, size: int, num: int, den: int,
+    vac: np.ndarray,
+    available: np.ndarray,
+    same_v: np.ndarray,
+    occ_v: np.ndarray,
+    origin: int,
+    size: int,
+    num: int,
+    den: int,
 ) -> np.ndarray:
     """Indices into `vac` of the nearest available vacancies that would satisfy an agent at `origin`
     (its own cell counted as empty), in flat cell order; empty when none would."""

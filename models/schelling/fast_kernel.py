@@ -15,16 +15,16 @@ eligible list when they are rare, never by scanning every vacancy for every agen
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 
-from mam_bench.streams import seeded
+import numpy as np
 from mam_bench.models.schelling.agents import rule_keys
 from mam_bench.models.schelling.params import SchellingParams
-from mam_bench.models.schelling.seeding import ORDER, TIES, PLACEMENT, stream_words
+from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, TIES, stream_words
+from numba import njit
+
+from mam_bench.streams import seeded
 
 EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED, NEED_KEYS = 0, 1, 2, 3, 4, 5
 STATUS = {EQUILIBRIUM: "equilibrium", BLOCKED: "blocked", HORIZON: "horizon_exhausted"}
@@ -97,10 +97,22 @@ def _dist(a: int, b: int, size: int) -> int:
 
 @njit(cache=True)
 def run_kernel(
-    flat: np.ndarray, types: np.ndarray, pos: np.ndarray, size: int, num: int, den: int,
-    cap: int, rounds: int, random_empty: bool,
-    obuf: np.ndarray, optr: np.ndarray, tbuf: np.ndarray, tptr: np.ndarray,
-    isolated: bool, keys: np.ndarray, kinfo: np.ndarray,
+    flat: np.ndarray,
+    types: np.ndarray,
+    pos: np.ndarray,
+    size: int,
+    num: int,
+    den: int,
+    cap: int,
+    rounds: int,
+    random_empty: bool,
+    obuf: np.ndarray,
+    optr: np.ndarray,
+    tbuf: np.ndarray,
+    tptr: np.ndarray,
+    isolated: bool,
+    keys: np.ndarray,
+    kinfo: np.ndarray,
 ) -> tuple[int, int]:
     """Play reference transitions in place from `rounds` until a stop; returns (code, rounds).
 
@@ -151,7 +163,7 @@ def run_kernel(
         if isolated:
             if kinfo[0] != rounds:
                 kinfo[1] = nu
-                kinfo[2:2 + nu] = unhappy[:nu]
+                kinfo[2 : 2 + nu] = unhappy[:nu]
                 return NEED_KEYS, rounds
             order = unhappy[:nu][np.argsort(keys[unhappy[:nu], 0], kind="mergesort")]
         else:
@@ -332,14 +344,16 @@ def _uint32_stream(rng: np.random.Generator, words: int) -> np.ndarray:
     return rng.bit_generator.random_raw((words + 1) // 2).view(np.uint32)
 
 
-def fast_reference(params: SchellingParams, seed: int, max_rounds: int | None = None) -> tuple[str, int, np.ndarray, np.ndarray]:
+def fast_reference(
+    params: SchellingParams, seed: int, max_rounds: int | None = None
+) -> tuple[str, int, np.ndarray, np.ndarray]:
     """Status, transitions, final board and types of one reference run (same as the world)."""
     cap = params.max_rounds if max_rounds is None else max_rounds
     n, size = params.n_agents, params.size
     num, den = params.threshold.numerator, params.threshold.denominator
     random_empty = params.move_rule == "random_empty"
     types = np.zeros(n, dtype=np.int64)
-    types[params.n_a:] = 1
+    types[params.n_a :] = 1
     flat0 = _board(params, seed)
     if params.streams == "isolated":
         return _isolated_reference(params, seed, cap, flat0, types)
@@ -356,13 +370,27 @@ def fast_reference(params: SchellingParams, seed: int, max_rounds: int | None = 
         rounds = 0
         while True:
             code, rounds = run_kernel(
-                flat, types, pos, size, num, den, cap, rounds, random_empty, obuf, optr, tbuf, tptr,
-                False, _NO_KEYS, _NO_KINFO,
+                flat,
+                types,
+                pos,
+                size,
+                num,
+                den,
+                cap,
+                rounds,
+                random_empty,
+                obuf,
+                optr,
+                tbuf,
+                tptr,
+                False,
+                _NO_KEYS,
+                _NO_KINFO,
             )
             if code != REFILL:
                 break
-            obuf = np.concatenate([obuf[optr[0]:], _uint32_stream(order_rng, chunk)])
-            tbuf = np.concatenate([tbuf[tptr[0]:], _uint32_stream(tie_rng, chunk)])
+            obuf = np.concatenate([obuf[optr[0] :], _uint32_stream(order_rng, chunk)])
+            tbuf = np.concatenate([tbuf[tptr[0] :], _uint32_stream(tie_rng, chunk)])
             optr[0] = tptr[0] = 0
         if code != EXHAUSTED:
             return STATUS[code], rounds, flat.reshape(size, size), types
@@ -375,7 +403,11 @@ _NO_BUF = np.zeros(0, dtype=np.uint32)
 
 
 def _isolated_reference(
-    params: SchellingParams, seed: int, cap: int, flat0: np.ndarray, types: np.ndarray,
+    params: SchellingParams,
+    seed: int,
+    cap: int,
+    flat0: np.ndarray,
+    types: np.ndarray,
 ) -> tuple[str, int, np.ndarray, np.ndarray]:
     """The reference with per-agent streams: the kernel pauses each round for the unhappy agents' keys."""
     n, size = params.n_agents, params.size
@@ -388,12 +420,26 @@ def _isolated_reference(
     rounds = 0
     while True:
         code, rounds = run_kernel(
-            flat, types, pos, size, params.threshold.numerator, params.threshold.denominator, cap, rounds,
-            params.move_rule == "random_empty", _NO_BUF, ptr, _NO_BUF, ptr, True, keys, kinfo,
+            flat,
+            types,
+            pos,
+            size,
+            params.threshold.numerator,
+            params.threshold.denominator,
+            cap,
+            rounds,
+            params.move_rule == "random_empty",
+            _NO_BUF,
+            ptr,
+            _NO_BUF,
+            ptr,
+            True,
+            keys,
+            kinfo,
         )
         if code != NEED_KEYS:
             return STATUS[code], rounds, flat.reshape(size, size), types
-        for aid in kinfo[2:2 + kinfo[1]].tolist():
+        for aid in kinfo[2 : 2 + kinfo[1]].tolist():
             keys[aid] = rule_keys(seed, rounds, aid)
         kinfo[0] = rounds
 
@@ -401,5 +447,7 @@ def _isolated_reference(
 def fast_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
     """The landscape row of one reference run: status, rounds, final satisfaction and OEH."""
     status, rounds, grid, types = fast_reference(params, seed, max_rounds)
-    sat, oeh = final_measures(grid.ravel(), types, params.size, params.threshold.numerator, params.threshold.denominator)
+    sat, oeh = final_measures(
+        grid.ravel(), types, params.size, params.threshold.numerator, params.threshold.denominator
+    )
     return {"status": status, "rounds": rounds, "final_satisfaction": float(sat), "final_homophily": float(oeh)}

@@ -7,12 +7,12 @@ of thousands of runs stays cheap and gives the same numbers as the world itself.
 from __future__ import annotations
 
 import numpy as np
-
-from mam_bench.streams import seeded
 from mam_bench.models.schelling.agents import IsolatedDraws, PilotDraws, ordinary_phase, settle
 from mam_bench.models.schelling.metrics import edge_homophily, satisfaction
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
+
+from mam_bench.streams import seeded
 
 
 def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
-from mesa.datacollection import DataCollector
-from mesa.discrete_space import OrthogonalMooreGrid
-
-from mam_bench.controller import Decision
-from mam_bench.params import fraction_text
-from mam_bench.streams import seeded
-from mam_bench.world import AuditEntry, SteerableWorld
 from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
 from mam_bench.models.schelling.agents import (
     GROUPS,
@@ -31,6 +25,14 @@ from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
 from mam_bench.models.schelling.observe import SchellingObservation, render_grid
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
+from mesa.datacollection import DataCollector
+from mesa.discrete_space import OrthogonalMooreGrid
+
+from mam_bench.controller import Decision
+from mam_bench.params import fraction_text
+from mam_bench.streams import seeded
+from mam_bench.world import AuditEntry, SteerableWorld
+
 
 def _target_text(proposal: Any) -> str:
     """`r,c` for a well-formed move, `stay` for a stay, `?` for anything invalid."""
@@ -131,10 +133,14 @@ class SchellingWorld(SteerableWorld):
             ordinary &= ~np.isin(self.board, self.influence_ids)
         unhappy = ordinary & ~self.satisfied_grid
         view = {
-            "round": self.round, "size": self.size, "threshold": self.params.threshold,
+            "round": self.round,
+            "size": self.size,
+            "threshold": self.params.threshold,
             "groups": tuple(tuple(r) for r in tg.tolist()),
             "dissatisfied": (int((unhappy & (tg == 0)).sum()), int((unhappy & (tg == 1)).sum())),
-            "objective": self.objective, "oeh": round(m["oeh"], 4), "satisfaction": round(m["satisfaction"], 4),
+            "objective": self.objective,
+            "oeh": round(m["oeh"], 4),
+            "satisfaction": round(m["satisfaction"], 4),
             "grid": render_grid(self.board, self.types, self.satisfied_grid, set(self.influence_ids)),
             "influence": tuple(
                 (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.influence_ids
@@ -192,8 +198,14 @@ class SchellingWorld(SteerableWorld):
             ca, cb = neighbour_counts(type_grid(self.board, self.types))
             counts = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
             choices = nearest_eligible(
-                vac, available, counts[int(self.types[actor_id])], counts[0] + counts[1], cell, self.size,
-                self.num, self.den,
+                vac,
+                available,
+                counts[int(self.types[actor_id])],
+                counts[0] + counts[1],
+                cell,
+                self.size,
+                self.num,
+                self.den,
             )
         if choices.size == 0:
             return dict(STAY)
@@ -201,7 +213,9 @@ class SchellingWorld(SteerableWorld):
         r, c = divmod(int(vac[choices[tie_index(tie_key, choices.size)]]), self.size)
         return {"row": r, "col": c}
 
-    def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[tuple[int, int, int]]]:
+    def _influence_phase(
+        self, decisions: Mapping[int, Decision]
+    ) -> tuple[list[AuditEntry], list[int], list[tuple[int, int, int]]]:
         """Classify influence proposals in stable-id order; lower id wins a duplicate."""
         entries: list[AuditEntry] = []
         deferred: list[int] = []
@@ -218,7 +232,15 @@ class SchellingWorld(SteerableWorld):
                 continue
             action, reason = parse_action(d.action)
             if action is None:
-                entries.append(AuditEntry(self.round, aid, d.action if isinstance(d.action, dict) else repr(d.action), "invalid", reason or ""))
+                entries.append(
+                    AuditEntry(
+                        self.round,
+                        aid,
+                        d.action if isinstance(d.action, dict) else repr(d.action),
+                        "invalid",
+                        reason or "",
+                    )
+                )
                 continue
             if action.get("stay"):
                 entries.append(AuditEntry(self.round, aid, action, "stay"))
@@ -245,8 +267,15 @@ class SchellingWorld(SteerableWorld):
         if steered:
             self.movable[list(steered)] = False
         plan = ordinary_phase(
-            self.board, self.types, self.pos, self.movable, self.num, self.den,
-            {dest for _, _, dest in ia_moves}, self._draws(), self.params.move_rule,
+            self.board,
+            self.types,
+            self.pos,
+            self.movable,
+            self.num,
+            self.den,
+            {dest for _, _, dest in ia_moves},
+            self._draws(),
+            self.params.move_rule,
         )
         if self.role == "reference":
             if plan.unhappy == 0:
@@ -326,7 +355,9 @@ class SchellingWorld(SteerableWorld):
             else:
                 parts.append(f"{e.actor_id}:{e.outcome}")
         m = self.metrics()
-        return [" ".join(parts) + f" | oeh {m['oeh']:.4f} sat {m['satisfaction']:.4f} ordinary_moves {self.ordinary_moves}"]
+        return [
+            " ".join(parts) + f" | oeh {m['oeh']:.4f} sat {m['satisfaction']:.4f} ordinary_moves {self.ordinary_moves}"
+        ]
 
     def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:
         return declared_target(actor_id, text)

@@ -67,22 +67,27 @@ class SchellingObservation(BaseModel):
         labels = {(r, c): f"{g.lower()}{i}" for i, g, r, c in self.influence}
         rows = []
         for r, line in enumerate(self.grid):
-            cells = [labels.get((r, c), ch.upper() if ch not in (EMPTY, *INFLUENCE) else ch) for c, ch in enumerate(line)]
+            cells = [
+                labels.get((r, c), ch.upper() if ch not in (EMPTY, *INFLUENCE) else ch) for c, ch in enumerate(line)
+            ]
             rows.append(f'"row {r}": "' + " ".join(cells) + '"')
         vac = ", ".join(f'"{r},{c}"' for r, c in self.vacancies())
         unhappy = [f"{r},{c}" for r, line in enumerate(self.grid) for c, ch in enumerate(line) if ch in "ab"]
-        return "\n".join([
-            f'{{"round": {self.round}, "actor": {self.actor_id}, "group": "{self.group}", '
-            f'"position": "{self.row},{self.col}", "preference": "{self.threshold}", "objective": "{self.objective}", '
-            f'"oeh": {self.oeh:.4f}, "satisfaction": {self.satisfaction:.4f},',
-            *rows,
-            f'"vacancies": [{vac}],',
-            '"influence_actors": [' + ", ".join(f'"{i}:{g}@{r},{c}"' for i, g, r, c in self.influence) + "],",
-            '"dissatisfied_ordinary_agents": [' + ", ".join(f'"{u}"' for u in unhappy) + "]}",
-        ])
+        return "\n".join(
+            [
+                f'{{"round": {self.round}, "actor": {self.actor_id}, "group": "{self.group}", '
+                f'"position": "{self.row},{self.col}", "preference": "{self.threshold}", '
+                f'"objective": "{self.objective}", '
+                f'"oeh": {self.oeh:.4f}, "satisfaction": {self.satisfaction:.4f},',
+                *rows,
+                f'"vacancies": [{vac}],',
+                '"influence_actors": [' + ", ".join(f'"{i}:{g}@{r},{c}"' for i, g, r, c in self.influence) + "],",
+                '"dissatisfied_ordinary_agents": [' + ", ".join(f'"{u}"' for u in unhappy) + "]}",
+            ]
+        )
 
     @classmethod
-    def from_text(cls, text: str) -> "SchellingObservation":
+    def from_text(cls, text: str) -> SchellingObservation:
         lines = text.strip().splitlines()
         head = re.match(
             r"round (\d+) \| you (\d+) group (\w) at (\d+),(\d+) \| threshold (\S+) \| objective (\S+)"
@@ -111,9 +116,21 @@ class SchellingObservation(BaseModel):
         groups = tuple(tuple(cell_group[ch] for ch in line) for line in grid)
         unhappy = tuple(sum(line.count(ORDINARY[k][1]) for line in grid) for k in range(2))
         return cls(
-            round=int(g[0]), actor_id=int(g[1]), group=g[2], row=int(g[3]), col=int(g[4]), size=size,
-            threshold=g[5], objective=g[6], oeh=float(g[7]), satisfaction=float(g[8]), grid=grid,
-            groups=groups, dissatisfied=unhappy, influence=tuple(influence), last_outcomes=tuple(last),
+            round=int(g[0]),
+            actor_id=int(g[1]),
+            group=g[2],
+            row=int(g[3]),
+            col=int(g[4]),
+            size=size,
+            threshold=g[5],
+            objective=g[6],
+            oeh=float(g[7]),
+            satisfaction=float(g[8]),
+            grid=grid,
+            groups=groups,
+            dissatisfied=unhappy,
+            influence=tuple(influence),
+            last_outcomes=tuple(last),
         )
 
 

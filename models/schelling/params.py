@@ -56,7 +56,7 @@ class SchellingParams(WorldParams):
         return v
 
     @model_validator(mode="after")
-    def _population(self) -> "SchellingParams":
+    def _population(self) -> SchellingParams:
         if self.n_vacant < 1:
             raise ValueError(f"vacancy {self.vacancy} leaves no empty cell on a {self.size}x{self.size} board")
         if self.n_agents < 2:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 
 from mam_bench.streams import MAGIC, seeded
-from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 
 PLACEMENT, ORDER, TIES = 0, 1, 2
 _OUTSIDE = 0xFFFF  # marks a value outside the pilot's landscape lists in the seeding words

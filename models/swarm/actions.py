@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from mam_bench.models.swarm.grid import BASE_ACTIONS
+from pydantic import BaseModel, ConfigDict
 
 
 class SwarmAction(BaseModel):

@@ -9,16 +9,10 @@ round), so null steering is exact. Then physics, then the task rule, then messag
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, ClassVar, Mapping, get_args
+from collections.abc import Mapping
+from typing import Any, ClassVar, get_args
 
 import numpy as np
-from mesa.datacollection import DataCollector
-from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
-from pydantic import ValidationError
-
-from mam_bench.controller import Decision
-from mam_bench.streams import agent_stream, stream
-from mam_bench.world import AuditEntry, SteerableWorld
 from mam_bench.models.swarm import dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.answer import parse_answer
@@ -28,12 +22,19 @@ from mam_bench.models.swarm.messages import MessageBus, clip_message
 from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.params import SwarmParams
 from mam_bench.models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
+from mesa.datacollection import DataCollector
+from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
+from pydantic import ValidationError
+
+from mam_bench.controller import Decision
+from mam_bench.streams import agent_stream, stream
+from mam_bench.world import AuditEntry, SteerableWorld
 
 
 class SwarmAgent(CellAgent):
     """The Mesa identity of one swarm agent; the world's arrays hold its state."""
 
-    def __init__(self, model: "SwarmWorld", cell: Any, actor_id: int) -> None:
+    def __init__(self, model: SwarmWorld, cell: Any, actor_id: int) -> None:
         super().__init__(model)
         self.cell = cell
         self.actor_id = actor_id
@@ -142,7 +143,7 @@ class SwarmWorld(SteerableWorld):
             for r, c in b.cells:
                 if 0 <= r < self.size and 0 <= c < self.size:
                     ok[r, c] = False
-        for (r, c) in self.marks:
+        for r, c in self.marks:
             ok[r, c] = False
         return ok
 
@@ -171,10 +172,19 @@ class SwarmWorld(SteerableWorld):
         frames = [v for f in reversed(self.frames) if (v := render(f, actor_id, self.params.view)) is not None]
         pos = tuple(int(x) for x in self.pos[actor_id]) if self.active[actor_id] else None
         return self.Observation(
-            task=self.name, actor_id=actor_id, round=self.round, size=self.size, view=self.params.view,
-            max_round=self.params.rounds, position=pos, score=float(self.score),
-            status=self.status_of(actor_id), facts=self.facts_of(actor_id), frames=tuple(frames),
-            messages=tuple(self.inbox.get(actor_id, ())), actions=tuple(self.history[actor_id]),
+            task=self.name,
+            actor_id=actor_id,
+            round=self.round,
+            size=self.size,
+            view=self.params.view,
+            max_round=self.params.rounds,
+            position=pos,
+            score=float(self.score),
+            status=self.status_of(actor_id),
+            facts=self.facts_of(actor_id),
+            frames=tuple(frames),
+            messages=tuple(self.inbox.get(actor_id, ())),
+            actions=tuple(self.history[actor_id]),
             allowed=self.allowed,
         )
 
@@ -239,7 +249,9 @@ class SwarmWorld(SteerableWorld):
         prev, was_active = self.pos.copy(), self.active.copy()
         res = self.resolve_pushes(self.static_mask(), self.pos, self.active, moves, self.bodies)
         self.pos, self.bodies = res.positions, res.bodies
-        off = ~((self.pos[:, 0] >= 0) & (self.pos[:, 0] < self.size) & (self.pos[:, 1] >= 0) & (self.pos[:, 1] < self.size))
+        off = ~(
+            (self.pos[:, 0] >= 0) & (self.pos[:, 0] < self.size) & (self.pos[:, 1] >= 0) & (self.pos[:, 1] < self.size)
+        )
         escaped = [int(i) for i in np.flatnonzero(off & self.active)]
         self.active &= ~off
         self.after_physics(escaped)
@@ -252,7 +264,9 @@ class SwarmWorld(SteerableWorld):
                 self.recent[aid].append((int(self.pos[aid, 0]), int(self.pos[aid, 1])))
         self.inbox = self.bus.deliver(r + 1, self.pos, self.active)
         self._sync_mesa(prev, was_active)
-        self._dyn = self.tracker.update(prev, self.pos, was_active, self.active, actions, [m for m in messages if m], res.push_events)
+        self._dyn = self.tracker.update(
+            prev, self.pos, was_active, self.active, actions, [m for m in messages if m], res.push_events
+        )
         self.last_actions, self.last_messages = actions, messages
         entries = []
         for aid in self.influence_ids:
@@ -286,7 +300,17 @@ class SwarmWorld(SteerableWorld):
 
     def _record_frame(self, next_round: int = 0) -> None:
         box = frozenset(c for b in self.bodies if b.symbol == "B" for c in b.cells)
-        self.frames.append(FrameData(next_round, self.terrain, self.pos.copy(), self.active.copy(), self.alt_state().copy(), box, dict(self.marks)))
+        self.frames.append(
+            FrameData(
+                next_round,
+                self.terrain,
+                self.pos.copy(),
+                self.active.copy(),
+                self.alt_state().copy(),
+                box,
+                dict(self.marks),
+            )
+        )
 
     # --- outcome --------------------------------------------------------------------------------
     def metrics(self) -> dict[str, float]:

@@ -6,19 +6,31 @@ import math
 from collections import Counter
 
 import numpy as np
-from scipy.sparse.csgraph import connected_components
-
 from mam_bench.models.swarm.embedding import edit_consistency, homogeneity
 from mam_bench.models.swarm.grid import DELTA, MOVES
+from scipy.sparse.csgraph import connected_components
 
 _UNIT = {m: (DELTA[m][1], DELTA[m][0]) for m in MOVES}  # (x, y) with UP = (0, -1)
 
 NAMES = (
-    "directional_entropy", "stillness_proportion", "dominant_action_prop", "polarization_index",
-    "avg_moving_distance", "exploration_rate", "local_structure_preservation", "agent_push_events",
-    "mean_message_length", "std_message_length", "prop_question_sentences", "prop_digit_chars",
-    "info_homogeneity", "norm_mean_message_embedding", "edit_consistency", "action_gini",
-    "visibility_components", "separation_force",
+    "directional_entropy",
+    "stillness_proportion",
+    "dominant_action_prop",
+    "polarization_index",
+    "avg_moving_distance",
+    "exploration_rate",
+    "local_structure_preservation",
+    "agent_push_events",
+    "mean_message_length",
+    "std_message_length",
+    "prop_question_sentences",
+    "prop_digit_chars",
+    "info_homogeneity",
+    "norm_mean_message_embedding",
+    "edit_consistency",
+    "action_gini",
+    "visibility_components",
+    "separation_force",
 )
 
 
@@ -56,8 +68,14 @@ class DynamicsTracker:
         self.visited[p[ok, 0], p[ok, 1]] = True
 
     def update(
-        self, prev: np.ndarray, pos: np.ndarray, was_active: np.ndarray, active: np.ndarray,
-        actions: list[str | None], messages: list[str], push_events: int,
+        self,
+        prev: np.ndarray,
+        pos: np.ndarray,
+        was_active: np.ndarray,
+        active: np.ndarray,
+        actions: list[str | None],
+        messages: list[str],
+        push_events: int,
     ) -> dict[str, float]:
         out = zero()
         acted = [a for a in actions if a is not None]
@@ -93,8 +111,10 @@ class DynamicsTracker:
             diff = p[:, None, :] - p[None, :, :]
             cheb = np.abs(diff).max(-1)
             vis = (cheb <= self.reach) & (cheb > 0)
-            out["visibility_components"] = float(connected_components(vis | np.eye(len(live), dtype=bool), directed=False)[0])
-            d2 = (diff ** 2).sum(-1)
+            out["visibility_components"] = float(
+                connected_components(vis | np.eye(len(live), dtype=bool), directed=False)[0]
+            )
+            d2 = (diff**2).sum(-1)
             with np.errstate(divide="ignore", invalid="ignore"):
                 f = np.where(vis[..., None], diff / np.where(d2 > 0, d2, 1)[..., None], 0.0).sum(1)
             out["separation_force"] = float(np.linalg.norm(f, axis=1).mean())

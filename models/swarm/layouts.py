@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import numpy as np
-
 from mam_bench.models.swarm.grid import EMPTY, WALL
 
 
@@ -16,7 +15,9 @@ def walled(size: int) -> np.ndarray:
     return t
 
 
-def free_cells(terrain: np.ndarray, blocked: set[tuple[int, int]] = frozenset(), region: tuple[int, int, int, int] | None = None) -> list[tuple[int, int]]:
+def free_cells(
+    terrain: np.ndarray, blocked: set[tuple[int, int]] = frozenset(), region: tuple[int, int, int, int] | None = None
+) -> list[tuple[int, int]]:
     """Empty cells in row-major order, optionally inside (r0, r1, c0, c1) inclusive."""
     rows, cols = np.nonzero(terrain == EMPTY)
     out = []
@@ -37,7 +38,9 @@ def place(cells: list[tuple[int, int]], n: int, rng: np.random.Generator) -> np.
     return np.array([cells[i] for i in idx], dtype=np.int64).reshape(n, 2)
 
 
-def foraging_maze(size: int, rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
+def foraging_maze(
+    size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
     """Serpentine internal walls every 4 rows (or columns), alternating open sides (upstream).
 
     Returns terrain (without F/N marks), the 2x2 food cells and the 2x2 nest cells.
@@ -63,7 +66,9 @@ def foraging_maze(size: int, rng: np.random.Generator) -> tuple[np.ndarray, list
     return t, food, nest
 
 
-def transport_layout(size: int, rng: np.random.Generator, box: str = "irregular") -> tuple[np.ndarray, list[tuple[int, int]], str, list[tuple[int, int]]]:
+def transport_layout(
+    size: int, rng: np.random.Generator, box: str = "irregular"
+) -> tuple[np.ndarray, list[tuple[int, int]], str, list[tuple[int, int]]]:
     """A box in a corner against a wall with the wall's gap behind it.
 
     Returns terrain, the box cells, the push direction toward the gap, and the gap cells.
@@ -88,15 +93,20 @@ def transport_layout(size: int, rng: np.random.Generator, box: str = "irregular"
         cells = list(front)
         chosen = set(cells)
         while len(cells) < want:
-            frontier = sorted({
-                (r + dr, c + dc) for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                if (r + dr, c + dc) in set(footprint) and (r + dr, c + dc) not in chosen
-            })
+            frontier = sorted(
+                {
+                    (r + dr, c + dc)
+                    for r, c in cells
+                    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                    if (r + dr, c + dc) in set(footprint) and (r + dr, c + dc) not in chosen
+                }
+            )
             pick = frontier[int(rng.integers(len(frontier)))]
             chosen.add(pick)
             cells.append(pick)
     gap = [(r0 + i, size - 1) for i in range(breadth)]
     cells = sorted(cells)
+
     # rotate the frame so the gap lies on `side`
     def rot(cell: tuple[int, int]) -> tuple[int, int]:
         r, c = cell
@@ -107,6 +117,7 @@ def transport_layout(size: int, rng: np.random.Generator, box: str = "irregular"
         if side == "DOWN":
             return c, r
         return size - 1 - c, r  # UP
+
     cells = sorted(rot(x) for x in cells)
     gap = sorted(rot(x) for x in gap)
     for g in gap:
@@ -165,7 +176,8 @@ def upstream_transport(size: int, shape: int) -> tuple[np.ndarray, list[tuple[in
 
 
 def upstream_foraging(
-    size: int, rng: np.random.Generator,
+    size: int,
+    rng: np.random.Generator,
 ) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
     """Upstream's Foraging maze and its 4 food/nest placements (`Foraging.reset` @ c164678).
 

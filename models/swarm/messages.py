@@ -41,7 +41,13 @@ class Pending:
 
 class MessageBus:
     def __init__(
-        self, seed: int, reach: int, noise: float = 0.0, delay: int = 0, mode: str = "send", echo: bool = False,
+        self,
+        seed: int,
+        reach: int,
+        noise: float = 0.0,
+        delay: int = 0,
+        mode: str = "send",
+        echo: bool = False,
     ):
         self.seed, self.reach, self.noise, self.delay, self.mode = seed, reach, noise, delay, mode
         self.echo = echo

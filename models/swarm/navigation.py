@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
-
 from mam_bench.models.swarm.grid import DELTA, MOVES
 
 FAR = 10**6
@@ -52,7 +51,9 @@ def downhill(pos: tuple[int, int], dist: np.ndarray, rng: Callable[[], np.random
     return options[0] if len(options) == 1 else options[int(rng().integers(len(options)))]
 
 
-def toward(pos: tuple[int, int], goal: tuple[int, int], passable: np.ndarray, rng: Callable[[], np.random.Generator]) -> str:
+def toward(
+    pos: tuple[int, int], goal: tuple[int, int], passable: np.ndarray, rng: Callable[[], np.random.Generator]
+) -> str:
     """A Manhattan step toward `goal` into a passable cell (seeded tie-break), else STAY."""
     options = []
     for m in MOVES:
@@ -66,7 +67,12 @@ def toward(pos: tuple[int, int], goal: tuple[int, int], passable: np.ndarray, rn
     return options[0] if len(options) == 1 else options[int(rng().integers(len(options)))]
 
 
-def wander(pos: tuple[int, int], recent: Iterable[tuple[int, int]], passable: np.ndarray, rng: Callable[[], np.random.Generator]) -> str:
+def wander(
+    pos: tuple[int, int],
+    recent: Iterable[tuple[int, int]],
+    passable: np.ndarray,
+    rng: Callable[[], np.random.Generator],
+) -> str:
     """Random walk away from recently visited cells (the spec's exploration fallback)."""
     recent = set(recent)
     fresh, any_ = [], []

@@ -8,7 +8,6 @@ from pydantic import Field, model_validator
 
 from mam_bench.params import WorldParams
 
-
 TASKS = ("pursuit", "synchronization", "foraging", "flocking", "transport")
 
 
@@ -44,7 +43,7 @@ class SwarmParams(WorldParams):
         return self.message_range or ("deliver" if self.upstream else "send")
 
     @model_validator(mode="after")
-    def _fits(self) -> "SwarmParams":
+    def _fits(self) -> SwarmParams:
         if self.view % 2 == 0:
             raise ValueError("view must be odd (the agent sits in the middle)")
         if self.agents > (self.size - 2) ** 2 // 3:

@@ -21,11 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse.csgraph import connected_components
-from scipy.sparse import coo_matrix
-
 from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE
+from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 FORCE = 2
 AGENT_MASS = 1
@@ -40,7 +39,7 @@ class Body:
     mass: int
     symbol: str = "B"
 
-    def shifted(self, dr: int, dc: int) -> "Body":
+    def shifted(self, dr: int, dc: int) -> Body:
         return Body([(r + dr, c + dc) for r, c in self.cells], self.mass, self.symbol)
 
 
@@ -86,8 +85,13 @@ def resolve(
 
 
 def _movers(
-    d: str, static: np.ndarray, pos: np.ndarray, live: np.ndarray, actions: list[str | None],
-    bodies: list[Body], pushers: list[int],
+    d: str,
+    static: np.ndarray,
+    pos: np.ndarray,
+    live: np.ndarray,
+    actions: list[str | None],
+    bodies: list[Body],
+    pushers: list[int],
 ) -> list[int]:
     """Node ids (agents 0..n-1, bodies n..) that move in direction `d`."""
     H, W = static.shape
@@ -220,7 +224,11 @@ def _solve_component(comp: list[int], succ: list[set[int]], force: np.ndarray, m
 
 
 def _solve_chain(
-    comp: list[int], succ: list[set[int]], force: np.ndarray, mass: np.ndarray, indeg: dict[int, int],
+    comp: list[int],
+    succ: list[set[int]],
+    force: np.ndarray,
+    mass: np.ndarray,
+    indeg: dict[int, int],
 ) -> list[int]:
     """On a path the moving set is a suffix; the longest suffix whose forward flow suffices."""
     head = next(u for u in comp if indeg[u] == 0)

@@ -11,9 +11,9 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+from mam_bench.models.swarm.params import TASKS, strategies
 
 from mam_bench.registry import get_world
-from mam_bench.models.swarm.params import TASKS, strategies
 
 #: task -> its ordinary strategies, read from each task's `strategy` parameter
 STRATEGIES = {task: list(strategies(get_world(task).Params)) for task in TASKS}
@@ -33,7 +33,13 @@ PAPER_LLM = {
     "flocking": "9.40±0.80 (gemini)",
     "transport": "0.00 (gemini; only o4-mini, deepseek-r1 > 0)",
 }
-HUMAN = {"pursuit": "-", "synchronization": "41.95±2.20", "foraging": "20.40±2.82", "flocking": "11.7±2.33", "transport": "4.61±0.98"}
+HUMAN = {
+    "pursuit": "-",
+    "synchronization": "41.95±2.20",
+    "foraging": "20.40±2.82",
+    "flocking": "11.7±2.33",
+    "transport": "4.61±0.98",
+}
 
 
 RULE_SETS = ("swarmbench", "mam")
@@ -54,7 +60,8 @@ def table(n_seeds: int) -> tuple[str, dict[tuple[str, str, str], tuple[float, fl
     seeds = range(n_seeds)
     stats: dict = {}
     lines = [
-        f"| task | rules | our rule strategy | ours: mean ± SD (seeds 0-{n_seeds - 1}) | paper rule agents 1/2/3 (S.2) |"
+        f"| task | rules | our rule strategy | ours: mean ± SD (seeds 0-{n_seeds - 1}) "
+        "| paper rule agents 1/2/3 (S.2) |"
         " paper best LLM | human (S.3) |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -65,7 +72,8 @@ def table(n_seeds: int) -> tuple[str, dict[tuple[str, str, str], tuple[float, fl
             stats[(task, rules, s)] = (float(xs.mean()), float(xs.std()))
             lines.append(
                 f"| {task if k == 0 else ''} | {rules} | {s} | {xs.mean():.2f} ± {xs.std():.2f} | "
-                f"{PAPER_RULE[task] if k == 0 else ''} | {PAPER_LLM[task] if k == 0 else ''} | {HUMAN[task] if k == 0 else ''} |"
+                f"{PAPER_RULE[task] if k == 0 else ''} | {PAPER_LLM[task] if k == 0 else ''} | "
+                f"{HUMAN[task] if k == 0 else ''} |"
             )
             print(lines[-1], flush=True)
     return "\n".join(lines), stats

@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
-
 from mam_bench.models.swarm.grid import BOX, OFF_MAP, SELF, SYMBOL
+from pydantic import BaseModel, ConfigDict
 
 
 @dataclass
@@ -123,7 +122,7 @@ class SwarmObservation(BaseModel):
         return "\n".join(lines)
 
     @classmethod
-    def from_text(cls, text: str) -> "SwarmObservation":
+    def from_text(cls, text: str) -> SwarmObservation:
         lines = text.strip("\n").split("\n")
         h = lines[0].split()
         if h[0] != "swarm":
@@ -131,8 +130,15 @@ class SwarmObservation(BaseModel):
         rnd, max_round = h[5].split("/")
         pos = None if h[11] == "-" else tuple(int(x) for x in h[11].split(","))
         data = dict(
-            task=h[1], actor_id=int(h[3]), round=int(rnd), max_round=int(max_round), size=int(h[7]),
-            view=int(h[9]), position=pos, score=float(h[13]), allowed=tuple(lines[1].split()[1:]),
+            task=h[1],
+            actor_id=int(h[3]),
+            round=int(rnd),
+            max_round=int(max_round),
+            size=int(h[7]),
+            view=int(h[9]),
+            position=pos,
+            score=float(h[13]),
+            allowed=tuple(lines[1].split()[1:]),
         )
         status, facts, frames, messages, actions = [], [], [], [], []
         i = 2
@@ -157,7 +163,14 @@ class SwarmObservation(BaseModel):
                 _, r, a, m = line.split(" ", 3)
                 actions.append(ActionRecord(round=int(r), action=a, message=json.loads(m)))
             i += 1
-        return cls(**data, status=tuple(status), facts=tuple(facts), frames=tuple(frames), messages=tuple(messages), actions=tuple(actions))
+        return cls(
+            **data,
+            status=tuple(status),
+            facts=tuple(facts),
+            frames=tuple(frames),
+            messages=tuple(messages),
+            actions=tuple(actions),
+        )
 
     # --- helpers for controllers --------------------------------------------------------------
     def visible(self) -> dict[tuple[int, int], str]:
@@ -196,8 +209,23 @@ class SwarmObservation(BaseModel):
         out += ["", "Message you received:"]
         out += [f'Message: "{m}"' for m in self.messages] or ["(none)"]
         out += ["", "Your action history:"]
-        out += [f'Round {a.round}: Action: {a.action}, Message: "{a.message or ""}"' for a in self.actions] or ["(none)"]
-        out += ["", LEGEND, "", "Available actions: " + ", ".join(self.allowed), "", PHYSICS, "", MESSAGES, "", COORDS, "", ANSWER]
+        out += [f'Round {a.round}: Action: {a.action}, Message: "{a.message or ""}"' for a in self.actions] or [
+            "(none)"
+        ]
+        out += [
+            "",
+            LEGEND,
+            "",
+            "Available actions: " + ", ".join(self.allowed),
+            "",
+            PHYSICS,
+            "",
+            MESSAGES,
+            "",
+            COORDS,
+            "",
+            ANSWER,
+        ]
         return "\n".join(out)
 
 
@@ -212,9 +240,7 @@ PHYSICS = (
     "the pushers' own mass included: one agent can push one idle agent but not two; agents pushing "
     "head-on block each other; nothing moves into a wall. Directions resolve in the order UP, DOWN, LEFT, RIGHT."
 )
-MESSAGES = (
-    "Messages: at most 120 characters, anonymous, heard next round by agents within your view range."
-)
+MESSAGES = "Messages: at most 120 characters, anonymous, heard next round by agents within your view range."
 COORDS = "Coordinates: (row, col); rows grow downward (UP decreases row), columns grow rightward."
 ANSWER = (
     "Think step by step, then end your answer with exactly:\nACTION: [one of the available actions]\n"

@@ -9,13 +9,15 @@ station busy (craft owed output before handing over) and, when owing nothing, to
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from mam_bench.controller import Controller, Decision, Request
-from mam_bench.errors import ConfigError
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.observe import CraftingObservation
 from mam_bench.models.crafting.tasks import get_task
+
+from mam_bench.controller import Controller, Decision, Request
+from mam_bench.errors import ConfigError
 
 MISROUTE_EVERY = 3
 
@@ -108,14 +110,19 @@ class AccelerateHeuristic(Controller):
         cat = catalog()
         for item, left, _ in obs.owed:  # keep the station busy: craft the next batch before handing over
             r = cat.recipes.get(item)
-            if (r and left > obs.inventory.get(item, 0) and r.station in obs.stations
-                    and obs.skills.get(r.skill, 0) > 0
-                    and all(obs.inventory.get(i, 0) >= k for i, k in r.inputs.items())):
+            if (
+                r
+                and left > obs.inventory.get(item, 0)
+                and r.station in obs.stations
+                and obs.skills.get(r.skill, 0) > 0
+                and all(obs.inventory.get(i, 0) >= k for i, k in r.inputs.items())
+            ):
                 return Decision(action={"tool": "craft", "item": item, "skill": r.skill})
         for item, left, to in obs.owed:  # hand over what is owed as soon as it is ready
             if to != obs.actor_id and obs.inventory.get(item, 0) > 0 and to in obs.here:
-                return Decision(action={"tool": "transfer", "item": item,
-                                        "qty": min(left, obs.inventory[item]), "to": to})
+                return Decision(
+                    action={"tool": "transfer", "item": item, "qty": min(left, obs.inventory[item]), "to": to}
+                )
         if not any(to != obs.actor_id for _, _, to in obs.owed):  # idle: pass on true surplus only
             tree = demand_tree(obs.task)
             keep = self.reserved(obs)
@@ -124,8 +131,15 @@ class AccelerateHeuristic(Controller):
                 spare = obs.inventory[item] - keep.get(item, 0)
                 if item not in tree or spare <= 0:
                     continue
-                users = [i for i in obs.here if any(item in cat.recipes[o].inputs
-                         for o in cat.roles[roles[i]].makes if o in cat.recipes and o in tree)]
+                users = [
+                    i
+                    for i in obs.here
+                    if any(
+                        item in cat.recipes[o].inputs
+                        for o in cat.roles[roles[i]].makes
+                        if o in cat.recipes and o in tree
+                    )
+                ]
                 if users:
                     return Decision(action={"tool": "transfer", "item": item, "qty": spare, "to": users[0]})
         return Decision.follow_rule()

@@ -8,13 +8,14 @@ avoiding such cells. Targets are assigned greedily and distinct, so actors never
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
-
-from mam_bench.controller import Controller, Decision, Request
 from mam_bench.models.schelling.agents import GROUPS, neighbour_counts
 from mam_bench.models.schelling.observe import SchellingObservation
+
+from mam_bench.controller import Controller, Decision, Request
 
 _OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
@@ -36,8 +37,16 @@ class SchellingHeuristic(Controller):
         self.objective = objective
 
     @staticmethod
-    def _supply_change(tg: np.ndarray, counts: tuple[np.ndarray, np.ndarray], cell: tuple[int, int], group: int,
-                       add: bool, demand: np.ndarray, num: int, den: int) -> float:
+    def _supply_change(
+        tg: np.ndarray,
+        counts: tuple[np.ndarray, np.ndarray],
+        cell: tuple[int, int],
+        group: int,
+        add: bool,
+        demand: np.ndarray,
+        num: int,
+        den: int,
+    ) -> float:
         """How many satisfying vacancies (weighted by demand) placing/removing `group` at `cell` destroys."""
         size = tg.shape[0]
         ca, cb = counts
@@ -81,13 +90,21 @@ class SchellingHeuristic(Controller):
             tg_without[here] = -1
             ca2, cb2 = _counts(tg_without)
             occ2 = ca2[here] + cb2[here]
-            freed = sum(demand[s] * int(_eligible(np.array(sc), np.array(occ2), num, den))
-                        for s, sc in ((0, ca2[here]), (1, cb2[here])))
-            leave_cost = freed - self._supply_change(tg, (ca, cb), here, group, add=False, demand=demand, num=num, den=den)
+            freed = sum(
+                demand[s] * int(_eligible(np.array(sc), np.array(occ2), num, den))
+                for s, sc in ((0, ca2[here]), (1, cb2[here]))
+            )
+            leave_cost = freed - self._supply_change(
+                tg, (ca, cb), here, group, add=False, demand=demand, num=num, den=den
+            )
             best, best_score = None, 0.0
             candidates = np.argwhere(vacant)
             # shortlist by the cheap term, then score neighbourhood effects
-            order = np.argsort(-take_value[vacant], kind="stable")[:40] if integrate else np.argsort(take_value[vacant], kind="stable")[:40]
+            order = (
+                np.argsort(-take_value[vacant], kind="stable")[:40]
+                if integrate
+                else np.argsort(take_value[vacant], kind="stable")[:40]
+            )
             for k in order:
                 cell = tuple(int(x) for x in candidates[k])
                 if cell in claimed:

@@ -15,15 +15,16 @@ Where no real help exists, help defers to the rule (lift 0 is the honest floor).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
+from mam_bench.models.swarm.grid import DELTA, MOVES, chebyshev, manhattan
+from mam_bench.models.swarm.view import SwarmObservation
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError
 from mam_bench.streams import stream
-from mam_bench.models.swarm.grid import DELTA, MOVES, chebyshev, manhattan
-from mam_bench.models.swarm.view import SwarmObservation
 
 Cell = tuple[int, int]
 
@@ -60,7 +61,9 @@ def _wander(obs: SwarmObservation, rng: np.random.Generator) -> str:
     centre = (obs.size // 2, obs.size // 2)
     if obs.position and manhattan(obs.position, centre) > 2 and rng.random() < 0.6:
         return _step(obs, centre, rng)
-    options = [m for m in MOVES if obs.position and _free(obs, (obs.position[0] + DELTA[m][0], obs.position[1] + DELTA[m][1]))]
+    options = [
+        m for m in MOVES if obs.position and _free(obs, (obs.position[0] + DELTA[m][0], obs.position[1] + DELTA[m][1]))
+    ]
     return options[int(rng.integers(len(options)))] if options else "STAY"
 
 
@@ -125,6 +128,7 @@ def pursuit_help_batch(observations: Sequence[SwarmObservation], rngs: Sequence[
 
 def _cover(free: list[Cell], options: list[dict[Cell, str]]) -> list[Cell | None] | None:
     """Give every free side its own agent (agent k may take the sides in options[k]); None if impossible."""
+
     def go(i: int, used: frozenset) -> list[Cell | None] | None:
         if i == len(options):
             return [] if used == frozenset(free) else None
@@ -135,6 +139,7 @@ def _cover(free: list[Cell], options: list[dict[Cell, str]]) -> list[Cell | None
             if rest is not None:
                 return [cell] + rest
         return None
+
     return go(0, frozenset())
 
 
@@ -152,8 +157,12 @@ def pursuit_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
     slots = set(_sides(prey))
     vis = obs.visible()
     if here in slots:  # never help close the cage
-        away = [m for m in MOVES if _free(obs, (here[0] + DELTA[m][0], here[1] + DELTA[m][1]))
-                and (here[0] + DELTA[m][0], here[1] + DELTA[m][1]) not in slots]
+        away = [
+            m
+            for m in MOVES
+            if _free(obs, (here[0] + DELTA[m][0], here[1] + DELTA[m][1]))
+            and (here[0] + DELTA[m][0], here[1] + DELTA[m][1]) not in slots
+        ]
         return Decision(action={"action": away[0] if away else "STAY"})
     targets = []
     for x in slots:
@@ -168,7 +177,13 @@ def pursuit_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
     if targets:
         goal = min(targets, key=lambda c: (manhattan(here, c), c))
         return Decision(action={"action": _step(obs, goal, rng, avoid=slots)})
-    return Decision(action={"action": "STAY" if manhattan(here, prey) > 2 else _step(obs, (2 * here[0] - prey[0], 2 * here[1] - prey[1]), rng, avoid=slots)})
+    return Decision(
+        action={
+            "action": "STAY"
+            if manhattan(here, prey) > 2
+            else _step(obs, (2 * here[0] - prey[0], 2 * here[1] - prey[1]), rng, avoid=slots)
+        }
+    )
 
 
 # --- flocking --------------------------------------------------------------------------------------
@@ -178,7 +193,9 @@ def _side(obs: SwarmObservation) -> int:
 
 
 def _outline(top: Cell, side: int) -> list[Cell]:
-    return [(top[0] + r, top[1] + c) for r in range(side) for c in range(side) if r in (0, side - 1) or c in (0, side - 1)]
+    return [
+        (top[0] + r, top[1] + c) for r in range(side) for c in range(side) if r in (0, side - 1) or c in (0, side - 1)
+    ]
 
 
 def _best_outline(obs: SwarmObservation) -> list[Cell] | None:
@@ -199,8 +216,10 @@ def _best_outline(obs: SwarmObservation) -> list[Cell] | None:
 
 def _stuck(obs: SwarmObservation, frames: int = 3) -> bool:
     """My view has not changed for `frames` frames (the swarm around me is deadlocked)."""
-    return len(obs.frames) >= frames and all(f.cells == obs.frames[0].cells and f.row0 == obs.frames[0].row0
-                                             and f.col0 == obs.frames[0].col0 for f in obs.frames[1:frames])
+    return len(obs.frames) >= frames and all(
+        f.cells == obs.frames[0].cells and f.row0 == obs.frames[0].row0 and f.col0 == obs.frames[0].col0
+        for f in obs.frames[1:frames]
+    )
 
 
 def _dissimilarity(obs: SwarmObservation) -> float | None:
@@ -264,6 +283,7 @@ def sync_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
 # --- foraging / transport --------------------------------------------------------------------------
 def _dead_weight(symbol: str) -> Callable[[SwarmObservation, np.random.Generator], Decision]:
     """Go next to the named object and stay there (blocks pick-up cells or adds mass to pushes)."""
+
     def hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
         if obs.position is None:
             return Decision(action={"action": "STAY"})
@@ -277,6 +297,7 @@ def _dead_weight(symbol: str) -> Callable[[SwarmObservation, np.random.Generator
             return Decision(action={"action": "STAY"})
         goal = min(spots, key=lambda x: (manhattan(obs.position, x), x))
         return Decision(action={"action": _step(obs, goal, rng)})
+
     return hinder
 
 
@@ -293,7 +314,9 @@ class SwarmHeuristic(Controller):
 
     name = "heuristic"
 
-    def __init__(self, world_cls: Any, objective: str, strategy: Callable[[SwarmObservation, np.random.Generator], Decision]):
+    def __init__(
+        self, world_cls: Any, objective: str, strategy: Callable[[SwarmObservation, np.random.Generator], Decision]
+    ):
         self.world_cls, self.objective_name, self.strategy = world_cls, objective, strategy
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
@@ -304,18 +327,27 @@ class SwarmHeuristic(Controller):
         return [self.strategy(req.observation, rng) for req, rng in zip(requests, rngs)]
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "world": self.world_cls.name, "objective": self.objective_name,
-                "strategy": getattr(self.strategy, "__name__", "strategy")}
+        return {
+            "name": self.name,
+            "world": self.world_cls.name,
+            "objective": self.objective_name,
+            "strategy": getattr(self.strategy, "__name__", "strategy"),
+        }
 
 
 def make_swarm_heuristic(world_cls: Any, objective: str, **options: Any) -> Controller:
     """The heuristic controller for a swarm world and objective (`help` or `hinder`)."""
     table = {
-        ("pursuit", "help"): pursuit_help, ("pursuit", "hinder"): pursuit_hinder,
-        ("flocking", "help"): flocking_help, ("flocking", "hinder"): flocking_hinder,
-        ("synchronization", "help"): _defer, ("synchronization", "hinder"): sync_hinder,
-        ("foraging", "help"): _defer, ("foraging", "hinder"): _dead_weight("F"),
-        ("transport", "help"): _defer, ("transport", "hinder"): _dead_weight("B"),
+        ("pursuit", "help"): pursuit_help,
+        ("pursuit", "hinder"): pursuit_hinder,
+        ("flocking", "help"): flocking_help,
+        ("flocking", "hinder"): flocking_hinder,
+        ("synchronization", "help"): _defer,
+        ("synchronization", "hinder"): sync_hinder,
+        ("foraging", "help"): _defer,
+        ("foraging", "hinder"): _dead_weight("F"),
+        ("transport", "help"): _defer,
+        ("transport", "hinder"): _dead_weight("B"),
     }
     key = (world_cls.name, objective)
     if key not in table:

@@ -101,12 +101,19 @@ class Totals:
 
     def stable(self) -> dict[str, Any]:
         return {
-            "calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-            "cost": self.cost, "policy_errors": self.policy_errors, "repairs": self.repairs,
+            "calls": self.calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cost": self.cost,
+            "policy_errors": self.policy_errors,
+            "repairs": self.repairs,
         }
 
     def session(self) -> dict[str, Any]:
         return {
-            "cache_hits": self.cache_hits, "requests": self.requests, "retries": self.retries,
-            "failed_calls": self.failed_calls, "latency_s": round(self.latency, 3),
+            "cache_hits": self.cache_hits,
+            "requests": self.requests,
+            "retries": self.retries,
+            "failed_calls": self.failed_calls,
+            "latency_s": round(self.latency, 3),
         }

@@ -7,9 +7,9 @@ import re
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
+from mam_bench.steering.llm.options import LLMOptions
 
 from mam_bench.errors import ConfigError
-from mam_bench.steering.llm.options import LLMOptions
 
 #: what an environment variable's name looks like; anything else might be a key pasted by mistake
 ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
@@ -33,8 +33,11 @@ def api_key_from_env(options: LLMOptions) -> str | None:
         if ENV_NAME.fullmatch(options.api_key_env):
             raise ConfigError("api_key_env", f"environment variable {options.api_key_env} is not set")
         # never echo the name: a user who passed the key itself instead of its name would see it printed
-        raise ConfigError("api_key_env", "the environment variable it names is not set (give the NAME of the variable "
-                          "that holds the key, never the key itself)")
+        raise ConfigError(
+            "api_key_env",
+            "the environment variable it names is not set (give the NAME of the variable "
+            "that holds the key, never the key itself)",
+        )
     return key
 
 
@@ -113,7 +116,12 @@ def structured(model: BaseChatModel, schema: dict[str, Any] | None) -> Any:
         # sent as extra_body: the same bytes on the wire, but neither the OpenAI SDK (which walks
         # a typed response_format recursively on every call) nor LangChain (which then tries to
         # parse the answer itself) spends time on it; our parser reads the answer anyway
-        return model.bind(extra_body={"response_format": {
-            "type": "json_schema", "json_schema": {"name": "answer", "schema": schema, "strict": False},
-        }})
+        return model.bind(
+            extra_body={
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "answer", "schema": schema, "strict": False},
+                }
+            }
+        )
     return model

@@ -14,19 +14,20 @@ import hashlib
 import json
 import random
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from pydantic import ValidationError
-
-from mam_bench.controller import Controller, Decision, Request
-from mam_bench.errors import BackendFailed, config_error_from
 from mam_bench.steering.llm.accounting import PriceTable, Totals
 from mam_bench.steering.llm.cache import ResponseCache, cache_key
 from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model, secrets_in_env, structured
 from mam_bench.steering.llm.options import LLMOptions
 from mam_bench.steering.llm.prompts import prompts_for
 from mam_bench.steering.llm.transport import RetryPolicy, TransportError, call_with_retries
+from pydantic import ValidationError
+
+from mam_bench.controller import Controller, Decision, Request
+from mam_bench.errors import BackendFailed, config_error_from
 
 RAW_KEEP = 2000  # characters of an answer kept in decisions.jsonl
 REPAIR_QUOTE = 2000  # characters of a rejected answer quoted back to the model
@@ -67,14 +68,21 @@ class LLMController(Controller):
         self._secrets = secrets_in_env(self._secret)
         self._http: Any = None
         self.model = chat_model if chat_model is not None else self._build_model()
-        self.prompts = prompts_for(world_cls, objective, post_chars=self.options.post_chars,
-                                   message_cap=self.options.message_cap)
+        self.prompts = prompts_for(
+            world_cls, objective, post_chars=self.options.post_chars, message_cap=self.options.message_cap
+        )
         self.cache = ResponseCache(self.options.cache)
         self.prices = PriceTable(self.options.price_table)
         self.totals = Totals()
         deadline = time.monotonic() + self.options.deadline if self.options.deadline else None
-        self.policy = RetryPolicy(self.options.max_retries, self.options.retry_budget, self.options.backoff_base,
-                                  self.options.backoff_max, self.options.timeout, deadline)
+        self.policy = RetryPolicy(
+            self.options.max_retries,
+            self.options.retry_budget,
+            self.options.backoff_base,
+            self.options.backoff_max,
+            self.options.timeout,
+            deadline,
+        )
         self.records: Any = None
         self._jitter = random.Random()
         self._sem: asyncio.Semaphore | None = None
@@ -92,7 +100,8 @@ class LLMController(Controller):
             # our own client per controller: the shared default one is bound to the first event loop
             local = bool(self.options.base_url) and any(h in self.options.base_url for h in ("127.0.0.1", "localhost"))
             self._http = httpx.AsyncClient(
-                timeout=self.options.timeout, trust_env=not local,
+                timeout=self.options.timeout,
+                trust_env=not local,
                 limits=httpx.Limits(max_connections=max(16, 2 * self.options.max_concurrency)),
             )
             return build_chat_model(self.options, self._secret, http_async_client=self._http)
@@ -130,9 +139,16 @@ class LLMController(Controller):
 
     def describe(self) -> dict[str, Any]:
         o = self.options
-        return {"name": self.name, "model": o.model, "temperature": o.temperature, "max_tokens": o.max_tokens,
-                "one_call": o.one_call, "structured": o.structured, "repair": o.repair,
-                "prompts": type(self.prompts).__name__}
+        return {
+            "name": self.name,
+            "model": o.model,
+            "temperature": o.temperature,
+            "max_tokens": o.max_tokens,
+            "one_call": o.one_call,
+            "structured": o.structured,
+            "repair": o.repair,
+            "prompts": type(self.prompts).__name__,
+        }
 
     async def aclose(self) -> None:
         self.cache.close()
@@ -179,8 +195,10 @@ class LLMController(Controller):
         while parsed.error and attempt < self.options.repair:
             attempt += 1
             self.totals.repairs += 1
-            messages = messages + [AIMessage(content=(text or "")[:REPAIR_QUOTE]),
-                                   HumanMessage(content=self.prompts.repair(parsed.error, phase))]
+            messages = messages + [
+                AIMessage(content=(text or "")[:REPAIR_QUOTE]),
+                HumanMessage(content=self.prompts.repair(parsed.error, phase)),
+            ]
             text, error = await self._ask(req, phase, messages, attempt)
             if error:
                 break
@@ -197,13 +215,18 @@ class LLMController(Controller):
         return [SystemMessage(content=self.prompts.system(req)), HumanMessage(content=self.prompts.user(req, phase))]
 
     # --- one call: cache, else the model under the bound, with retries ------------------------------
-    async def _ask(self, req: Request, phase: str, messages: list[BaseMessage], attempt: int) -> tuple[str | None, str | None]:
+    async def _ask(
+        self, req: Request, phase: str, messages: list[BaseMessage], attempt: int
+    ) -> tuple[str | None, str | None]:
         schema = self.prompts.answer_schema(phase) if self.options.structured else None
         sent = wire(messages)
         params = {"temperature": self.options.temperature, "max_tokens": self.options.max_tokens, "schema": schema}
         key = cache_key(self.options.model, params, sent)
         row: dict[str, Any] = {
-            "round": req.round, "phase": phase, "actor_id": req.actor_id, "attempt": attempt,
+            "round": req.round,
+            "phase": phase,
+            "actor_id": req.actor_id,
+            "attempt": attempt,
             "model": self.options.model,
             "prompt_hash": hashlib.sha256(json.dumps(sent, ensure_ascii=False).encode()).hexdigest()[:16],
             "prompt_chars": sum(len(m["content"]) for m in sent),
@@ -212,8 +235,13 @@ class LLMController(Controller):
         hit = self.cache.get(key)
         if hit is not None:
             text = hit["text"]
-            row.update(cached=True, requests=0, retries=0, input_tokens=hit.get("input_tokens", 0),
-                       output_tokens=hit.get("output_tokens", 0))
+            row.update(
+                cached=True,
+                requests=0,
+                retries=0,
+                input_tokens=hit.get("input_tokens", 0),
+                output_tokens=hit.get("output_tokens", 0),
+            )
             returned = hit.get("provider_model")
         else:
             runnable = structured(self.model, schema)
@@ -223,26 +251,53 @@ class LLMController(Controller):
                 try:
                     msg, retries = await self._call(runnable, messages)
                 except TransportError as exc:
-                    row.update(cached=False, requests=exc.attempts, retries=exc.attempts - 1, input_tokens=0,
-                               output_tokens=0, cost=0.0, latency_s=round(time.perf_counter() - started, 4),
-                               error=self._scrub(str(exc))[:500])
+                    row.update(
+                        cached=False,
+                        requests=exc.attempts,
+                        retries=exc.attempts - 1,
+                        input_tokens=0,
+                        output_tokens=0,
+                        cost=0.0,
+                        latency_s=round(time.perf_counter() - started, 4),
+                        error=self._scrub(str(exc))[:500],
+                    )
                     self._record(row)
                     return None, row["error"]
             text = message_text(msg)
             usage = getattr(msg, "usage_metadata", None) or {}
             bad = [k for k in ("input_tokens", "output_tokens") if not _count_ok(usage.get(k, 0))]
             if bad:  # a provider reporting negative (or non-integer) tokens would corrupt every total
-                row.update(cached=False, requests=retries + 1, retries=retries, input_tokens=0, output_tokens=0,
-                           cost=0.0, latency_s=round(time.perf_counter() - started, 4),
-                           error=f"invalid token count {bad[0]}={usage.get(bad[0])!r} in the provider's answer")
+                row.update(
+                    cached=False,
+                    requests=retries + 1,
+                    retries=retries,
+                    input_tokens=0,
+                    output_tokens=0,
+                    cost=0.0,
+                    latency_s=round(time.perf_counter() - started, 4),
+                    error=f"invalid token count {bad[0]}={usage.get(bad[0])!r} in the provider's answer",
+                )
                 self._record(row)
                 return None, row["error"]
-            row.update(cached=False, requests=retries + 1, retries=retries,
-                       input_tokens=int(usage.get("input_tokens", 0)), output_tokens=int(usage.get("output_tokens", 0)))
+            row.update(
+                cached=False,
+                requests=retries + 1,
+                retries=retries,
+                input_tokens=int(usage.get("input_tokens", 0)),
+                output_tokens=int(usage.get("output_tokens", 0)),
+            )
             returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")
             text = self._scrub(text)  # an echoed key never reaches the cache either
-            self.cache.put(key, self.options.model, {"text": text, "input_tokens": row["input_tokens"],
-                                                     "output_tokens": row["output_tokens"], "provider_model": returned})
+            self.cache.put(
+                key,
+                self.options.model,
+                {
+                    "text": text,
+                    "input_tokens": row["input_tokens"],
+                    "output_tokens": row["output_tokens"],
+                    "provider_model": returned,
+                },
+            )
         if returned:
             self.returned_models.add(str(returned))
         row["cost"] = self.prices.cost(self.options.model, row["input_tokens"], row["output_tokens"])
@@ -253,6 +308,7 @@ class LLMController(Controller):
 
     def provider_models(self) -> list[str]:
         return sorted(self.returned_models)
+
     async def _first_call_gate(self) -> None:
         """The controller's first provider call goes alone: a rejected key costs one request, not a
         phase's worth, and once the backend failed for good no other call is made."""

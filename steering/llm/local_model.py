@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -87,8 +88,12 @@ class LocalChatModel(BaseChatModel):
 
             with _without_extra_buffers():
                 self._llama = Llama(
-                    model_path=str(gguf_path(self.model_name)), n_ctx=self.n_ctx, seed=self.seed,
-                    n_threads=self.n_threads or os.cpu_count(), chat_format="gemma", verbose=False,
+                    model_path=str(gguf_path(self.model_name)),
+                    n_ctx=self.n_ctx,
+                    seed=self.seed,
+                    n_threads=self.n_threads or os.cpu_count(),
+                    chat_format="gemma",
+                    verbose=False,
                 )
         return self._llama
 
@@ -113,8 +118,12 @@ class LocalChatModel(BaseChatModel):
             llama = self._load()
             llama.set_seed(self.seed)
             out = llama.create_chat_completion(
-                messages=chat, response_format=fmt, temperature=self.temperature,
-                max_tokens=kwargs.get("max_tokens") or self.max_tokens, stop=stop, seed=self.seed,
+                messages=chat,
+                response_format=fmt,
+                temperature=self.temperature,
+                max_tokens=kwargs.get("max_tokens") or self.max_tokens,
+                stop=stop,
+                seed=self.seed,
             )
         text = out["choices"][0]["message"].get("content") or ""
         usage = out.get("usage") or {}

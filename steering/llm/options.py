@@ -20,8 +20,13 @@ class LLMOptions(BaseModel):
     one_call: bool = False
     price_table: str | dict[str, dict[str, float]] | None = None
     timeout: float = Field(60.0, gt=0, le=3600, allow_inf_nan=False)
-    deadline: float | None = Field(None, gt=0, le=7 * 86400, allow_inf_nan=False,
-                                   description="seconds for the whole run; past it the run stops (exit 3)")
+    deadline: float | None = Field(
+        None,
+        gt=0,
+        le=7 * 86400,
+        allow_inf_nan=False,
+        description="seconds for the whole run; past it the run stops (exit 3)",
+    )
     max_retries: int = Field(6, ge=0, le=100)
     retry_budget: float = Field(300.0, gt=0, description="seconds of retrying per call, all attempts")
     backoff_base: float = Field(0.5, ge=0)

@@ -10,8 +10,9 @@ import asyncio
 import email.utils
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from mam_bench.errors import BackendFailed
 
@@ -58,8 +59,16 @@ def is_transient(exc: BaseException) -> bool:
         return status in TRANSIENT_STATUS or status >= 500
     names = {c.__name__ for c in type(exc).__mro__}
     transient_names = {
-        "APITimeoutError", "APIConnectionError", "TimeoutException", "TransportError", "NetworkError",
-        "RemoteProtocolError", "ConnectError", "ReadError", "JSONDecodeError", "APIResponseValidationError",
+        "APITimeoutError",
+        "APIConnectionError",
+        "TimeoutException",
+        "TransportError",
+        "NetworkError",
+        "RemoteProtocolError",
+        "ConnectError",
+        "ReadError",
+        "JSONDecodeError",
+        "APIResponseValidationError",
     }
     return bool(names & transient_names)
 
@@ -88,11 +97,13 @@ def retry_after(exc: BaseException) -> float | None:
 
 def backoff(attempt: int, policy: RetryPolicy, rng: random.Random) -> float:
     """Full jitter: uniform in [0, min(cap, base * 2**attempt)]."""
-    return rng.uniform(0.0, min(policy.cap, policy.base * (2 ** attempt)))
+    return rng.uniform(0.0, min(policy.cap, policy.base * (2**attempt)))
 
 
 async def call_with_retries(
-    call: Callable[[], Awaitable[Any]], policy: RetryPolicy, rng: random.Random | None = None,
+    call: Callable[[], Awaitable[Any]],
+    policy: RetryPolicy,
+    rng: random.Random | None = None,
 ) -> tuple[Any, int]:
     """Run `call` until it succeeds; returns (result, retries). Raises TransportError."""
     rng = rng or random.Random()
@@ -113,13 +124,15 @@ async def call_with_retries(
             if policy.deadline is not None and time.monotonic() >= policy.deadline:
                 raise BackendFailed("the run's --deadline passed") from None
             if status_of(exc) in AUTH_STATUS:
-                raise BackendFailed(f"the provider refused the key (HTTP {status_of(exc)}); "
-                                    "check --api-key-env and --base-url") from None
+                raise BackendFailed(
+                    f"the provider refused the key (HTTP {status_of(exc)}); check --api-key-env and --base-url"
+                ) from None
             if not is_transient(exc):
                 raise TransportError(f"{type(exc).__name__}: {_short(exc)}", attempt + 1) from exc
             if attempt >= policy.max_retries:
-                raise TransportError(f"gave up after {attempt + 1} attempts: {type(exc).__name__}: {_short(exc)}",
-                                     attempt + 1) from exc
+                raise TransportError(
+                    f"gave up after {attempt + 1} attempts: {type(exc).__name__}: {_short(exc)}", attempt + 1
+                ) from exc
             wait = backoff(attempt, policy, rng)
             asked = retry_after(exc)
             if asked is not None:  # honoured as asked; the budget and the deadline bound it
@@ -128,7 +141,9 @@ async def call_with_retries(
                 raise BackendFailed(f"the server asked to wait {wait:.0f}s, past the run's --deadline") from None
             left = policy.budget - (time.monotonic() - started)
             if wait >= left:
-                raise TransportError(f"retry budget of {policy.budget:.0f}s spent: {type(exc).__name__}", attempt + 1) from exc
+                raise TransportError(
+                    f"retry budget of {policy.budget:.0f}s spent: {type(exc).__name__}", attempt + 1
+                ) from exc
             await asyncio.sleep(wait)
             attempt += 1
 

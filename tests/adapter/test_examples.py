@@ -23,10 +23,13 @@ def test_pair(world: str, policy: str) -> None:
         assert audit["stay"] + audit["failed"] == audit["decisions"]
 
 
-@pytest.mark.parametrize(("world", "seed", "objective", "expected"), [
-    ("boltzmann", 3, "equalize", 0.0776),  # Gini 0.6328 -> 0.5552
-    ("voter", 4, "spread", 0.9000),  # the reference reaches consensus on 0; the treatment holds 0.9
-])
+@pytest.mark.parametrize(
+    ("world", "seed", "objective", "expected"),
+    [
+        ("boltzmann", 3, "equalize", 0.0776),  # Gini 0.6328 -> 0.5552
+        ("voter", 4, "spread", 0.9000),  # the reference reaches consensus on 0; the treatment holds 0.9
+    ],
+)
 def test_heuristic_steers(world: str, seed: int, objective: str, expected: float) -> None:
     """Figures from `mam-bench run WORLD --seed S --policy heuristic --influence 3`."""
     result = run_pair(PairSpec.build(world=world, seed=seed, policy="heuristic", influence=3, objective=objective))

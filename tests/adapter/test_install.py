@@ -23,8 +23,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -68,7 +68,8 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
         '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n'
         '[project]\nname = "rumour-world"\nversion = "0.1"\n\n'
         '[project.entry-points."mam_bench.worlds"]\nrumour = "rumour.steer:registration"\n\n'
-        '[tool.setuptools]\npackages = ["rumour"]\n')
+        '[tool.setuptools]\npackages = ["rumour"]\n'
+    )
     _run(py, "-m", "pip", "install", "--no-deps", "--no-index", _wheel(pkg, tmp / "user-dist"))
     return py
 
@@ -95,17 +96,29 @@ def test_only_top_level_name_is_mam_bench(venv: Path) -> None:
 def test_worlds_all_available_from_a_project_with_its_own_models(venv: Path, project: Path) -> None:
     out = _run(venv, "-m", "mam_bench", "worlds", cwd=project).stdout
     listed = {line.split()[0] for line in out.splitlines() if line.strip()}
-    assert {"schelling", "pursuit", "synchronization", "foraging", "flocking", "transport", "crafting",
-            "boltzmann", "voter", "civil_violence", "rumour"} <= listed
+    assert {
+        "schelling",
+        "pursuit",
+        "synchronization",
+        "foraging",
+        "flocking",
+        "transport",
+        "crafting",
+        "boltzmann",
+        "voter",
+        "civil_violence",
+        "rumour",
+    } <= listed
     assert "unavailable" not in out
 
 
 def test_schelling_pair_gives_the_readme_numbers(venv: Path, project: Path) -> None:
     readme = (ROOT / "README.md").read_text()
-    block = readme[readme.index("schelling seed 22 | policy heuristic"):]
+    block = readme[readme.index("schelling seed 22 | policy heuristic") :]
     lift = re.search(r"lift ([+-]\d+\.\d+)", block).group(1)
-    out = _run(venv, "-m", "mam_bench", "run", "schelling", "--seed", "22", "--policy", "heuristic",
-               "--out", "o", cwd=project).stdout
+    out = _run(
+        venv, "-m", "mam_bench", "run", "schelling", "--seed", "22", "--policy", "heuristic", "--out", "o", cwd=project
+    ).stdout
     assert f"lift {lift}" in out
     result = json.loads((project / "o" / "result.json").read_text())
     assert f"{result['lift']:+.4f}" == lift
@@ -120,13 +133,26 @@ def test_user_model_runs_with_its_heuristic(venv: Path, project: Path) -> None:
     steer = [line for line in (USER / "steer.py").read_text().splitlines() if line.strip()]
     assert len(steer) <= 30
     mam = venv.parent / "mam-bench"
-    out = _run(mam, "run", "rumour", "--seed", "1", "--policy", "heuristic", "--influence", "4",
-               "--out", "rumour-h", cwd=project).stdout
+    out = _run(
+        mam,
+        "run",
+        "rumour",
+        "--seed",
+        "1",
+        "--policy",
+        "heuristic",
+        "--influence",
+        "4",
+        "--out",
+        "rumour-h",
+        cwd=project,
+    ).stdout
     result = json.loads((project / "rumour-h" / "result.json").read_text())
     assert result["controller"]["name"] == "controller" and result["treatment"]["audit"]["identity_holds"]
     assert result["treatment"]["rounds"] == 12 and "audit: accepted 48" in out
-    null = _run(mam, "run", "rumour", "--seed", "1", "--policy", "rule", "--influence", "4", "--out", "rumour-r",
-                cwd=project)
+    null = _run(
+        mam, "run", "rumour", "--seed", "1", "--policy", "rule", "--influence", "4", "--out", "rumour-r", cwd=project
+    )
     assert json.loads((project / "rumour-r" / "result.json").read_text())["lift"] == 0.0, null.stdout
 
 
@@ -137,8 +163,14 @@ def dashboard(venv: Path, project: Path, tmp_path: Path) -> Iterator[str]:
     port = free_port()
     log = open(tmp_path / "dashboard.log", "w")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    proc = subprocess.Popen([str(venv), "-m", "mam_bench", "dashboard", "rumour", "--port", str(port)], cwd=project,
-                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [str(venv), "-m", "mam_bench", "dashboard", "rumour", "--port", str(port)],
+        cwd=project,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         end = time.monotonic() + 120
@@ -164,7 +196,7 @@ def test_dashboard_draws_the_user_model(dashboard: str) -> None:
     from playwright.sync_api import sync_playwright
 
     from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
-    from tests.e2e.pages import body_has_no_traceback, boards_render, open_paired, round_is, step
+    from tests.e2e.pages import boards_render, body_has_no_traceback, open_paired, round_is, step
 
     shots = Path(os.environ.get("MAM_TEST_OUTPUT", ROOT / "test-output")) / "e2e"
     shots.mkdir(parents=True, exist_ok=True)

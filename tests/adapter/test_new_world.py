@@ -16,11 +16,20 @@ def test_scaffold_passes_its_own_check_world(tmp_path: Path) -> None:
     assert made.returncode == 0, made.stderr
     root = tmp_path / "opinion_pull"
     assert sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()) == [
-        "README.md", "opinion_pull/__init__.py", "opinion_pull/model.py", "opinion_pull/world.py",
-        "pyproject.toml", "tests/test_opinion_pull.py"]
+        "README.md",
+        "opinion_pull/__init__.py",
+        "opinion_pull/model.py",
+        "opinion_pull/world.py",
+        "pyproject.toml",
+        "tests/test_opinion_pull.py",
+    ]
     assert 'opinion_pull = "opinion_pull.world:registration"' in (root / "pyproject.toml").read_text()
-    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=root,
-                           capture_output=True, text=True)
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
     assert tests.returncode == 0 and "1 passed" in tests.stdout, tests.stdout[-2000:]
 
 

@@ -17,9 +17,17 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ("schelling", "pursuit", "synchronization", "foraging", "flocking", "transport", "crafting")
 PACKAGES = ("schelling", "swarm", "crafting")
 #: world-specific modules: they may name their own world
-OWN = {"steering/heuristics/schelling.py", "steering/heuristics/swarm.py", "steering/heuristics/crafting.py",
-       "steering/llm/prompts/schelling.py", "steering/llm/prompts/swarm.py", "dashboards/worlds/schelling.py",
-       "dashboards/worlds/schelling_board.py", "dashboards/worlds/swarm.py", "dashboards/worlds/crafting.py"}
+OWN = {
+    "steering/heuristics/schelling.py",
+    "steering/heuristics/swarm.py",
+    "steering/heuristics/crafting.py",
+    "steering/llm/prompts/schelling.py",
+    "steering/llm/prompts/swarm.py",
+    "dashboards/worlds/schelling.py",
+    "dashboards/worlds/schelling_board.py",
+    "dashboards/worlds/swarm.py",
+    "dashboards/worlds/crafting.py",
+}
 
 
 def test_every_entry_point_in_pyproject_is_a_registered_world() -> None:
@@ -65,9 +73,14 @@ def _offences(path: Path) -> list[str]:
     string literal; comments and docstrings may mention worlds as examples.
     """
     tree = ast.parse(path.read_text())
-    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
-                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    docstrings = {
+        id(n.body[0].value)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and n.body
+        and isinstance(n.body[0], ast.Expr)
+        and isinstance(n.body[0].value, ast.Constant)
+    }
     words = _names() - {"transport"}
     found = []
     for node in ast.walk(tree):
@@ -78,8 +91,11 @@ def _offences(path: Path) -> list[str]:
         elif isinstance(node, (ast.Name, ast.Attribute, ast.FunctionDef, ast.ClassDef, ast.alias)):
             name = getattr(node, "id", None) or getattr(node, "attr", None) or getattr(node, "name", "")
             parts = set(name.lower().replace(".", "_").split("_"))
-            found += [f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)} name {name!r}"
-                      for h in words if h in parts or name.lower().startswith(h)]
+            found += [
+                f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)} name {name!r}"
+                for h in words
+                if h in parts or name.lower().startswith(h)
+            ]
         elif isinstance(node, ast.ImportFrom) and node.module:
             parts = set(node.module.split("."))
             found += [f"{path.relative_to(ROOT)}:{node.lineno} import {node.module}" for h in words if h in parts]
@@ -102,7 +118,9 @@ def test_no_built_in_world_name_in_core_or_shared_code() -> None:
 
 def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
     planted = ROOT / "mam_bench" / "_planted_for_test.py"
-    planted.write_text('"""Docstrings may say schelling."""\nWORLD = "schelling"\nfrom mam_bench.models.swarm import grid\n')
+    planted.write_text(
+        '"""Docstrings may say schelling."""\nWORLD = "schelling"\nfrom mam_bench.models.swarm import grid\n'
+    )
     try:
         assert len(_offences(planted)) == 2
     finally:

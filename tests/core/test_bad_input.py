@@ -45,7 +45,10 @@ def test_non_writable_out_fails_before_work_in_a_real_process(tmp_path, cli_env,
     blocker.write_text("not a directory")
     proc = subprocess.run(
         [*mam_bench_cmd, "run", "schelling", "--out", str(blocker / "run")],
-        capture_output=True, text=True, env=cli_env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=120,
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: out:"), proc.stderr

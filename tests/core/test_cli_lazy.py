@@ -15,9 +15,11 @@ HEAVY = ("mesa", "pandas", "scipy", "pydantic", "matplotlib", "solara", "numba",
 
 
 def test_help_lists_every_command_without_importing_the_heavy_libraries() -> None:
-    code = ("import sys, json\nfrom mam_bench.cli import main\n"
-            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-            f"print(json.dumps(sorted(m for m in {list(HEAVY)!r} if m in sys.modules)))")
+    code = (
+        "import sys, json\nfrom mam_bench.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        f"print(json.dumps(sorted(m for m in {list(HEAVY)!r} if m in sys.modules)))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     *help_lines, loaded = done.stdout.strip().splitlines()
     assert json.loads(loaded) == []
@@ -69,10 +71,12 @@ def test_dashboard_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch, c
 
 
 def test_llm_policy_without_the_extra_names_it(tmp_path) -> None:
-    code = ("import sys\nfor m in ('langchain_core', 'langchain', 'langchain_openai'):\n    sys.modules[m] = None\n"
-            "from mam_bench.cli import main\n"
-            f"sys.exit(main(['run', 'schelling', '--policy', 'llm', '--model', 'openai:x', "
-            f"'--out', {str(tmp_path / 'r')!r}]))")
+    code = (
+        "import sys\nfor m in ('langchain_core', 'langchain', 'langchain_openai'):\n    sys.modules[m] = None\n"
+        "from mam_bench.cli import main\n"
+        f"sys.exit(main(['run', 'schelling', '--policy', 'llm', '--model', 'openai:x', "
+        f"'--out', {str(tmp_path / 'r')!r}]))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 2, done.stderr
     assert "[llm]" in done.stderr.strip().splitlines()[-1]

@@ -8,8 +8,20 @@ import subprocess
 from mam_bench.cli import main
 from mam_bench.records import read_jsonl
 
-RESULT_KEYS = {"world", "seed", "params", "objective", "policy", "metric", "direction", "reference",
-               "treatment", "delta", "lift", "relative"}
+RESULT_KEYS = {
+    "world",
+    "seed",
+    "params",
+    "objective",
+    "policy",
+    "metric",
+    "direction",
+    "reference",
+    "treatment",
+    "delta",
+    "lift",
+    "relative",
+}
 
 
 def test_run_writes_a_complete_run_directory(tmp_path, capsys):
@@ -52,8 +64,23 @@ def test_worlds_lists_schelling_in_a_real_process(cli_env, mam_bench_cmd):
 
 def test_landscape_writes_one_row_per_run(tmp_path, capsys):
     out = tmp_path / "l.csv"
-    assert main(["landscape", "schelling", "--thresholds", "1/2,3/4", "--vacancies", "0.25",
-                 "--seeds", "0-2", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "landscape",
+                "schelling",
+                "--thresholds",
+                "1/2,3/4",
+                "--vacancies",
+                "0.25",
+                "--seeds",
+                "0-2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     lines = out.read_text().splitlines()
     assert lines[0] == "threshold,vacancy,seed,status,rounds,final_satisfaction,final_homophily"
     assert len(lines) == 1 + 2 * 3

@@ -19,8 +19,19 @@ def test_a_seed_range_points_to_experiment(capsys, tmp_path) -> None:
 
 
 def test_a_reversed_seed_range_says_so(capsys, tmp_path) -> None:
-    code, err = run(capsys, "landscape", "schelling", "--thresholds", "1/2", "--vacancies", "1/4",
-                    "--seeds", "3-1", "--out", str(tmp_path / "l.csv"))
+    code, err = run(
+        capsys,
+        "landscape",
+        "schelling",
+        "--thresholds",
+        "1/2",
+        "--vacancies",
+        "1/4",
+        "--seeds",
+        "3-1",
+        "--out",
+        str(tmp_path / "l.csv"),
+    )
     assert code == 2 and "reversed" in err and "1-3" in err
     assert not (tmp_path / "l.csv").exists()
 
@@ -32,9 +43,11 @@ def test_llm_without_model_says_to_pass_model(capsys, tmp_path) -> None:
 
 @pytest.mark.parametrize("typos", [2, 3])
 def test_a_suite_reports_every_error(capsys, tmp_path, typos: int) -> None:
-    cases = ["  - {world: schellng, policy: heuristic}",
-             "  - {world: schelling, policy: heuristic, objective: nope}",
-             "  - {world: schelling, policy: heuristic, objectve: integrate}"][:typos]
+    cases = [
+        "  - {world: schellng, policy: heuristic}",
+        "  - {world: schelling, policy: heuristic, objective: nope}",
+        "  - {world: schelling, policy: heuristic, objectve: integrate}",
+    ][:typos]
     suite = tmp_path / "s.yaml"
     suite.write_text("name: s\nseeds: 2\ncases:\n" + "\n".join(cases) + "\n")
     code, err = run(capsys, "experiment", str(suite), "--out", str(tmp_path / "x"))

@@ -17,14 +17,22 @@ READERS = sorted([*(ROOT / "steering" / "heuristics").glob("*.py"), *(ROOT / "da
 SPLITS = {"split", "rsplit", "partition", "rpartition", "splitlines"}
 #: (file, source line) -> why the string it splits is not text a world formatted
 ALLOWED = {
-    ("dashboards/config.py", 'ids = tuple(int(x) for x in text.split(",") if x.strip())'):
-        "the influence ids a user typed into the page's URL",
-    ("dashboards/security.py", 'return tuple(x for x in os.environ.get(name, "").split(",") if x)'):
-        "the allow-lists the server was started with (environment)",
-    ("dashboards/security.py", 'provider = model.partition(":")[0]'):
-        "the PROVIDER:MODEL name a user chose in the page",
-    ("dashboards/worlds/swarm.py", 'r, c = (int(x) for x in key.split(","))'):
-        "JSON object keys are strings: the snapshot's mark cells are recorded as 'r,c' keys",
+    (
+        "dashboards/config.py",
+        'ids = tuple(int(x) for x in text.split(",") if x.strip())',
+    ): "the influence ids a user typed into the page's URL",
+    (
+        "dashboards/security.py",
+        'return tuple(x for x in os.environ.get(name, "").split(",") if x)',
+    ): "the allow-lists the server was started with (environment)",
+    (
+        "dashboards/security.py",
+        'provider = model.partition(":")[0]',
+    ): "the PROVIDER:MODEL name a user chose in the page",
+    (
+        "dashboards/worlds/swarm.py",
+        'r, c = (int(x) for x in key.split(","))',
+    ): "JSON object keys are strings: the snapshot's mark cells are recorded as 'r,c' keys",
 }
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+from collections.abc import Sequence
+
+from mam_bench.models.crafting.model import CraftingWorld
 
 from mam_bench.controller import Controller, Decision, Request
-from mam_bench.models.crafting.model import CraftingWorld
 
 
 class ScriptedLLM(Controller):
@@ -24,8 +25,11 @@ class ScriptedLLM(Controller):
             self.prompts.append(hashlib.sha256(prompt.encode()).hexdigest()[:12])
             text = self.script.get((req.round, req.actor_id), self.default)
             action = CraftingWorld.parse_answer(text)
-            out.append(Decision(action=action, raw=text) if action is not None
-                       else Decision.policy_error("no tool call in the answer", raw=text))
+            out.append(
+                Decision(action=action, raw=text)
+                if action is not None
+                else Decision.policy_error("no tool call in the answer", raw=text)
+            )
         return out
 
     def usage(self) -> dict:

@@ -7,7 +7,9 @@ from mam_bench.models.crafting.observe import CraftingObservation
 
 def test_validation_reasons_and_aliases():
     assert validate_action({"tool": "request_items", "item": "coal", "qty": 2, "to": 1}) == (
-        {"tool": "request", "item": "coal", "qty": 2, "to": 1}, "")
+        {"tool": "request", "item": "coal", "qty": 2, "to": 1},
+        "",
+    )
     assert validate_action({"tool": "wait"})[0] == {"tool": "sleep"}
     action, reason = validate_action({"tool": "transfer", "item": "coal", "qty": 0, "to": 1})
     assert action is None and "qty" in reason
@@ -17,9 +19,16 @@ def test_validation_reasons_and_aliases():
 
 
 def test_parse_answer_reads_tool_calls_in_text():
-    assert parse_answer('Sure.\n```json\n{"tool": "harvest", "node": "ore1"}\n```') == {"tool": "harvest", "node": "ore1"}
+    assert parse_answer('Sure.\n```json\n{"tool": "harvest", "node": "ore1"}\n```') == {
+        "tool": "harvest",
+        "node": "ore1",
+    }
     assert parse_answer('{"name": "transfer_items", "arguments": {"item": "stick", "qty": 1, "to": 4}}') == {
-        "tool": "transfer", "item": "stick", "qty": 1, "to": 4}
+        "tool": "transfer",
+        "item": "stick",
+        "qty": 1,
+        "to": 4,
+    }
     assert parse_answer("I think I will wait.") is None
     assert CraftingWorld.parse_answer('{"tool": "chat", "message": "hi\\nthere"}')["message"] == "hi there"
 
@@ -52,5 +61,7 @@ def test_random_actions_are_valid_schema():
 def test_action_schema_is_flat_for_structured_output():
     schema = CraftingWorld.Action.model_json_schema()
     assert set(schema["properties"]) == {"tool", "site", "node", "item", "skill", "qty", "to", "recipient", "message"}
-    a = CraftingWorld.Action.model_validate({"name": "craft_item", "arguments": {"item": "stick", "skill": "fletching"}})
+    a = CraftingWorld.Action.model_validate(
+        {"name": "craft_item", "arguments": {"item": "stick", "skill": "fletching"}}
+    )
     assert a.as_json() == {"tool": "craft", "item": "stick", "skill": "fletching"}

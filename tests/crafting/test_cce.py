@@ -4,22 +4,31 @@ import asyncio
 import json
 from fractions import Fraction
 
-from mam_bench.runner import PairSpec, prepare, run_treatment
 from mam_bench.models.crafting.metrics import cce, chat_edges, contributing
 from mam_bench.models.crafting.params import STATIC_WORLD
+
+from mam_bench.runner import PairSpec, prepare, run_treatment
 from tests.crafting.scripted import ScriptedLLM
 
 
 def _a(i, r, agent, tool, parents=(), **args):
-    return {"id": i, "round": r, "agent": agent, "tool": tool, "args": args, "ok": True, "site": "town",
-            "parents": list(parents)}
+    return {
+        "id": i,
+        "round": r,
+        "agent": agent,
+        "tool": tool,
+        "args": args,
+        "ok": True,
+        "site": "town",
+        "parents": list(parents),
+    }
 
 
 def test_pure_graph_idle_agent_wasted_craft_transfer_chain():
     acts = [
-        _a(0, 0, 0, "harvest", node="ore1"),        # feeds the chain
-        _a(1, 0, 1, "sleep"),                       # idle agent
-        _a(2, 0, 2, "harvest", node="ore2"),        # feeds only the wasted craft
+        _a(0, 0, 0, "harvest", node="ore1"),  # feeds the chain
+        _a(1, 0, 1, "sleep"),  # idle agent
+        _a(2, 0, 2, "harvest", node="ore2"),  # feeds only the wasted craft
         _a(3, 1, 0, "transfer", [0], item="iron_ore", to=2),
         _a(4, 1, 1, "sleep"),
         _a(5, 1, 2, "craft", [2], item="iron_bar"),  # wasted: its bar is never used
@@ -53,26 +62,38 @@ def test_chat_counts_only_when_a_later_contributing_action_answers_it():
 def _staff_script() -> dict:
     """staff_quest, fixed order (lumberjack 0, woodworker 1, crafter 2); the expected set is known."""
     s = {}
+
     def put(r, aid, action):
         s[(r, aid)] = json.dumps(action)
-    put(0, 0, {"tool": "harvest", "node": "tree1"})                       # id 0   in C
-    put(1, 0, {"tool": "harvest", "node": "tree1"})                       # id 3   in C
-    put(2, 0, {"tool": "harvest", "node": "tree2"})                       # id 6   in C (moved by transfer 12)
-    put(3, 0, {"tool": "move_to", "site": "town"})                        # id 9   in C
+
+    put(0, 0, {"tool": "harvest", "node": "tree1"})  # id 0   in C
+    put(1, 0, {"tool": "harvest", "node": "tree1"})  # id 3   in C
+    put(2, 0, {"tool": "harvest", "node": "tree2"})  # id 6   in C (moved by transfer 12)
+    put(3, 0, {"tool": "move_to", "site": "town"})  # id 9   in C
     put(3, 2, {"tool": "chat", "message": "woodworker_1 please make stick"})  # id 11 in C (answered by 16)
-    put(4, 0, {"tool": "transfer", "item": "logs", "qty": 3, "to": 1})    # id 12  in C
-    put(5, 1, {"tool": "craft", "item": "stick", "skill": "fletching"})    # id 16  in C
-    put(6, 1, {"tool": "craft", "item": "stick"})                         # id 19  in C
-    put(7, 1, {"tool": "craft", "item": "stick"})                         # id 22  wasted craft
-    put(8, 1, {"tool": "transfer", "item": "stick", "qty": 5, "to": 2})   # id 25  in C
-    put(8, 2, {"tool": "craft", "item": "staff", "skill": "crafting"})    # id 26  success
+    put(4, 0, {"tool": "transfer", "item": "logs", "qty": 3, "to": 1})  # id 12  in C
+    put(5, 1, {"tool": "craft", "item": "stick", "skill": "fletching"})  # id 16  in C
+    put(6, 1, {"tool": "craft", "item": "stick"})  # id 19  in C
+    put(7, 1, {"tool": "craft", "item": "stick"})  # id 22  wasted craft
+    put(8, 1, {"tool": "transfer", "item": "stick", "qty": 5, "to": 2})  # id 25  in C
+    put(8, 2, {"tool": "craft", "item": "staff", "skill": "crafting"})  # id 26  success
     return s
 
 
 def _run(script, **params):
-    spec = PairSpec.build(world="crafting", seed=0, influence=3,
-                          params={"task": "staff_quest", "turn_order": "fixed", "stock_jitter": 0,
-                                  "strategy": "shared_plan", **STATIC_WORLD, **params})
+    spec = PairSpec.build(
+        world="crafting",
+        seed=0,
+        influence=3,
+        params={
+            "task": "staff_quest",
+            "turn_order": "fixed",
+            "stock_jitter": 0,
+            "strategy": "shared_plan",
+            **STATIC_WORLD,
+            **params,
+        },
+    )
     prep = prepare(spec)
     world, rows, board, _ = asyncio.run(run_treatment(prep, ScriptedLLM(script)))
     return world
@@ -98,7 +119,6 @@ def test_failed_task_scores_zero():
 
 def test_llm_judge_hook_for_chat_edges_records_its_model():
     from langchain_core.language_models.fake_chat_models import FakeListChatModel
-
     from mam_bench.models.crafting.metrics import collaboration, judge_chat_edges
 
     world = _run(_staff_script())

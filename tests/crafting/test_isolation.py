@@ -8,12 +8,12 @@ reference and in a treatment whose influence agents do anything at all.
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.tasks import all_tasks, task_names
 
 from mam_bench.controller import Decision
 from mam_bench.runner import PairSpec, run_pair
 from mam_bench.streams import record_draws
-from mam_bench.models.crafting.model import CraftingWorld
-from mam_bench.models.crafting.tasks import all_tasks, task_names
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -42,8 +42,15 @@ def test_rule_lift_is_exactly_zero_on_every_task_with_random_seats():
         n = len(all_tasks()[task].agents)
         k = int(rng.integers(1, n))
         ids = tuple(sorted(int(i) for i in rng.choice(n, size=k, replace=False)))
-        res = run_pair(PairSpec.build(world="crafting", seed=int(rng.integers(0, 100)), params={"task": task},
-                                      policy="rule", influence_ids=ids))
+        res = run_pair(
+            PairSpec.build(
+                world="crafting",
+                seed=int(rng.integers(0, 100)),
+                params={"task": task},
+                policy="rule",
+                influence_ids=ids,
+            )
+        )
         assert res["lift"] == 0 and res["treatment"]["final"] == res["reference"]["final"], task
 
 
@@ -61,8 +68,11 @@ def test_rule_action_is_what_the_rule_does_for_the_first_mover():
 
 
 def test_mimic_plays_the_rule_through_the_influence_path():
-    res = run_pair(PairSpec.build(world="crafting", seed=3, params={"task": "forge_vanguard"}, policy="mimic",
-                                  influence_ids=(3, 4)))
+    res = run_pair(
+        PairSpec.build(
+            world="crafting", seed=3, params={"task": "forge_vanguard"}, policy="mimic", influence_ids=(3, 4)
+        )
+    )
     audit = res["treatment"]["audit"]
     assert audit["identity_holds"] and audit["decisions"] == 2 * res["treatment"]["rounds"]
     assert audit["policy_error"] == 0 and audit["failed"] == 0  # every rule action was valid and legal

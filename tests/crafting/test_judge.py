@@ -5,13 +5,13 @@ says yes to everything can only add actions, so its CCE is at least the provenan
 """
 
 import asyncio
+import json
 import re
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-
 from mam_bench.models.crafting.judge import cohen_kappa, llm_cce
 from mam_bench.models.crafting.metrics import chat_edges, success_actions
 from mam_bench.models.crafting.model import CraftingWorld
@@ -35,15 +35,18 @@ class ScriptedJudge(BaseChatModel):
         self.calls += 1
         prompt = messages[-1].content
         if "success_action_ids" in prompt:
-            ids = sorted(set(int(i) for i in re.findall(r"^\[(\d+)\]", prompt, re.M))) if self.yes_to_all \
+            ids = (
+                sorted(set(int(i) for i in re.findall(r"^\[(\d+)\]", prompt, re.M)))
+                if self.yes_to_all
                 else self.success
-            text = '{"success_action_ids": %s, "reasoning": "scripted"}' % ids
+            )
+            text = json.dumps({"success_action_ids": ids, "reasoning": "scripted"})
         else:
             head, _, tail = prompt.partition("Candidate actions from round")
             shown = {int(i) for i in re.findall(r"^\[(\d+)\]", head, re.M)}
             cands = [int(i) for i in re.findall(r"^\[(\d+)\]", tail, re.M)]
             yes = cands if self.yes_to_all else [x for x in cands if any(x in self.parents.get(y, ()) for y in shown)]
-            text = '{"contributing_ids": %s, "not_contributing_ids": %s}' % (yes, [x for x in cands if x not in yes])
+            text = json.dumps({"contributing_ids": yes, "not_contributing_ids": [x for x in cands if x not in yes]})
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
 

@@ -38,8 +38,11 @@ def test_who_supplies_whom_emerges_and_varies_by_seed():
     patterns = set()
     for seed in range(6):
         w = _run(CraftingWorld(task="forge_vanguard", seed=seed))
-        flows = sorted((e["agent"], e["args"]["to"], e["args"]["item"], e["args"]["qty"])
-                       for e in w.log if e["ok"] and e["tool"] == "transfer")
+        flows = sorted(
+            (e["agent"], e["args"]["to"], e["args"]["item"], e["args"]["qty"])
+            for e in w.log
+            if e["ok"] and e["tool"] == "transfer"
+        )
         patterns.add(tuple(flows))
     assert len(patterns) > 1
 
@@ -62,8 +65,9 @@ def test_outcomes_vary_across_seeds_and_shared_plan_stays_available():
 
 
 def test_failure_tags_count_what_the_log_shows():
-    from mam_bench.controller import Decision
     from mam_bench.models.crafting.metrics import failure_tags
+
+    from mam_bench.controller import Decision
 
     w = CraftingWorld(task="forge_vanguard", seed=4, influence_ids=(9,))
     for _ in range(5):  # the leader seat sleeps five times: sleeps 3, 4 and 5 are idle
@@ -75,4 +79,9 @@ def test_failure_tags_count_what_the_log_shows():
     w2.play_round({0: Decision(action={"tool": "request", "item": "staff", "qty": 1})})  # nobody makes staff
     assert failure_tags(w2)["stale_request"] >= 1
     assert failure_tags(CraftingWorld(task="forge_vanguard", seed=4)) == {
-        "idle": 0, "stale_request": 0, "duplicate_work": 0, "role_violation": 0, "unfulfilled_handoff": 0}
+        "idle": 0,
+        "stale_request": 0,
+        "duplicate_work": 0,
+        "role_violation": 0,
+        "unfulfilled_handoff": 0,
+    }

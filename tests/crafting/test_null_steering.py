@@ -1,11 +1,11 @@
 """Null steering is exact on every task: rule-deferring influence agents act as the ordinary rule."""
 
 import pytest
+from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.tasks import all_tasks
 
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
-from mam_bench.models.crafting.model import CraftingWorld
-from mam_bench.models.crafting.tasks import all_tasks
 
 
 @pytest.mark.parametrize("name", sorted(all_tasks()))
@@ -16,7 +16,8 @@ def test_rule_treatment_equals_reference_round_by_round(name, seed, tmp_path):
     tre = read_jsonl(tmp_path / "treatment.jsonl")
     # the runner marks only the reference's last row as exhausted; everything else must agree
     assert [{k: v for k, v in r.items() if k != "status"} for r in ref] == [
-        {k: v for k, v in r.items() if k != "status"} for r in tre]
+        {k: v for k, v in r.items() if k != "status"} for r in tre
+    ]
     assert res["lift"] == 0 and res["delta"] == 0
     assert res["treatment"]["final"] == res["reference"]["final"]
     audit = res["treatment"]["audit"]

@@ -1,11 +1,11 @@
 """The primary metric `progress`: area under the PSR curve over the budget, held after the run ends."""
 
 import pytest
-
-from mam_bench.runner import PairSpec, prepare, run_pair, run_reference
 from mam_bench.models.crafting.metrics import progress
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.params import STATIC_WORLD
+
+from mam_bench.runner import PairSpec, prepare, run_pair, run_reference
 
 PLAN = {"task": "forge_vanguard", "strategy": "shared_plan", **STATIC_WORLD}
 
@@ -39,8 +39,11 @@ def test_progress_rewards_speed_and_output():
 
 
 def test_accelerate_lifts_progress_at_the_default_budget_where_psr_saturates():
-    res = run_pair(PairSpec.build(world="crafting", seed=21, params=PLAN,
-                                  policy="heuristic", objective="accelerate", influence_ids=(3,)))
+    res = run_pair(
+        PairSpec.build(
+            world="crafting", seed=21, params=PLAN, policy="heuristic", objective="accelerate", influence_ids=(3,)
+        )
+    )
     ref, tre = res["reference"]["final"], res["treatment"]["final"]
     assert ref["psr"] == tre["psr"] == 1.0  # the old primary metric: lift 0 by construction
     assert res["metric"] == "progress" and res["lift"] > 0 and res["secondary_delta"] == 0

@@ -1,8 +1,9 @@
 """Issue 15: crafting records name the task and hold what redraws the final picture."""
 
+from mam_bench.models.crafting.catalog import catalog
+
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, prepare, run_pair
-from mam_bench.models.crafting.catalog import catalog
 
 
 def test_last_treatment_row_redraws_the_world(tmp_path):

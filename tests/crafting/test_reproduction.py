@@ -7,14 +7,19 @@ exercises every action type and is recorded and scored like an LLM run.
 
 import json
 
-from mam_bench.records import read_jsonl
-from mam_bench.runner import PairSpec, run_pair
 from mam_bench.models.crafting.actions import TOOLS
 from mam_bench.models.crafting.model import CraftingWorld
+
+from mam_bench.records import read_jsonl
+from mam_bench.runner import PairSpec, run_pair
 from tests.crafting.scripted import ScriptedLLM
 
-AW_NAMES = {"harvest": "harvest_resource", "craft": "craft_item", "transfer": "transfer_items",
-            "request": "request_items"}
+AW_NAMES = {
+    "harvest": "harvest_resource",
+    "craft": "craft_item",
+    "transfer": "transfer_items",
+    "request": "request_items",
+}
 PARAMS = {"task": "fishing_gear", "board": "off", "turn_order": "fixed"}
 
 
@@ -25,8 +30,9 @@ def _script() -> dict[tuple[int, int], str]:
     script = {}
     for a in w.log:
         name = AW_NAMES.get(a["tool"], a["tool"])
-        script[(a["round"], a["agent"])] = (f"I will {a['tool']} now.\n"
-                                            + json.dumps({"name": name, "arguments": a["args"]}))
+        script[(a["round"], a["agent"])] = f"I will {a['tool']} now.\n" + json.dumps(
+            {"name": name, "arguments": a["args"]}
+        )
     sleeps = sorted(k for k, v in script.items() if '"sleep"' in v)
     script[sleeps[0]] = '{"tool": "chat", "message": "fisher_1 the fishing_rod is on its way, go to river"}'
     script[sleeps[1]] = '{"tool": "request", "item": "fish", "qty": 1, "to": 5}'

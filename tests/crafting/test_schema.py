@@ -3,7 +3,6 @@
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
-
 from mam_bench.models.crafting.actions import strict_schema, validate_action
 
 SCHEMA = strict_schema()

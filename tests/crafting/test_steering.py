@@ -3,11 +3,12 @@
 import json
 import statistics
 
+from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.params import STATIC_WORLD
+
 from mam_bench.controller import Decision
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
-from mam_bench.models.crafting.model import CraftingWorld
-from mam_bench.models.crafting.params import STATIC_WORLD
 
 PLAN = {"strategy": "shared_plan", **STATIC_WORLD}  # the heuristics' home ground: the shared plan
 
@@ -15,8 +16,15 @@ PLAN = {"strategy": "shared_plan", **STATIC_WORLD}  # the heuristics' home groun
 def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
     lifts = []
     for seed in range(20, 40):
-        res = run_pair(PairSpec.build(world="crafting", seed=seed, params={**PLAN, "task": "forge_vanguard"},
-                                      policy="heuristic", objective="shortage"))
+        res = run_pair(
+            PairSpec.build(
+                world="crafting",
+                seed=seed,
+                params={**PLAN, "task": "forge_vanguard"},
+                policy="heuristic",
+                objective="shortage",
+            )
+        )
         assert res["influence_ids"] == [0, 1] and res["direction"] == -1
         assert res["treatment"]["audit"]["identity_holds"]
         lifts.append(res["lift"])
@@ -24,15 +32,24 @@ def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
 
 
 def test_accelerate_runs_and_keeps_the_audit_identity():
-    res = run_pair(PairSpec.build(world="crafting", seed=1, params={**PLAN, "task": "grand_armory"},
-                                  policy="heuristic", objective="accelerate", influence=4))
+    res = run_pair(
+        PairSpec.build(
+            world="crafting",
+            seed=1,
+            params={**PLAN, "task": "grand_armory"},
+            policy="heuristic",
+            objective="accelerate",
+            influence=4,
+        )
+    )
     assert res["treatment"]["audit"]["identity_holds"] and res["direction"] == 1
     assert res["treatment"]["final"]["sr"] == 1.0
 
 
 def test_cli_equivalent_run_writes_a_complete_directory(tmp_path):
-    spec = PairSpec.build(world="crafting", seed=0, params={**PLAN, "task": "forge_vanguard"},
-                          policy="heuristic", objective="shortage")
+    spec = PairSpec.build(
+        world="crafting", seed=0, params={**PLAN, "task": "forge_vanguard"}, policy="heuristic", objective="shortage"
+    )
     res = run_pair(spec, out=tmp_path)
     for name in ("spec.json", "result.json", "reference.jsonl", "treatment.jsonl", "board.jsonl", "decisions.jsonl"):
         assert (tmp_path / name).exists(), name
@@ -47,8 +64,12 @@ def test_cli_equivalent_run_writes_a_complete_directory(tmp_path):
 def test_an_action_illegal_by_its_turn_is_a_logged_failure():
     w = CraftingWorld(task="forge_vanguard", seed=0, influence_ids=(0, 1), turn_order="fixed")
     w.stock["ore1"] = 1
-    entries = w.play_round({0: Decision(action={"tool": "harvest", "node": "ore1"}),
-                            1: Decision(action={"tool": "harvest", "node": "ore1"})})
+    entries = w.play_round(
+        {
+            0: Decision(action={"tool": "harvest", "node": "ore1"}),
+            1: Decision(action={"tool": "harvest", "node": "ore1"}),
+        }
+    )
     assert [e.outcome for e in entries] == ["accepted", "blocked"]
     assert "depleted" in entries[1].detail
     bad = w.play_round({0: Decision(action={"tool": "fly"}), 1: Decision.policy_error("timeout")})
@@ -57,7 +78,15 @@ def test_an_action_illegal_by_its_turn_is_a_logged_failure():
 
 
 def test_accelerate_with_the_smelter_seat_finishes_earlier():
-    res = run_pair(PairSpec.build(world="crafting", seed=21, params={**PLAN, "task": "forge_vanguard", "rounds": 18},
-                                  policy="heuristic", objective="accelerate", influence_ids=(3,)))
+    res = run_pair(
+        PairSpec.build(
+            world="crafting",
+            seed=21,
+            params={**PLAN, "task": "forge_vanguard", "rounds": 18},
+            policy="heuristic",
+            objective="accelerate",
+            influence_ids=(3,),
+        )
+    )
     assert res["reference"]["final"]["sr"] == 0.0 and res["treatment"]["final"]["sr"] == 1.0
     assert res["lift"] > 0 and res["treatment"]["rounds"] < 18

@@ -1,7 +1,6 @@
 """Every task's verifier on hand-built final states: pass, fail, and partial checkpoints."""
 
 import pytest
-
 from mam_bench.models.crafting.tasks import all_tasks, checkpoint_progress, psr, verify
 
 
@@ -55,8 +54,10 @@ def test_forge_vanguard_hand_built_states():
     task = all_tasks()["forge_vanguard"]
     smiths = {4: {"heavysword": 1, "axe": 1}, 5: {"heavysword": 1}}
     good = {"inventories": smiths, "crafted": {"iron_bar": 7, "stick": 4}}
-    assert verify(task, good) == (1, "iron bars smelted: 7/7; sticks made: 3/3; "
-                                     "heavyswords held by smiths: 2/2; axe held by smiths: 1/1")
+    assert verify(task, good) == (
+        1,
+        "iron bars smelted: 7/7; sticks made: 3/3; heavyswords held by smiths: 2/2; axe held by smiths: 1/1",
+    )
     # the swords are in the leader's bag, not the smiths': the held checkpoints fail
     moved = {"inventories": {9: {"heavysword": 2, "axe": 1}}, "crafted": {"iron_bar": 7, "stick": 4}}
     assert verify(task, moved)[0] == 0

@@ -29,15 +29,22 @@ def _undrawn_tick_labels(fig: Figure) -> set[int]:
     for ax in fig.axes:
         for axis in ax._axis_map.values():  # noqa: SLF001 - matplotlib keeps drawn ticks private
             drawn = {id(x) for t in axis._update_ticks() for x in (t.label1, t.label2)}  # noqa: SLF001
-            hidden |= {id(x) for t in axis.get_major_ticks() + axis.get_minor_ticks() for x in (t.label1, t.label2)
-                       if id(x) not in drawn}
+            hidden |= {
+                id(x)
+                for t in axis.get_major_ticks() + axis.get_minor_ticks()
+                for x in (t.label1, t.label2)
+                if id(x) not in drawn
+            }
     return hidden
 
 
 def overlapping_texts(fig: Figure, pad: float = 0.0) -> list[tuple[str, str]]:
     boxes = text_boxes(fig)
-    return [(a, b) for (a, ba), (b, bb) in combinations(boxes, 2)
-            if ba.width and bb.width and ba.padded(-pad).overlaps(bb.padded(-pad))]
+    return [
+        (a, b)
+        for (a, ba), (b, bb) in combinations(boxes, 2)
+        if ba.width and bb.width and ba.padded(-pad).overlaps(bb.padded(-pad))
+    ]
 
 
 def clipped_texts(fig: Figure) -> list[str]:

@@ -4,10 +4,10 @@ or clipped, axes that fit the metric, and crafting sites that never move."""
 from __future__ import annotations
 
 import pytest
-
 from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
 from mam_bench.dashboards.figures import board_figure, is_share, metrics_figure
 from mam_bench.dashboards.worlds import renderer_for
+
 from tests.dashboards.figure_checks import clipped_texts, legend_labels, overlapping_texts
 
 ROUNDS = 4
@@ -74,9 +74,12 @@ def test_crafting_sites_stay_put_in_both_panels_and_across_rounds() -> None:
         for rows in (s.state.reference, s.state.treatment):
             fig = board_figure(rows[-1], s.state.info, "x")
             ax = fig.axes[0]
-            centres = {tuple(map(float, o)) for coll in ax.collections
-                       if len(coll.get_facecolors()) and _hex(coll.get_facecolors()[0]) == SITE_FACE
-                       for o in coll.get_offsets()}
+            centres = {
+                tuple(map(float, o))
+                for coll in ax.collections
+                if len(coll.get_facecolors()) and _hex(coll.get_facecolors()[0]) == SITE_FACE
+                for o in coll.get_offsets()
+            }
             names = sorted(t.get_text() for t in ax.texts if t.get_fontsize() == 10)
             drawn.append((frozenset(centres), tuple(names)))
         s.step()
@@ -90,8 +93,19 @@ def test_feed_shows_policy_error_reasons_and_hides_empty_fields() -> None:
     from mam_bench.dashboards.feed import action_text, round_html
 
     assert action_text({"action": "UP", "message": None}) == "action=UP"
-    state = SimpleNamespace(facts={}, feed=[{"round": 0, "actor_id": 3, "post": None, "action": {"action": "STAY"},
-                                             "outcome": "policy_error", "error": "row: 99 is off the board"}])
+    state = SimpleNamespace(
+        facts={},
+        feed=[
+            {
+                "round": 0,
+                "actor_id": 3,
+                "post": None,
+                "action": {"action": "STAY"},
+                "outcome": "policy_error",
+                "error": "row: 99 is off the board",
+            }
+        ],
+    )
     assert "row: 99 is off the board" in round_html(state, 0)
 
 

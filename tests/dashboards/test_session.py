@@ -6,19 +6,21 @@ import concurrent.futures
 from pathlib import Path
 
 import pytest
-
 from mam_bench.dashboards.config import DashConfig, build_session, to_spec
 from mam_bench.dashboards.replay import ReplaySession, held
 from mam_bench.dashboards.session import PairSession
+
 from mam_bench.errors import ConfigError
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec
 from mam_bench.runner import run_pair as _run_pair
 
+
 def run_pair(spec: PairSpec, out: Path) -> dict:
     """In a thread of its own: a browser test in the same session may hold this thread's loop."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(_run_pair, spec, out).result()
+
 
 SMALL = {"size": "12", "max_rounds": "60"}
 
@@ -68,13 +70,21 @@ def test_llm_controller_from_the_dashboard_reaches_a_loopback_server(monkeypatch
     """The dashboard's llm choice (model string, base URL, key variable) drives real calls."""
     from mam_bench.dashboards.config import DashConfig, to_spec
     from mam_bench.dashboards.session import PairSession
+
     from tests.support.openai_server import OpenAIServer, schelling_reply
 
     monkeypatch.setenv("DASH_TEST_KEY", "sk-dashboard-test")
     monkeypatch.setenv("MAM_DASHBOARD_ALLOW_KEYS", "DASH_TEST_KEY")  # as `--allow-key-env DASH_TEST_KEY` sets it
     with OpenAIServer(reply=schelling_reply) as srv:
-        cfg = DashConfig(world="schelling", seed=22, influence="2", policy="llm", model="openai:any",
-                         base_url=srv.base_url, api_key_env="DASH_TEST_KEY")
+        cfg = DashConfig(
+            world="schelling",
+            seed=22,
+            influence="2",
+            policy="llm",
+            model="openai:any",
+            base_url=srv.base_url,
+            api_key_env="DASH_TEST_KEY",
+        )
         session = PairSession(to_spec(cfg, "llm"))
         assert session.step()
         assert len(srv.bodies) >= 4  # two posts and two decisions

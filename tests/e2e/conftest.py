@@ -11,16 +11,21 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 
 
@@ -40,7 +45,11 @@ class DashboardServer:
         self.log = open(log, "w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mam_bench", "dashboard", *args, "--port", str(self.port)],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self._wait()
 
@@ -80,9 +89,24 @@ def landscape_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small landscape written by the real command."""
     out = tmp_path_factory.mktemp("landscape") / "landscape.csv"
     subprocess.run(
-        [sys.executable, "-m", "mam_bench", "landscape", "schelling", "--thresholds", "1/2,3/4",
-         "--vacancies", "1/10,1/4", "--seeds", "0-1", "--out", str(out)],
-        cwd=ROOT, check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "mam_bench",
+            "landscape",
+            "schelling",
+            "--thresholds",
+            "1/2,3/4",
+            "--vacancies",
+            "1/10,1/4",
+            "--seeds",
+            "0-1",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
         env=dict(os.environ),
     )
     return out

@@ -57,8 +57,12 @@ def overlapping_boxes(page: Page, selector: str) -> list[tuple[str, str]]:
             items.append((el.inner_text(), box))
     out = []
     for i, (ta, a) in enumerate(items):
-        for tb, b in items[i + 1:]:
-            if (a["x"] < b["x"] + b["width"] - 1 and b["x"] < a["x"] + a["width"] - 1
-                    and a["y"] < b["y"] + b["height"] - 1 and b["y"] < a["y"] + a["height"] - 1):
+        for tb, b in items[i + 1 :]:
+            if (
+                a["x"] < b["x"] + b["width"] - 1
+                and b["x"] < a["x"] + a["width"] - 1
+                and a["y"] < b["y"] + b["height"] - 1
+                and b["y"] < a["y"] + a["height"] - 1
+            ):
                 out.append((ta, tb))
     return out

@@ -6,8 +6,9 @@ for the lowest id, does something else (stays), so the recording holds a flagged
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.runner import PairSpec, run_pair

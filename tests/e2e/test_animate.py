@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mam_bench.dashboards.animation import panel_boxes
 from PIL import Image
 
-from mam_bench.dashboards.animation import panel_boxes
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 
@@ -21,12 +21,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_animate_schelling_gif(tmp_path: Path, shots: Path) -> None:
     run_dir = tmp_path / "run"
-    spec = PairSpec.build(world="schelling", seed=22, policy="random", rounds=8, params={"size": "12", "max_rounds": "40"}, influence=4)
+    spec = PairSpec.build(
+        world="schelling", seed=22, policy="random", rounds=8, params={"size": "12", "max_rounds": "40"}, influence=4
+    )
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright may hold this thread's loop
         pool.submit(run_pair, spec, run_dir).result()
     out = shots / "fork.gif"
-    done = subprocess.run([sys.executable, "-m", "mam_bench", "animate", str(run_dir), "--out", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "-m", "mam_bench", "animate", str(run_dir), "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stderr
     treatment_rounds = len(read_jsonl(run_dir / "treatment.jsonl")) - 1
     assert treatment_rounds == 8
@@ -35,9 +42,9 @@ def test_animate_schelling_gif(tmp_path: Path, shots: Path) -> None:
     gif.seek(0)
     first = np.asarray(gif.convert("RGB"))
     left, right = panel_boxes()
-    a = first[left[1]:left[3], left[0]:left[2]]
-    b = first[right[1]:right[3], right[0]:right[2]]
+    a = first[left[1] : left[3], left[0] : left[2]]
+    b = first[right[1] : right[3], right[0] : right[2]]
     assert a.shape == b.shape and np.array_equal(a, b)
     gif.seek(treatment_rounds)
     last = np.asarray(gif.convert("RGB"))
-    assert not np.array_equal(last[right[1]:right[3], right[0]:right[2]], b)
+    assert not np.array_equal(last[right[1] : right[3], right[0] : right[2]], b)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mam_bench.records import read_jsonl
-from tests.e2e.pages import body_has_no_traceback, boards_render, open_paired, step
+from tests.e2e.pages import boards_render, body_has_no_traceback, open_paired, step
 
 pytestmark = pytest.mark.e2e
 

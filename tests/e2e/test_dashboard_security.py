@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -40,9 +40,14 @@ def locked_server(shots: Path) -> Iterator[DashboardServer]:
 
 def handshake(port: int, origin: str | None) -> int:
     """The HTTP status of a websocket upgrade to Solara's kernel channel with this Origin."""
-    lines = ["GET /jupyter/api/kernels/k1/channels?session_id=s1 HTTP/1.1", f"Host: 127.0.0.1:{port}",
-             "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
-             "Sec-WebSocket-Version: 13"]
+    lines = [
+        "GET /jupyter/api/kernels/k1/channels?session_id=s1 HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+    ]
     if origin is not None:
         lines.append(f"Origin: {origin}")
     with socket.create_connection(("127.0.0.1", port), timeout=20) as s:

@@ -6,14 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
+from mam_bench.dashboards.figures import board_figure, metrics_figure
 from playwright.sync_api import expect
 
-from mam_bench.dashboards.config import available_worlds
-from mam_bench.dashboards.config import DashConfig, build_session
-from mam_bench.dashboards.figures import board_figure, metrics_figure
 from tests.dashboards.figure_checks import clipped_texts, legend_labels, overlapping_texts
-from tests.e2e.pages import (body_has_no_traceback, boards_render, current_round, lift_text, open_paired,
-                             overlapping_boxes, round_is, step)
+from tests.e2e.pages import (
+    boards_render,
+    body_has_no_traceback,
+    current_round,
+    lift_text,
+    open_paired,
+    overlapping_boxes,
+    round_is,
+    step,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -83,8 +90,10 @@ def test_the_figures_shown_have_legends_and_readable_text(world: str) -> None:
     s = build_session(DashConfig(world=world, seed=3))
     for _ in range(3):
         s.step()
-    figs = [board_figure(rows[-1], s.state.info, f"{run}: round 3 ({rows[-1]['status']})")
-            for run, rows in (("reference", s.state.reference), ("treatment", s.state.treatment))]
+    figs = [
+        board_figure(rows[-1], s.state.info, f"{run}: round 3 ({rows[-1]['status']})")
+        for run, rows in (("reference", s.state.reference), ("treatment", s.state.treatment))
+    ]
     figs.append(metrics_figure(s.state))
     for fig in figs:
         assert legend_labels(fig)
@@ -119,7 +128,9 @@ def test_the_fastest_speed_plays_a_100_round_pair(server, browser, shots: Path) 
         seconds = time.monotonic() - started
         played = current_round(page)
         assert played >= 100 or "running" not in page.locator(".mam-status").inner_text()
-        (shots / "play-speed.txt").write_text(f"pursuit seed 0: {played} rounds played in {seconds:.1f} s at 50 rounds/s\n")
+        (shots / "play-speed.txt").write_text(
+            f"pursuit seed 0: {played} rounds played in {seconds:.1f} s at 50 rounds/s\n"
+        )
         page.screenshot(path=str(shots / "pursuit-played.png"))
     finally:
         ctx.close()

@@ -30,8 +30,15 @@ def two_by_two(seeds: int = 10) -> dict:
     second = second_world()
     cases = []
     for policy in ("rule", "random"):
-        cases.append({"name": f"schelling-{policy}", "world": "schelling", "params": {"size": 10, "max_rounds": 60},
-                      "policy": policy, "influence": 4})
+        cases.append(
+            {
+                "name": f"schelling-{policy}",
+                "world": "schelling",
+                "params": {"size": 10, "max_rounds": 60},
+                "policy": policy,
+                "influence": 4,
+            }
+        )
         cases.append({"name": f"{second['world']}-2-{policy}", **second, "policy": policy})
     return {"name": "two-by-two", "seeds": seeds, "cases": cases}
 
@@ -42,9 +49,16 @@ def write_suite(tmp_path: Path):
         p = tmp_path / name
         p.write_text(yaml.safe_dump(data), encoding="utf-8")
         return p
+
     return write
 
 
 def cli(*args: str, env: dict | None = None, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mam_bench", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "mam_bench", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )

@@ -13,8 +13,14 @@ CASE = {"name": "rnd", "world": "schelling", "params": {"size": 10, "max_rounds"
 
 
 def test_dose_and_random_placement_axes_pair_baselines_on_the_same_ids(tmp_path) -> None:
-    suite = parse_suite({"seeds": 3, "baselines": ["stay"], "cases": [CASE],
-                         "axes": {"influence": [1, 2, 4], "placement": ["default", {"random": 2}]}})
+    suite = parse_suite(
+        {
+            "seeds": 3,
+            "baselines": ["stay"],
+            "cases": [CASE],
+            "axes": {"influence": [1, 2, 4], "placement": ["default", {"random": 2}]},
+        }
+    )
     names = [c.name for c in suite.expanded_cases()]
     assert names == [f"rnd-n{n}-{p}" for n in (1, 2, 4) for p in ("default", "random2")]
     out = run_experiment(suite, tmp_path / "exp", jobs=2)
@@ -36,16 +42,26 @@ def test_dose_and_random_placement_axes_pair_baselines_on_the_same_ids(tmp_path)
 
 
 def test_horizon_axis_and_settle_report_the_persisting_lift(tmp_path) -> None:
-    suite = parse_suite({"seeds": 2, "baselines": [], "axes": {"rounds": [2, 5]},
-                         "cases": [{**CASE, "influence": 4, "settle": True}]})
+    suite = parse_suite(
+        {"seeds": 2, "baselines": [], "axes": {"rounds": [2, 5]}, "cases": [{**CASE, "influence": 4, "settle": True}]}
+    )
     out = run_experiment(suite, tmp_path / "exp", jobs=2)
     t = out.table
     assert sorted(set(t["horizon"])) == [2, 5]
     assert t["settled_lift"].notna().all()
     s = out.summary[out.summary["reference_status"] == "all"]
     assert list(s[s["case"] == "rnd-r2"]["test"]) == ["lift", "settled lift"]
-    one = run_pair(PairSpec.build(world="schelling", seed=0, params={"size": 10, "max_rounds": 40}, policy="random",
-                                  influence=4, rounds=2, settle=True))
+    one = run_pair(
+        PairSpec.build(
+            world="schelling",
+            seed=0,
+            params={"size": 10, "max_rounds": 40},
+            policy="random",
+            influence=4,
+            rounds=2,
+            settle=True,
+        )
+    )
     row = t[(t["horizon"] == 2) & (t["seed"] == 0)].iloc[0]
     assert row["settled_lift"] == pytest.approx(one["settled"]["lift"])
     assert one["settled"]["from_round"] == 2 and one["settled"]["rounds"] >= 2
@@ -57,7 +73,14 @@ def test_rule_settles_to_zero() -> None:
 
 
 def test_contrasts_pair_variants_at_the_same_axis_values() -> None:
-    suite = parse_suite({"seeds": 2, "baselines": [], "contrasts": [["rnd", "stay"]], "axes": {"influence": [1, 3]},
-                         "cases": [CASE, {**CASE, "name": "stay", "policy": "stay"}]})
+    suite = parse_suite(
+        {
+            "seeds": 2,
+            "baselines": [],
+            "contrasts": [["rnd", "stay"]],
+            "axes": {"influence": [1, 3]},
+            "cases": [CASE, {**CASE, "name": "stay", "policy": "stay"}],
+        }
+    )
     partners = {c.name: [p.name for p in suite.contrast_partners(c)] for c in suite.expanded_cases()}
     assert partners == {"rnd-n1": ["stay-n1"], "rnd-n3": ["stay-n3"], "stay-n1": [], "stay-n3": []}

@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mam_bench import registry
 from mam_bench.errors import ConfigError
 from mam_bench.experiment.run_suite import run_experiment
 from mam_bench.experiment.stats import bootstrap_ci, effect_size_dz, holm, wilcoxon
@@ -23,9 +22,16 @@ def pooled(summary: pd.DataFrame, test: str = "lift") -> pd.DataFrame:
 
 
 def test_unnamed_cases_differing_only_in_objective_give_two_rows(tmp_path) -> None:
-    suite = parse_suite({"cases": [{**SMALL, "policy": "random", "objective": "integrate"},
-                                   {**SMALL, "policy": "random", "objective": "segregate"}],
-                         "seeds": 6, "baselines": []})
+    suite = parse_suite(
+        {
+            "cases": [
+                {**SMALL, "policy": "random", "objective": "integrate"},
+                {**SMALL, "policy": "random", "objective": "segregate"},
+            ],
+            "seeds": 6,
+            "baselines": [],
+        }
+    )
     out = run_experiment(suite, tmp_path / "exp", jobs=2)
     rows = pooled(out.summary)
     assert len(rows) == 2
@@ -72,10 +78,19 @@ def mimic_world() -> str:
 
 
 def test_every_case_is_contrasted_with_stay_and_mimic_on_the_same_seeds(tmp_path, mimic_world: str) -> None:
-    suite = parse_suite({"name": "contrasts", "family": "fam-1", "seeds": 6, "equivalence_margin": 0.05,
-                         "cases": [{**SMALL, "world": mimic_world, "policy": "random", "name": "rnd"},
-                                   {**SMALL, "world": mimic_world, "policy": "rule", "name": "rule"}],
-                         "contrasts": [["rnd", "rule"]]})
+    suite = parse_suite(
+        {
+            "name": "contrasts",
+            "family": "fam-1",
+            "seeds": 6,
+            "equivalence_margin": 0.05,
+            "cases": [
+                {**SMALL, "world": mimic_world, "policy": "random", "name": "rnd"},
+                {**SMALL, "world": mimic_world, "policy": "rule", "name": "rule"},
+            ],
+            "contrasts": [["rnd", "rule"]],
+        }
+    )
     planned = {(p.case.controller, p.role) for p in pairs_of(suite)}
     assert planned == {("random", "case"), ("rule", "case"), ("stay", "baseline"), ("mimic", "baseline")}
     out = run_experiment(suite, tmp_path / "exp", jobs=2)

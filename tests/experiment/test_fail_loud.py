@@ -23,9 +23,31 @@ def dead_url() -> str:
 
 def test_dead_endpoint_run_exits_3_and_is_invalid(tmp_path) -> None:
     out = tmp_path / "run"
-    proc = cli("run", "schelling", "--seed", "22", "--policy", "llm", "--model", "openai:dead", "--base-url", dead_url(),
-               "--api-key-env", KEY_ENV, "--rounds", "2", "--influence", "2", "--max-retries", "0", "--timeout", "1",
-               "--out", str(out), env={KEY_ENV: "sk-test-not-a-secret"})
+    proc = cli(
+        "run",
+        "schelling",
+        "--seed",
+        "22",
+        "--policy",
+        "llm",
+        "--model",
+        "openai:dead",
+        "--base-url",
+        dead_url(),
+        "--api-key-env",
+        KEY_ENV,
+        "--rounds",
+        "2",
+        "--influence",
+        "2",
+        "--max-retries",
+        "0",
+        "--timeout",
+        "1",
+        "--out",
+        str(out),
+        env={KEY_ENV: "sk-test-not-a-secret"},
+    )
     assert proc.returncode == 3, proc.stderr
     assert "invalid run" in proc.stderr and "first error: transport" in proc.stderr
     validity = json.loads((out / "result.json").read_text())["validity"]
@@ -42,10 +64,25 @@ def test_rule_run_is_valid_and_exits_0(tmp_path) -> None:
 def test_experiment_leaves_invalid_pairs_out_and_counts_them(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv(KEY_ENV, "sk-test-not-a-secret")
     base = {"world": "schelling", "rounds": 2, "influence": 2}
-    suite = parse_suite({"seeds": [21, 22], "cases": [
-        {**base, "name": "dead", "model": "openai:dead",
-         "controller_options": {"base_url": dead_url(), "api_key_env": KEY_ENV, "max_retries": 0, "timeout": 1}},
-        {**base, "name": "random", "policy": "random"}]})
+    suite = parse_suite(
+        {
+            "seeds": [21, 22],
+            "cases": [
+                {
+                    **base,
+                    "name": "dead",
+                    "model": "openai:dead",
+                    "controller_options": {
+                        "base_url": dead_url(),
+                        "api_key_env": KEY_ENV,
+                        "max_retries": 0,
+                        "timeout": 1,
+                    },
+                },
+                {**base, "name": "random", "policy": "random"},
+            ],
+        }
+    )
     out = run_experiment(suite, tmp_path / "exp", jobs=2)
     assert out.invalid == 2 and not out.failed
     table = out.table

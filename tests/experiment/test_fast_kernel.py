@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import numpy as np
-
-from mam_bench.runner import PairSpec, prepare, run_reference
 from mam_bench.models.schelling.fast_kernel import fast_reference, fast_reference_outcome
 from mam_bench.models.schelling.landscape import reference_outcome, scan_reference_outcome
 from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, SchellingParams
+
+from mam_bench.runner import PairSpec, prepare, run_reference
 
 VACANCIES = ("1/100", "1/20", "1/10", "1/4", "1/3", "2/5", "1/2", "3/5")
 
 
 def _random_params(rng: np.random.Generator, max_size: int) -> SchellingParams | None:
     try:
-        return SchellingParams.from_strings({
-            "size": str(int(rng.integers(3, max_size + 1))),
-            "threshold": str(LANDSCAPE_THRESHOLDS[int(rng.integers(len(LANDSCAPE_THRESHOLDS)))]),
-            "vacancy": str(rng.choice(VACANCIES)),
-            "move_rule": str(rng.choice(["nearest_satisfactory", "nearest_satisfactory", "random_empty"])),
-            "streams": str(rng.choice(["pilot", "isolated"])),
-        })
+        return SchellingParams.from_strings(
+            {
+                "size": str(int(rng.integers(3, max_size + 1))),
+                "threshold": str(LANDSCAPE_THRESHOLDS[int(rng.integers(len(LANDSCAPE_THRESHOLDS)))]),
+                "vacancy": str(rng.choice(VACANCIES)),
+                "move_rule": str(rng.choice(["nearest_satisfactory", "nearest_satisfactory", "random_empty"])),
+                "streams": str(rng.choice(["pilot", "isolated"])),
+            }
+        )
     except Exception:
         return None  # e.g. a vacancy that leaves no empty cell on a tiny board
 

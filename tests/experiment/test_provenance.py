@@ -10,16 +10,29 @@ import pandas as pd
 from mam_bench.provenance import COMPARED, environment
 from tests.experiment.conftest import cli
 
-SUITE = {"name": "prov", "seeds": 2, "baselines": [],
-         "cases": [{"world": "schelling", "params": {"size": 10, "max_rounds": 40}, "policy": "random", "influence": 2}]}
+SUITE = {
+    "name": "prov",
+    "seeds": 2,
+    "baselines": [],
+    "cases": [{"world": "schelling", "params": {"size": 10, "max_rounds": 40}, "policy": "random", "influence": 2}],
+}
 
 
 def test_result_json_has_the_provenance_block(tmp_path) -> None:
     proc = cli("run", "schelling", "--seed", "1", "--rounds", "2", "--out", str(tmp_path / "r"))
     assert proc.returncode == 0, proc.stderr
     block = json.loads((tmp_path / "r" / "result.json").read_text())["provenance"]
-    for key in ("package", "git_commit", "git_dirty", "python", "mesa", "numpy", "langchain_core", "world_data",
-                "provider_models"):
+    for key in (
+        "package",
+        "git_commit",
+        "git_dirty",
+        "python",
+        "mesa",
+        "numpy",
+        "langchain_core",
+        "world_data",
+        "provider_models",
+    ):
         assert key in block
     assert block["package"] == environment()["package"] and block["mesa"].startswith("3.")
     assert len(block["world_data"]) == 64
@@ -57,8 +70,12 @@ def test_the_model_name_the_provider_returned_is_recorded(tmp_path, monkeypatch)
 
     monkeypatch.setenv("MAM_TEST_PROV_KEY", "sk-test-not-a-secret")
     with OpenAIServer(reply=server_reply) as srv:
-        opts = {"model": "openai:scripted", "base_url": srv.base_url, "api_key_env": "MAM_TEST_PROV_KEY",
-                "cache": str(tmp_path / "cache.sqlite")}
+        opts = {
+            "model": "openai:scripted",
+            "base_url": srv.base_url,
+            "api_key_env": "MAM_TEST_PROV_KEY",
+            "cache": str(tmp_path / "cache.sqlite"),
+        }
         spec = PairSpec.build(world="schelling", seed=22, policy="llm", rounds=1, influence=2, controller_options=opts)
         first = run_pair(spec, tmp_path / "a")
         again = run_pair(spec, tmp_path / "b")  # answered from the cache: the returned name is kept there

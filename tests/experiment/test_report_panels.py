@@ -13,11 +13,22 @@ from mam_bench.experiment.suite import parse_suite
 
 def _suite(name: str, seeds: int) -> dict:
     # no baselines: the row counts below are the suite's own cases (the stats branch added stay/mimic by default)
-    return {"name": name, "seeds": seeds, "baselines": [], "cases": [
-        {"name": "schelling-random", "world": "schelling", "params": {"size": 10, "max_rounds": 10},
-         "policy": "random", "influence": 4, "rounds": 3},
-        {"name": "foraging-random", "world": "foraging", "policy": "random", "rounds": 3},
-    ]}
+    return {
+        "name": name,
+        "seeds": seeds,
+        "baselines": [],
+        "cases": [
+            {
+                "name": "schelling-random",
+                "world": "schelling",
+                "params": {"size": 10, "max_rounds": 10},
+                "policy": "random",
+                "influence": 4,
+                "rounds": 3,
+            },
+            {"name": "foraging-random", "world": "foraging", "policy": "random", "rounds": 3},
+        ],
+    }
 
 
 def test_one_panel_per_world_and_metric_and_only_the_current_suite(tmp_path) -> None:
@@ -31,4 +42,6 @@ def test_one_panel_per_world_and_metric_and_only_the_current_suite(tmp_path) -> 
     panels = re.findall(r'<svg id="lift-([^"]+)" class="chart lift-panel"', page)
     assert sorted(panels) == ["foraging-ordinary_score", "schelling-oeh"]  # swarm branch: ordinary_score is primary
     assert page.count('class="bar"') == 2  # one case per panel
-    assert "<p>4 pairs (" in page  # the line now goes on "(N invalid, left out)"; 2 cases x 2 seeds of the current suite, not the 6 rows of the first
+    assert (
+        "<p>4 pairs (" in page
+    )  # the line goes on "(N invalid, left out)"; 2 cases x 2 seeds of this suite, not the 6 rows of the first

@@ -20,12 +20,21 @@ KEY = {"LOOPBACK_KEY": "not-a-secret"}
 
 
 def llm_suite(base_url: str, seeds: int = 4) -> dict:
-    llm = {"model": "openai:loopback", "policy": "llm", "rounds": 3, "influence": 2,
-           "controller_options": {"base_url": base_url, "api_key_env": "LOOPBACK_KEY"}}
-    return {"seeds": seeds, "baselines": [], "cases": [  # no baselines: 2 cases x seeds pairs
-        {"name": "llm", "world": "schelling", "params": {"size": 10}, **llm},
-        {"name": "rule", "world": "schelling", "params": {"size": 10}, "policy": "rule", "influence": 2},
-    ]}
+    llm = {
+        "model": "openai:loopback",
+        "policy": "llm",
+        "rounds": 3,
+        "influence": 2,
+        "controller_options": {"base_url": base_url, "api_key_env": "LOOPBACK_KEY"},
+    }
+    return {
+        "seeds": seeds,
+        "baselines": [],
+        "cases": [  # no baselines: 2 cases x seeds pairs
+            {"name": "llm", "world": "schelling", "params": {"size": 10}, **llm},
+            {"name": "rule", "world": "schelling", "params": {"size": 10}, "policy": "rule", "influence": 2},
+        ],
+    }
 
 
 def test_kill_and_resume_runs_each_pair_once_without_repeating_calls(tmp_path, write_suite) -> None:
@@ -39,9 +48,14 @@ def test_kill_and_resume_runs_each_pair_once_without_repeating_calls(tmp_path, w
     with OpenAIServer(reply=schelling_reply, hold_after=uninterrupted // 2) as srv:
         path = write_suite(llm_suite(srv.base_url), "suite.yaml")
         out = tmp_path / "exp"
-        child = subprocess.Popen([sys.executable, "-m", "mam_bench", "experiment", str(path), "--out", str(out),
-                                  "--jobs", "2"], cwd=REPO, env={**os.environ, **KEY}, start_new_session=True,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "mam_bench", "experiment", str(path), "--out", str(out), "--jobs", "2"],
+            cwd=REPO,
+            env={**os.environ, **KEY},
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.time() + 120
         while srv.held == 0 and time.time() < deadline:
             time.sleep(0.1)

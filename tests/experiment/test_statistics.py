@@ -36,8 +36,9 @@ def test_wilcoxon_drops_zeros_and_matches_the_exact_distribution() -> None:
 
 def test_bootstrap_matches_scipy_percentile_bootstrap() -> None:
     ours = bootstrap_ci(DIFF, seed=3, resamples=40_000)
-    theirs = sps.bootstrap((DIFF,), np.mean, n_resamples=40_000, method="percentile",
-                           random_state=np.random.default_rng(11)).confidence_interval
+    theirs = sps.bootstrap(
+        (DIFF,), np.mean, n_resamples=40_000, method="percentile", random_state=np.random.default_rng(11)
+    ).confidence_interval
     se = DIFF.std(ddof=1) / math.sqrt(DIFF.size)
     # two Monte Carlo estimates of the same quantiles: they agree to a small fraction of the SE
     assert ours[0] == pytest.approx(theirs.low, abs=0.05 * se)

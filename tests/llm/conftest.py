@@ -29,13 +29,22 @@ def server(api_key: str):
 
 
 def llm_spec(base_url: str, cache: Path | str | None, rounds: int = 3, influence: int = 16, **opts: Any) -> PairSpec:
-    options = {"model": "openai:scripted", "base_url": base_url, "api_key_env": KEY_ENV, "max_concurrency": 16,
-               "backoff_base": 0.02, "backoff_max": 0.5, "timeout": 1.0, **opts}
+    options = {
+        "model": "openai:scripted",
+        "base_url": base_url,
+        "api_key_env": KEY_ENV,
+        "max_concurrency": 16,
+        "backoff_base": 0.02,
+        "backoff_max": 0.5,
+        "timeout": 1.0,
+        **opts,
+    }
     options = {k: v for k, v in options.items() if v is not None}
     if cache is not None:
         options["cache"] = str(cache)
-    return PairSpec.build(world="schelling", seed=22, policy="llm", rounds=rounds, influence=influence,
-                          controller_options=options)
+    return PairSpec.build(
+        world="schelling", seed=22, policy="llm", rounds=rounds, influence=influence, controller_options=options
+    )
 
 
 def run_llm(out: Path, base_url: str, cache: Path | str | None = None, **kw: Any) -> dict[str, Any]:

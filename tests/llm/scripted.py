@@ -50,7 +50,7 @@ def schelling_answer(text: str) -> str:
     rnd = _board(text)[0] if _board(text) else 0
     if "Coordination phase" in text:
         if _h("lie", me, rnd) % 5 == 0 and goal != "hold":
-            return f"{me} -> hold. I keep the seam."   # declared stay, will move: a mismatch
+            return f"{me} -> hold. I keep the seam."  # declared stay, will move: a mismatch
         return f"Plan: {me} -> {goal}; watch the border."
     if "was rejected" in text:
         return '{"stay": true}'
@@ -60,7 +60,7 @@ def schelling_answer(text: str) -> str:
         return '{"stay": true}'
     r, c = goal.split(",")
     if _h("fmt", me, rnd) % 3 == 0:
-        return f"Moving now.\n```json\n{{\"row\": {r}, \"col\": {c}}}\n```"
+        return f'Moving now.\n```json\n{{"row": {r}, "col": {c}}}\n```'
     return f'{{"row": {r}, "col": {c}}}'
 
 
@@ -80,12 +80,20 @@ class ScriptedChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "scripted-fake"
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
         text = str(messages[-1].content)
         info = _board(str(messages[1].content)) if len(messages) > 1 else None
         if info and info[1] in self.fail_for:
             raise RuntimeError(f"model exploded for actor {info[1]}")
         answer = '{"stay": true}' if "was rejected" in text else schelling_answer(text)
-        msg = AIMessage(content=answer, usage_metadata={"input_tokens": len(text) // 4, "output_tokens": len(answer) // 4,
-                                                        "total_tokens": len(text) // 4 + len(answer) // 4})
+        msg = AIMessage(
+            content=answer,
+            usage_metadata={
+                "input_tokens": len(text) // 4,
+                "output_tokens": len(answer) // 4,
+                "total_tokens": len(text) // 4 + len(answer) // 4,
+            },
+        )
         return ChatResult(generations=[ChatGeneration(message=msg)])

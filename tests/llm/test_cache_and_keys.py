@@ -40,7 +40,9 @@ def test_llm_calls_are_accounted(tmp_path: Path, server) -> None:
 def test_no_record_contains_the_api_key(tmp_path: Path, server) -> None:
     out = tmp_path / "run"
     run_llm(out, server.base_url, rounds=2, influence=4)
-    assert any(KEY in v for h in server.headers for k, v in h.items() if k.lower() == "authorization")  # the key was really used
+    assert any(
+        KEY in v for h in server.headers for k, v in h.items() if k.lower() == "authorization"
+    )  # the key was really used
     files = [p for p in out.rglob("*") if p.is_file()]
     assert {"result.json", "spec.json", "decisions.jsonl", "llm_calls.jsonl", "board.jsonl"} <= {p.name for p in files}
     for p in files:

@@ -12,13 +12,13 @@ from typing import Any
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.steering.llm import LLMController
+from mam_bench.steering.llm.parsing import first_json
 
 from mam_bench.controller import Request
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
-from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.steering.llm import LLMController
-from mam_bench.steering.llm.parsing import first_json
 from tests.llm.scripted import ScriptedChatModel
 
 IDS = [0, 1, 2, 3, 150, 151, 152, 153]
@@ -33,8 +33,9 @@ def requests(w: SchellingWorld, phase: str = "decision") -> list[Request]:
 
 
 def test_one_agent_failing_does_not_cancel_the_others() -> None:
-    ctl = LLMController(SchellingWorld, "integrate", chat_model=ScriptedChatModel(fail_for=(2,)), model="fake:s",
-                        max_retries=0)
+    ctl = LLMController(
+        SchellingWorld, "integrate", chat_model=ScriptedChatModel(fail_for=(2,)), model="fake:s", max_retries=0
+    )
     decisions = asyncio.run(ctl.decide(requests(world())))
     assert [d.error is not None for d in decisions] == [a == 2 for a in IDS] or decisions[2].error
     assert decisions[2].error and "transport" in decisions[2].error
@@ -102,8 +103,14 @@ def test_repair_quotes_the_validation_error() -> None:
             seen.append(messages)
             return super()._generate(messages, stop, run_manager, **kw)
 
-    model = Spy(messages=iter([AIMessage(content=json.dumps({"row": occupied[0], "col": occupied[1]})),
-                               AIMessage(content='{"stay": true}')]))
+    model = Spy(
+        messages=iter(
+            [
+                AIMessage(content=json.dumps({"row": occupied[0], "col": occupied[1]})),
+                AIMessage(content='{"stay": true}'),
+            ]
+        )
+    )
     ctl = LLMController(SchellingWorld, "integrate", chat_model=model, model="fake:g")
     d = asyncio.run(ctl.decide([Request("schelling", 0, 0, "integrate", obs, (), "decision")]))[0]
     assert d.action == {"stay": True} and d.error is None
@@ -118,8 +125,9 @@ def test_first_json_edge_cases() -> None:
 
 
 def test_pair_with_fake_model_counts_mismatches_and_replays(tmp_path: Path) -> None:
-    spec = PairSpec.build(world="schelling", seed=22, policy="llm", rounds=4, influence=8,
-                          controller_options={"model": "fake:scripted"})
+    spec = PairSpec.build(
+        world="schelling", seed=22, policy="llm", rounds=4, influence=8, controller_options={"model": "fake:scripted"}
+    )
     ctl = LLMController(SchellingWorld, "integrate", chat_model=ScriptedChatModel(), model="fake:scripted")
     res = run_pair(spec, tmp_path / "llm", controller=ctl)
     rows = read_jsonl(tmp_path / "llm" / "decisions.jsonl")
@@ -130,8 +138,14 @@ def test_pair_with_fake_model_counts_mismatches_and_replays(tmp_path: Path) -> N
     assert all(r["declared"] != r["action"] for r in mism)
     assert any(r["declared"] == {"stay": True} and r["action"] != {"stay": True} for r in mism)  # "hold", then moved
     # replay the recorded decisions with no model: the same treatment
-    replay = PairSpec.build(world="schelling", seed=22, policy="replay", rounds=4, influence=8,
-                            controller_options={"replay": str(tmp_path / "llm")})
+    replay = PairSpec.build(
+        world="schelling",
+        seed=22,
+        policy="replay",
+        rounds=4,
+        influence=8,
+        controller_options={"replay": str(tmp_path / "llm")},
+    )
     again = run_pair(replay, tmp_path / "replay")
     for key in ("treatment", "delta", "lift"):
         assert again[key] == res[key]
@@ -149,8 +163,14 @@ def test_one_call_mode_posts_and_acts_with_one_call_each(tmp_path: Path) -> None
             out.generations[0].message.content = json.dumps({"message": f"{me} -> hold", "action": {"stay": True}})
             return out
 
-    spec = PairSpec.build(world="schelling", seed=22, policy="llm", rounds=2, influence=4,
-                          controller_options={"model": "fake:one", "one_call": True})
+    spec = PairSpec.build(
+        world="schelling",
+        seed=22,
+        policy="llm",
+        rounds=2,
+        influence=4,
+        controller_options={"model": "fake:one", "one_call": True},
+    )
     ctl = LLMController(SchellingWorld, "integrate", chat_model=OneCall(), model="fake:one", one_call=True)
     res = run_pair(spec, tmp_path / "one", controller=ctl)
     assert res["llm"]["calls"] == 4 * 2

@@ -12,8 +12,9 @@ from tests.support.openai_server import OpenAIServer, transient_faults
 def test_five_rounds_with_faults_equal_clean_run(tmp_path: Path, api_key: str) -> None:
     with OpenAIServer(reply=server_reply) as clean:
         run_llm(tmp_path / "clean", clean.base_url, rounds=5)
-    with OpenAIServer(reply=server_reply, fault=transient_faults(0.2, seed=7), retry_after="0.05",
-                      timeout_sleep=1.5) as faulty:
+    with OpenAIServer(
+        reply=server_reply, fault=transient_faults(0.2, seed=7), retry_after="0.05", timeout_sleep=1.5
+    ) as faulty:
         res = run_llm(tmp_path / "faulty", faulty.base_url, rounds=5)
     assert faulty.received > faulty.answered  # faults really happened
     assert {"429", "500", "timeout"} <= set(faulty.faults)

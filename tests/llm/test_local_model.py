@@ -17,10 +17,29 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_local_gemma_two_rounds_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "local"
-    cmd = [sys.executable, "-m", "mam_bench", "run", "schelling", "--seed", "22", "--rounds", "2", "--influence", "1", "--one-call",
-           "--policy", "llm", "--model", "local:gemma3-270m", "--max-policy-errors", "1", "--out", str(out)]
-    done = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True,
-                          timeout=600)
+    cmd = [
+        sys.executable,
+        "-m",
+        "mam_bench",
+        "run",
+        "schelling",
+        "--seed",
+        "22",
+        "--rounds",
+        "2",
+        "--influence",
+        "1",
+        "--one-call",
+        "--policy",
+        "llm",
+        "--model",
+        "local:gemma3-270m",
+        "--max-policy-errors",
+        "1",
+        "--out",
+        str(out),
+    ]
+    done = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads((out / "result.json").read_text())
     assert result["controller"]["model"] == "local:gemma3-270m"

@@ -15,11 +15,11 @@ import pytest
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from mam_bench.steering.llm import LLMController
 
 from mam_bench.records import read_jsonl
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
-from mam_bench.steering.llm import LLMController
 from tests.crafting.test_reproduction import PARAMS as CRAFT_PARAMS
 from tests.crafting.test_reproduction import _script as crafting_script
 
@@ -34,7 +34,9 @@ class PromptedModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "prompted-fake"
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
         text = "\n".join(str(m.content) for m in messages)
         self.prompts.append(text)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.answer(text)))])
@@ -67,8 +69,9 @@ def test_swarmbench_reproduction_mode_through_the_llm_controller(task, tmp_path)
     model = PromptedModel(answer=answer, prompts=[])
     world_cls = get_world(task)
     n = len(world_cls(seed=0).actor_ids())
-    spec = PairSpec.build(world=task, seed=0, policy="llm", influence=n, rounds=3, params={"board": "off"},
-                          objective="help")
+    spec = PairSpec.build(
+        world=task, seed=0, policy="llm", influence=n, rounds=3, params={"board": "off"}, objective="help"
+    )
     ctl = LLMController(world_cls, "help", chat_model=model, model="fake:scripted")
     result = run_pair(spec, tmp_path, controller=ctl)
 
@@ -99,7 +102,9 @@ def test_agentworld_reproduction_mode_through_the_llm_controller(tmp_path):
     model = PromptedModel(answer=answer, prompts=[])
     world_cls = get_world("crafting")
     n = len(world_cls(task=CRAFT_PARAMS["task"]).actor_ids())
-    spec = PairSpec.build(world="crafting", seed=4, params=CRAFT_PARAMS, influence=n, policy="llm", objective="accelerate")
+    spec = PairSpec.build(
+        world="crafting", seed=4, params=CRAFT_PARAMS, influence=n, policy="llm", objective="accelerate"
+    )
     ctl = LLMController(world_cls, "accelerate", chat_model=model, model="fake:scripted", repair=0)
     result = run_pair(spec, tmp_path, controller=ctl)
 

@@ -24,13 +24,35 @@ def cli(*args: str) -> list[str]:
 def test_killed_run_resumes_without_repeating_calls(tmp_path: Path) -> None:
     env = {**os.environ, KEY_ENV: KEY}
     with OpenAIServer(reply=server_reply) as srv:
-        common = ["--policy", "llm", "--model", "openai:scripted", "--base-url", srv.base_url,
-                  "--api-key-env", KEY_ENV, "--influence", "4", "--rounds", "4", "--max-concurrency", "4"]
+        common = [
+            "--policy",
+            "llm",
+            "--model",
+            "openai:scripted",
+            "--base-url",
+            srv.base_url,
+            "--api-key-env",
+            KEY_ENV,
+            "--influence",
+            "4",
+            "--rounds",
+            "4",
+            "--max-concurrency",
+            "4",
+        ]
         full = tmp_path / "full"  # uninterrupted, in-process (same spec as the CLI builds)
         os.environ[KEY_ENV] = KEY
         try:
-            run_llm(full, srv.base_url, rounds=4, influence=4, max_concurrency=4, backoff_base=None,
-                    backoff_max=None, timeout=None)
+            run_llm(
+                full,
+                srv.base_url,
+                rounds=4,
+                influence=4,
+                max_concurrency=4,
+                backoff_base=None,
+                backoff_max=None,
+                timeout=None,
+            )
         finally:
             os.environ.pop(KEY_ENV, None)
         uninterrupted = srv.answered
@@ -40,8 +62,13 @@ def test_killed_run_resumes_without_repeating_calls(tmp_path: Path) -> None:
         srv.answered = srv.received = 0
         srv.hold_after = int(uninterrupted * 0.6)
         killed = tmp_path / "killed"
-        proc = subprocess.Popen(cli("schelling", "--seed", "22", "--out", str(killed), *common), env=env, cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            cli("schelling", "--seed", "22", "--out", str(killed), *common),
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 120
         while srv.held == 0 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
@@ -54,7 +81,9 @@ def test_killed_run_resumes_without_repeating_calls(tmp_path: Path) -> None:
 
         srv.hold_after = None
         srv.release.set()
-        done = subprocess.run(cli("--resume", str(killed)), env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            cli("--resume", str(killed)), env=env, cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         assert result_text(killed) == result_text(full)
         assert answered_before_kill + (srv.answered - answered_before_kill) == uninterrupted

@@ -8,10 +8,10 @@ import time
 from typing import Any
 
 import pytest
-
-from mam_bench.controller import Request
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.steering.llm import LLMController
+
+from mam_bench.controller import Request
 from tests.llm.conftest import KEY_ENV
 from tests.support.openai_server import OpenAIServer
 
@@ -19,13 +19,20 @@ from tests.support.openai_server import OpenAIServer
 def first_n(kind: str, n: int):
     def fault(body: dict[str, Any], index: int) -> str | None:
         return kind if index <= n else None
+
     return fault
 
 
 def ask(base_url: str, **opts: Any) -> tuple[Any, LLMController, float]:
     w = SchellingWorld(seed=22, influence_ids=[0], mask_ids=[0], role="treatment")
-    ctl = LLMController(SchellingWorld, "integrate", model="openai:scripted", base_url=base_url, api_key_env=KEY_ENV,
-                        **{"backoff_base": 0.01, "backoff_max": 2.0, "timeout": 0.5, **opts})
+    ctl = LLMController(
+        SchellingWorld,
+        "integrate",
+        model="openai:scripted",
+        base_url=base_url,
+        api_key_env=KEY_ENV,
+        **{"backoff_base": 0.01, "backoff_max": 2.0, "timeout": 0.5, **opts},
+    )
     req = Request("schelling", 0, 0, "integrate", w.observe(0), (), "decision")
 
     async def go() -> Any:

@@ -17,8 +17,25 @@ def _auth(headers: dict) -> str:
 
 
 def _run(srv: OpenAIServer, out, *extra: str) -> int:
-    return main(["run", "schelling", "--seed", "22", "--policy", "llm", "--model", "openai:m",
-                 "--base-url", srv.base_url, "--rounds", "2", "--out", str(out), *extra])
+    return main(
+        [
+            "run",
+            "schelling",
+            "--seed",
+            "22",
+            "--policy",
+            "llm",
+            "--model",
+            "openai:m",
+            "--base-url",
+            srv.base_url,
+            "--rounds",
+            "2",
+            "--out",
+            str(out),
+            *extra,
+        ]
+    )
 
 
 def test_a_401_stops_the_run_after_the_first_call(tmp_path, monkeypatch, capsys):
@@ -67,8 +84,23 @@ def test_an_echoed_key_reaches_no_record_and_no_cache(tmp_path, monkeypatch):
 
 
 def test_the_key_itself_given_as_the_variable_name_is_not_printed(tmp_path, capsys):
-    assert main(["run", "schelling", "--policy", "llm", "--model", "openai:m", "--api-key-env", KEY,
-                 "--out", str(tmp_path / "r")]) == 2
+    assert (
+        main(
+            [
+                "run",
+                "schelling",
+                "--policy",
+                "llm",
+                "--model",
+                "openai:m",
+                "--api-key-env",
+                KEY,
+                "--out",
+                str(tmp_path / "r"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.startswith("error: api_key_env:") and KEY not in err
     assert not (tmp_path / "r").exists()

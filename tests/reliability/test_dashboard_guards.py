@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from mam_bench.dashboards.config import DashConfig, to_spec
 from mam_bench.dashboards.security import ENV_ALLOW_KEYS, ENV_ALLOW_URLS, ENV_REPLAY_DIR, origin_allowed
+
 from mam_bench.errors import ConfigError
 
 LLM = dict(world="schelling", policy="llm", model="openai:gpt-4o-mini")
@@ -22,8 +22,16 @@ def test_key_variables_come_only_from_the_allow_list(monkeypatch):
     assert spec.controller_options["api_key_env"] == "SECRET_TOKEN"
 
 
-@pytest.mark.parametrize("url", ["http://evil.example/v1", "http://192.0.2.1:8000/v1", "file:///etc/passwd",
-                                 "http://127.0.0.1.evil.example/v1", "ftp://127.0.0.1/v1"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://evil.example/v1",
+        "http://192.0.2.1:8000/v1",
+        "file:///etc/passwd",
+        "http://127.0.0.1.evil.example/v1",
+        "ftp://127.0.0.1/v1",
+    ],
+)
 def test_base_urls_are_loopback_or_allow_listed(monkeypatch, url):
     monkeypatch.delenv(ENV_ALLOW_URLS, raising=False)
     with pytest.raises(ConfigError, match="base_url"):
@@ -45,10 +53,17 @@ def test_replays_only_from_the_replay_directory(monkeypatch, tmp_path):
     assert spec.controller_options["replay"] == str(tmp_path / "runs" / "a-run")
 
 
-@pytest.mark.parametrize("origin, ok", [
-    (None, True), ("http://127.0.0.1:8765", True), ("http://localhost:8765", False),
-    ("http://evil.example", False), ("null", False), ("http://127.0.0.1:8766", False),
-])
+@pytest.mark.parametrize(
+    "origin, ok",
+    [
+        (None, True),
+        ("http://127.0.0.1:8765", True),
+        ("http://localhost:8765", False),
+        ("http://evil.example", False),
+        ("null", False),
+        ("http://127.0.0.1:8766", False),
+    ],
+)
 def test_websocket_origin(origin, ok):
     headers = {"host": "127.0.0.1:8765"}
     if origin is not None:

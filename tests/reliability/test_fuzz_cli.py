@@ -76,8 +76,12 @@ SUITES: dict[str, object] = {
     "a_string": "just text",
     "null": None,
     "negative_influence": _suite(influence=-2),
-    "llm_thousand_seeds": {"seeds": 1000, "cases": [
-        {"world": "schelling", "model": "openai:m", "controller_options": {"base_url": "http://127.0.0.1:9/v1"}}]},
+    "llm_thousand_seeds": {
+        "seeds": 1000,
+        "cases": [
+            {"world": "schelling", "model": "openai:m", "controller_options": {"base_url": "http://127.0.0.1:9/v1"}}
+        ],
+    },
 }
 
 
@@ -89,8 +93,25 @@ def world(tmp_path_factory) -> Path:
     os.chdir(root)
     try:
         assert main(["run", "schelling", "--seed", "22", "--policy", "random", "--rounds", "3", "--out", "run"]) == 0
-        assert main(["landscape", "schelling", "--thresholds", "1/2", "--vacancies", "1/4", "--seeds", "0-1",
-                     "--size", "10", "--out", "land.csv"]) == 0
+        assert (
+            main(
+                [
+                    "landscape",
+                    "schelling",
+                    "--thresholds",
+                    "1/2",
+                    "--vacancies",
+                    "1/4",
+                    "--seeds",
+                    "0-1",
+                    "--size",
+                    "10",
+                    "--out",
+                    "land.csv",
+                ]
+            )
+            == 0
+        )
         (root / "suite.yaml").write_text(yaml.safe_dump(_suite(policy="rule")))
         assert main(["experiment", "suite.yaml", "--out", "exp", "--jobs", "1"]) == 0
     finally:
@@ -112,13 +133,14 @@ def world(tmp_path_factory) -> Path:
         "emptydec": lambda d: (d / "decisions.jsonl").write_text(""),
         "torndec": lambda d: (d / "decisions.jsonl").write_text((d / "decisions.jsonl").read_text()[:200]),
         "tampered": lambda d: (d / "decisions.jsonl").write_text(
-            (d / "decisions.jsonl").read_text().replace('"actor_id": 0,', '"actor_id": 9999,', 1)),
+            (d / "decisions.jsonl").read_text().replace('"actor_id": 0,', '"actor_id": 9999,', 1)
+        ),
         "noresult": lambda d: (d / "result.json").unlink(),
         "binrecords": lambda d: (d / "treatment.jsonl").write_bytes(bytes(range(256))),
     }.items():
         shutil.copytree(root / "run", root / name)
         writer(root / name)
-    for name, text in {"empty": "", "header": "pair_id,case\n", "garbage": "a,b\n1\n\"unterminated\n"}.items():
+    for name, text in {"empty": "", "header": "pair_id,case\n", "garbage": 'a,b\n1\n"unterminated\n'}.items():
         (root / f"exp_{name}").mkdir()
         (root / f"exp_{name}" / "table.csv").write_text(text)
     (root / "exp_binary").mkdir()
@@ -224,17 +246,25 @@ CASES: list[tuple[str, list[str]]] = [
     ("replay missing source", [*REPLAY, "--replay", "nowhere", "--out", "new1"]),
     ("replay into its source", [*REPLAY, "--replay", "run", "--out", "run"]),
     ("replay into its source forced", [*REPLAY, "--replay", "run", "--out", "run", "--force"]),
-    ("replay other seed", ["run", "schelling", "--seed", "5", "--rounds", "3", "--policy", "replay", "--replay",
-                           "run", "--out", "new1"]),
-    ("replay other horizon", ["run", "schelling", "--seed", "22", "--rounds", "2", "--policy", "replay",
-                              "--replay", "run", "--out", "new1"]),
-    ("replay default horizon", ["run", "schelling", "--seed", "22", "--policy", "replay", "--replay", "run",
-                                "--out", "new1"]),
+    (
+        "replay other seed",
+        ["run", "schelling", "--seed", "5", "--rounds", "3", "--policy", "replay", "--replay", "run", "--out", "new1"],
+    ),
+    (
+        "replay other horizon",
+        ["run", "schelling", "--seed", "22", "--rounds", "2", "--policy", "replay", "--replay", "run", "--out", "new1"],
+    ),
+    (
+        "replay default horizon",
+        ["run", "schelling", "--seed", "22", "--policy", "replay", "--replay", "run", "--out", "new1"],
+    ),
     ("replay other params", [*REPLAY, "--param", "threshold=1/2", "--replay", "run", "--out", "new1"]),
     ("replay other objective", [*REPLAY, "--objective", "segregate", "--replay", "run", "--out", "new1"]),
     ("replay other influence ids", [*REPLAY, "--influence-ids", "1,2", "--replay", "run", "--out", "new1"]),
-    ("replay other world", ["run", "pursuit", "--seed", "22", "--rounds", "3", "--policy", "replay", "--replay",
-                            "run", "--out", "new1"]),
+    (
+        "replay other world",
+        ["run", "pursuit", "--seed", "22", "--rounds", "3", "--policy", "replay", "--replay", "run", "--out", "new1"],
+    ),
     ("replay empty decisions", [*REPLAY, "--replay", "emptydec", "--out", "new1"]),
     ("replay torn decisions", [*REPLAY, "--replay", "torndec", "--out", "new1"]),
     ("replay tampered id", [*REPLAY, "--replay", "tampered", "--out", "new1"]),
@@ -244,16 +274,19 @@ CASES: list[tuple[str, list[str]]] = [
     # --- landscape (items 8, 10, 13)
     ("landscape out is a directory", [*LAND, "--out", "adir"]),
     ("landscape out under a file", [*LAND, "--out", "afile/l.csv"]),
-    ("landscape unknown world", ["landscape", "nowhere", "--thresholds", "1/2", "--vacancies", "1/4",
-                                 "--out", "l.csv"]),
-    ("landscape world without landscape", ["landscape", "pursuit", "--thresholds", "1/2", "--vacancies", "1/4",
-                                           "--out", "l.csv"]),
+    (
+        "landscape unknown world",
+        ["landscape", "nowhere", "--thresholds", "1/2", "--vacancies", "1/4", "--out", "l.csv"],
+    ),
+    (
+        "landscape world without landscape",
+        ["landscape", "pursuit", "--thresholds", "1/2", "--vacancies", "1/4", "--out", "l.csv"],
+    ),
     ("landscape threshold text", [*LAND[:2], "--thresholds", "abc", "--vacancies", "1/4", "--out", "l.csv"]),
     ("landscape threshold huge terms", [*LAND[:2], "--thresholds", HUGE, "--vacancies", "1/4", "--out", "l.csv"]),
     ("landscape threshold empty", [*LAND[:2], "--thresholds", "", "--vacancies", "1/4", "--out", "l.csv"]),
     ("landscape threshold > 1", [*LAND[:2], "--thresholds", "5/4", "--vacancies", "1/4", "--out", "l.csv"]),
-    ("landscape vacancy zero denominator", [*LAND[:2], "--thresholds", "1/2", "--vacancies", "1/0",
-                                            "--out", "l.csv"]),
+    ("landscape vacancy zero denominator", [*LAND[:2], "--thresholds", "1/2", "--vacancies", "1/0", "--out", "l.csv"]),
     ("landscape vacancy nan", [*LAND[:2], "--thresholds", "1/2", "--vacancies", "nan", "--out", "l.csv"]),
     ("landscape seeds billion", [*LAND[:6], "--seeds", "0-1000000000", "--out", "l.csv"]),
     ("landscape seeds reversed", [*LAND[:6], "--seeds", "9-3", "--out", "l.csv"]),
@@ -283,8 +316,10 @@ CASES: list[tuple[str, list[str]]] = [
     ("experiment out is a file", ["experiment", "suite.yaml", "--out", "afile"]),
     ("experiment corrupt table on resume", ["experiment", "suite.yaml", "--out", "exp_corrupt"]),
     ("experiment llm suite needs --yes", ["experiment", "s_llm_thousand_seeds.yaml", "--out", "newexp"]),
-    ("experiment unpriced model under max cost", ["experiment", "s_llm_thousand_seeds.yaml", "--out", "newexp",
-                                                  "--max-cost", "1"]),
+    (
+        "experiment unpriced model under max cost",
+        ["experiment", "s_llm_thousand_seeds.yaml", "--out", "newexp", "--max-cost", "1"],
+    ),
     ("experiment unknown executor", ["experiment", "suite.yaml", "--out", "newexp", "--executor", "slurm"]),
     ("experiment address with local", ["experiment", "suite.yaml", "--out", "newexp", "--address", "x:1"]),
     # --- report (item 13)
@@ -353,8 +388,9 @@ SUBPROCESS: list[tuple[str, list[str]]] = [
 @pytest.mark.parametrize("argv", [c[1] for c in SUBPROCESS], ids=[c[0] for c in SUBPROCESS])
 def test_bad_input_in_a_real_process(argv, world):
     before = tree_state(world)
-    proc = subprocess.run([sys.executable, "-m", "mam_bench", *argv], cwd=world, capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mam_bench", *argv], cwd=world, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
     assert tree_state(world) == before
@@ -362,6 +398,12 @@ def test_bad_input_in_a_real_process(argv, world):
 
 def test_worlds_into_a_closed_pipe_prints_no_traceback(world):
     """`mam-bench worlds | head -1`: the reader leaves early; no BrokenPipeError traceback."""
-    proc = subprocess.run(f"{sys.executable} -m mam_bench worlds | head -1", shell=True, cwd=world,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        f"{sys.executable} -m mam_bench worlds | head -1",
+        shell=True,
+        cwd=world,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.stdout.strip() and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr

@@ -40,8 +40,12 @@ def test_force_keeps_the_old_run_under_a_renamed_folder(tmp_path):
     out = tmp_path / "r"
     assert main([*RUN, "--out", str(out)]) == 0
     before = _snapshot(out)
-    assert main(["run", "schelling", "--seed", "7", "--policy", "heuristic", "--rounds", "3", "--out", str(out),
-                 "--force"]) == 0
+    assert (
+        main(
+            ["run", "schelling", "--seed", "7", "--policy", "heuristic", "--rounds", "3", "--out", str(out), "--force"]
+        )
+        == 0
+    )
     aside = tmp_path / "r.replaced-1"
     assert _snapshot(aside) == {k: v for k, v in before.items() if k != ".mam-bench.lock"}
     assert json.loads((out / "result.json").read_text())["seed"] == 7

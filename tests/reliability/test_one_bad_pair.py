@@ -20,11 +20,16 @@ SMALL = {"params": {"size": 10, "max_rounds": 20}, "rounds": 3}
 def _suite(broken: dict) -> dict:
     # no baselines: this test counts the suite's own pairs (the stats branch added stay/mimic
     # baseline pairs to every suite by default)
-    return {"name": "one-broken", "seeds": 2, "baselines": [], "cases": [
-        {"name": "good-rule", "world": "schelling", "policy": "rule", **SMALL},
-        {"name": "broken", "world": "schelling", **broken, **SMALL},
-        {"name": "good-random", "world": "schelling", "policy": "random", **SMALL},
-    ]}
+    return {
+        "name": "one-broken",
+        "seeds": 2,
+        "baselines": [],
+        "cases": [
+            {"name": "good-rule", "world": "schelling", "policy": "rule", **SMALL},
+            {"name": "broken", "world": "schelling", **broken, **SMALL},
+            {"name": "good-random", "world": "schelling", "policy": "random", **SMALL},
+        ],
+    }
 
 
 def test_worker_errors_survive_pickling():
@@ -62,8 +67,10 @@ def test_the_command_rejects_what_a_worker_would(tmp_path, capsys):
         ({"policy": "replay"}, "cases[1].controller_options.replay"),
         ({"model": "openai:gpt-4o-mini", "controller_options": {"temperatur": 1}}, "cases[1].controller_options"),
         ({"model": "openai:gpt-4o-mini", "controller_options": {"temperature": 9}}, "temperature"),
-        ({"model": "openai:gpt-4o-mini", "controller_options": {"api_key_env": "MAM_BENCH_UNSET_VARIABLE"}},
-         "api_key_env"),
+        (
+            {"model": "openai:gpt-4o-mini", "controller_options": {"api_key_env": "MAM_BENCH_UNSET_VARIABLE"}},
+            "api_key_env",
+        ),
     ]
     for broken, field in cases:
         path = tmp_path / "suite.yaml"

@@ -6,10 +6,10 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
+from mam_bench.models.schelling.actions import SchellingAction
+from mam_bench.models.schelling.model import SchellingWorld
 
 from mam_bench.controller import Decision
-from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.models.schelling.actions import SchellingAction
 
 WORLD = SchellingWorld(seed=22, influence_ids=(0, 1), role="treatment")
 SCHEMA = WORLD.action_schema()

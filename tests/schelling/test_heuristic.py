@@ -8,7 +8,9 @@ from mam_bench.runner import PairSpec, run_pair
 
 
 def _lifts(policy: str, objective: str, seeds: range) -> list[float]:
-    return [run_pair(PairSpec.build(world="schelling", seed=s, policy=policy, objective=objective))["lift"] for s in seeds]
+    return [
+        run_pair(PairSpec.build(world="schelling", seed=s, policy=policy, objective=objective))["lift"] for s in seeds
+    ]
 
 
 def test_integrate_heuristic_beats_random():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from mam_bench.runner import PairSpec, run_pair
 from mam_bench.models.schelling.agents import IsolatedDraws
 from mam_bench.models.schelling.model import SchellingWorld
+
+from mam_bench.runner import PairSpec, run_pair
 
 
 @pytest.mark.parametrize("seed", [3, 22, 31])

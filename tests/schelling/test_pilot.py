@@ -6,10 +6,10 @@ from __future__ import annotations
 import statistics
 
 import pytest
-
-from mam_bench.runner import PairSpec, run_pair
 from mam_bench.models.schelling.landscape import reference_outcome
 from mam_bench.models.schelling.params import SchellingParams
+
+from mam_bench.runner import PairSpec, run_pair
 
 
 def test_seed_22_reference_matches_the_page(tmp_path):

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+import asyncio
+from collections.abc import Sequence
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mam_bench.models.schelling.metrics import edge_homophily
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference, run_treatment
-from mam_bench.models.schelling.metrics import edge_homophily
-
-import asyncio
 
 THRESHOLDS = ["0", "1/4", "1/3", "1/2", "3/5", "2/3", "3/4", "4/5", "6/7", "1"]
 
@@ -79,7 +78,9 @@ class ScriptedRandomMoves(Controller):
                 out.append(Decision(action={"row": "x"}))
             else:
                 lim = self.size + 2
-                out.append(Decision(action={"row": int(self.rng.integers(-1, lim)), "col": int(self.rng.integers(-1, lim))}))
+                out.append(
+                    Decision(action={"row": int(self.rng.integers(-1, lim)), "col": int(self.rng.integers(-1, lim))})
+                )
         return out
 
 

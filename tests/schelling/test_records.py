@@ -12,13 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mam_bench.models.schelling.observe import render_grid
+from mam_bench.models.schelling.params import SchellingParams
 
 from mam_bench.errors import ConfigError
 from mam_bench.records import RunRecords
 from mam_bench.registry import make_controller
 from mam_bench.runner import PairSpec, prepare, run_treatment
-from mam_bench.models.schelling.observe import render_grid
-from mam_bench.models.schelling.params import SchellingParams
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,8 +57,19 @@ def test_huge_threshold_terms_are_rejected_naming_the_field():
 
 def test_huge_threshold_on_the_command_line(tmp_path):
     out = subprocess.run(
-        [sys.executable, "-m", "mam_bench", "run", "schelling", "--param", f"threshold=1/{2**41}",
-         "--out", str(tmp_path / "x")], capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "mam_bench",
+            "run",
+            "schelling",
+            "--param",
+            f"threshold=1/{2**41}",
+            "--out",
+            str(tmp_path / "x"),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 2
     assert out.stderr.startswith("error: param.threshold:")

@@ -50,5 +50,6 @@ def influence_sample(data: Any, actors: list[int], max_n: int) -> tuple[int, ...
     from hypothesis import strategies as st
 
     n = data.draw(st.integers(1, min(max_n, len(actors) - 1)), label="n_influence")
-    return tuple(sorted(data.draw(st.lists(st.sampled_from(actors), min_size=n, max_size=n, unique=True),
-                                  label="influence_ids")))
+    return tuple(
+        sorted(data.draw(st.lists(st.sampled_from(actors), min_size=n, max_size=n, unique=True), label="influence_ids"))
+    )

@@ -14,8 +14,9 @@ import random
 import socket
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 Reply = Callable[[dict[str, Any]], str]
 Fault = Callable[[dict[str, Any], int], str | None]
@@ -69,7 +70,7 @@ class OpenAIServer:
         self._httpd: _Server | None = None
 
     # --- lifecycle -----------------------------------------------------------------------------
-    def __enter__(self) -> "OpenAIServer":
+    def __enter__(self) -> OpenAIServer:
         self.start()
         return self
 
@@ -112,8 +113,14 @@ class OpenAIServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     # --- one request ---------------------------------------------------------------------------
-    def _send(self, h: BaseHTTPRequestHandler, status: int, payload: bytes, headers: dict[str, str] | None = None,
-              length: int | None = None) -> None:
+    def _send(
+        self,
+        h: BaseHTTPRequestHandler,
+        status: int,
+        payload: bytes,
+        headers: dict[str, str] | None = None,
+        length: int | None = None,
+    ) -> None:
         try:
             h.send_response(status)
             h.send_header("Content-Type", "application/json")
@@ -157,9 +164,13 @@ class OpenAIServer:
             return self._send(h, 401, b'{"error": {"message": "invalid api key", "type": "invalid_request_error"}}')
         if kind == "echo_auth":  # a hostile server that puts the key it received into its answer
             text = f"your key is {h.headers.get('Authorization', '')}"
-            payload = {"id": "x", "object": "chat.completion", "created": 1700000000, "model": "echo",
-                       "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                    "finish_reason": "stop"}]}
+            payload = {
+                "id": "x",
+                "object": "chat.completion",
+                "created": 1700000000,
+                "model": "echo",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            }
             return self._send(h, 200, json.dumps(payload).encode())
         if kind == "malformed":
             return self._send(h, 200, b"<html>not json at all")
@@ -176,8 +187,11 @@ class OpenAIServer:
             "created": 1700000000,
             "model": body.get("model", "scripted"),
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": max(1, len(text) // 4),
-                      "total_tokens": prompt_tokens + max(1, len(text) // 4)},
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": max(1, len(text) // 4),
+                "total_tokens": prompt_tokens + max(1, len(text) // 4),
+            },
         }
         with self._lock:
             self.answered += 1

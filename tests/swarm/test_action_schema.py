@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
+from mam_bench.models.swarm.params import TASKS
 
 from mam_bench.controller import Decision
-from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
 
 

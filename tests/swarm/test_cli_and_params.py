@@ -6,10 +6,10 @@ import json
 import subprocess
 
 import pytest
+from mam_bench.models.swarm.params import TASKS
 
 from mam_bench.errors import ConfigError
 from mam_bench.registry import get_world
-from mam_bench.models.swarm.params import TASKS
 
 WORLDS = list(TASKS)
 
@@ -17,8 +17,21 @@ WORLDS = list(TASKS)
 @pytest.mark.parametrize("world", WORLDS)
 def test_cli_run_writes_a_run_directory(world, tmp_path, cli_env, mam_bench_cmd):
     out = tmp_path / world
-    cmd = [*mam_bench_cmd, "run", world, "--seed", "0", "--policy", "heuristic", "--out", str(out),
-           "--param", "board=off", "--param", "rounds=30"]
+    cmd = [
+        *mam_bench_cmd,
+        "run",
+        world,
+        "--seed",
+        "0",
+        "--policy",
+        "heuristic",
+        "--out",
+        str(out),
+        "--param",
+        "board=off",
+        "--param",
+        "rounds=30",
+    ]
     done = subprocess.run(cmd, env=cli_env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     for name in ("result.json", "reference.jsonl", "treatment.jsonl", "decisions.jsonl", "board.jsonl", "spec.json"):
@@ -46,10 +59,22 @@ def test_group_dynamics_metrics_are_recorded():
     for _ in range(5):
         w.play_round()
     m = w.metrics()
-    for key in ("directional_entropy", "stillness_proportion", "dominant_action_prop", "polarization_index",
-                "avg_moving_distance", "exploration_rate", "local_structure_preservation", "agent_push_events",
-                "mean_message_length", "info_homogeneity", "norm_mean_message_embedding", "action_gini",
-                "visibility_components", "separation_force"):
+    for key in (
+        "directional_entropy",
+        "stillness_proportion",
+        "dominant_action_prop",
+        "polarization_index",
+        "avg_moving_distance",
+        "exploration_rate",
+        "local_structure_preservation",
+        "agent_push_events",
+        "mean_message_length",
+        "info_homogeneity",
+        "norm_mean_message_embedding",
+        "action_gini",
+        "visibility_components",
+        "separation_force",
+    ):
         assert key in m and isinstance(m[key], float)
     assert m["exploration_rate"] >= 10 and m["visibility_components"] >= 1
 
@@ -60,5 +85,8 @@ def test_heuristic_hinder_lowers_sync():
     from mam_bench.runner import PairSpec, run_pair
 
     for world in ("synchronization",):
-        lifts = [run_pair(PairSpec.build(world=world, seed=s, policy="heuristic", objective="hinder"))["lift"] for s in range(4)]
+        lifts = [
+            run_pair(PairSpec.build(world=world, seed=s, policy="heuristic", objective="hinder"))["lift"]
+            for s in range(4)
+        ]
         assert sum(lifts) > 0, (world, lifts)

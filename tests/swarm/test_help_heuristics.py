@@ -30,7 +30,6 @@ def test_sync_period_param_reaches_the_heuristic():
     # issue 16: the period lives in the world's params only and reaches the heuristic through the
     # observation's facts. At round 6 the clock fires for period 7 ((6 + 1) % 7 == 0), not for 10.
     import numpy as np
-
     from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
     from mam_bench.steering.heuristics.swarm import sync_hinder
 

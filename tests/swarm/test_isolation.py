@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mam_bench.models.swarm.params import TASKS
 
 from mam_bench.controller import Decision
-from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
 from mam_bench.streams import record_draws
 
@@ -26,8 +26,11 @@ def build(task, rules, seed, influence=()):
 
 @settings(max_examples=20, deadline=None)
 @given(
-    task=st.sampled_from(TASKS), rules=st.sampled_from(RULES), seed=st.integers(0, 10_000),
-    chosen=st.sets(st.integers(0, 9), min_size=1, max_size=5), pick=st.integers(0, 2**31),
+    task=st.sampled_from(TASKS),
+    rules=st.sampled_from(RULES),
+    seed=st.integers(0, 10_000),
+    chosen=st.sets(st.integers(0, 9), min_size=1, max_size=5),
+    pick=st.integers(0, 2**31),
 )
 def test_ordinary_round0_draws_do_not_depend_on_the_influence_set(task, rules, seed, chosen, pick):
     ref = build(task, rules, seed)
@@ -45,8 +48,12 @@ def test_ordinary_round0_draws_do_not_depend_on_the_influence_set(task, rules, s
 
 
 @settings(max_examples=10, deadline=None)
-@given(task=st.sampled_from(TASKS), rules=st.sampled_from(RULES), seed=st.integers(0, 10_000),
-       chosen=st.sets(st.integers(0, 9), min_size=1, max_size=5))
+@given(
+    task=st.sampled_from(TASKS),
+    rules=st.sampled_from(RULES),
+    seed=st.integers(0, 10_000),
+    chosen=st.sets(st.integers(0, 9), min_size=1, max_size=5),
+)
 def test_rule_and_mimic_give_lift_zero(task, rules, seed, chosen):
     ref = build(task, rules, seed)
     follow = build(task, rules, seed, sorted(chosen))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from mam_bench.models.swarm import physics_greedy
 from mam_bench.models.swarm.physics import Body, resolve
 

@@ -4,15 +4,15 @@ through the paired runner with records (issue 4, acceptance 6)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from itertools import cycle
-from typing import Sequence
 
 import pytest
+from mam_bench.models.swarm.answer import AnswerError, parse_answer
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
-from mam_bench.models.swarm.answer import AnswerError, parse_answer
 
 WORLDS = ["pursuit", "synchronization", "foraging", "flocking", "transport"]
 
@@ -30,8 +30,15 @@ def test_view_text_round_trips(world):
     assert len(obs.frames) == min(5, 7) and obs.frames[0].cells[2][2] == "Y"
     assert cls.Observation.from_text(obs.to_text()) == obs
     prompt = obs.prompt_text()
-    for part in ("You are Agent 1", "Vision for the last", "Current Step:", "Message you received:",
-                 "Your action history:", "ACTION:", "MSG:"):
+    for part in (
+        "You are Agent 1",
+        "Vision for the last",
+        "Current Step:",
+        "Message you received:",
+        "Your action history:",
+        "ACTION:",
+        "MSG:",
+    ):
         assert part in prompt
 
 
@@ -40,10 +47,15 @@ def test_view_text_keeps_messages_and_dollar_agents():
     from mam_bench.models.swarm.view import ActionRecord
 
     w = SynchronizationWorld(seed=0)
-    obs = w.observe(0).model_copy(update={
-        "messages": ('say "hi", ok?', "ünïcode 12"),
-        "actions": (ActionRecord(round=0, action="SWITCH", message=None), ActionRecord(round=1, action="UP", message="a b")),
-    })
+    obs = w.observe(0).model_copy(
+        update={
+            "messages": ('say "hi", ok?', "ünïcode 12"),
+            "actions": (
+                ActionRecord(round=0, action="SWITCH", message=None),
+                ActionRecord(round=1, action="UP", message="a b"),
+            ),
+        }
+    )
     assert SynchronizationWorld.Observation.from_text(obs.to_text()) == obs
     assert any(c.startswith("$") for row in w.observe(0).frames[0].cells for c in row) or not (~w.lights).any()
 

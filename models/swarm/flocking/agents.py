@@ -10,13 +10,13 @@ restricted to placements inside the walls; each agent steps toward its own slot.
 from __future__ import annotations
 
 import numpy as np
-
 from mam_bench.models.swarm.grid import manhattan
 from mam_bench.models.swarm.navigation import LazyRng, toward
 
 
-def nearest_rule(here: tuple[int, int], slots: list[tuple[int, int]], taken: set[tuple[int, int]],
-                 passable: np.ndarray, rng: LazyRng) -> str:
+def nearest_rule(
+    here: tuple[int, int], slots: list[tuple[int, int]], taken: set[tuple[int, int]], passable: np.ndarray, rng: LazyRng
+) -> str:
     if here in slots:
         return "STAY"
     free = [s for s in slots if s not in taken]

@@ -20,15 +20,18 @@ def hollow_square(side: int) -> np.ndarray:
     return np.array(cells, dtype=np.int64)
 
 
-def _cost(agents: np.ndarray, targets: np.ndarray, t: tuple[int, int], scale: float) -> tuple[float, np.ndarray, np.ndarray]:
+def _cost(
+    agents: np.ndarray, targets: np.ndarray, t: tuple[int, int], scale: float
+) -> tuple[float, np.ndarray, np.ndarray]:
     tt = targets + np.array(t)
     c = scale * (np.abs(agents[:, None, 0] - tt[None, :, 0]) + np.abs(agents[:, None, 1] - tt[None, :, 1]))
     r, k = linear_sum_assignment(c)
     return float(c[r, k].sum()), r, k
 
 
-def best_fit(agents: np.ndarray, targets: np.ndarray, scale: float = 1.0,
-             bounds: tuple[int, int, int, int] | None = None) -> tuple[float, tuple[int, int], dict[int, int]]:
+def best_fit(
+    agents: np.ndarray, targets: np.ndarray, scale: float = 1.0, bounds: tuple[int, int, int, int] | None = None
+) -> tuple[float, tuple[int, int], dict[int, int]]:
     """(cost, translation, agent index -> target index). `bounds` (r0, r1, c0, c1) keeps the shape inside."""
     if len(agents) == 0 or len(targets) == 0:
         return 0.0, (0, 0), {}

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.flocking.actions import FlockingAction
 from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_rule
@@ -87,5 +86,7 @@ class FlockingWorld(SwarmWorld):
         return (("side", float(self.side)), ("dissimilarity", float(self.cur_dis)), ("init_dis", float(self.init_dis)))
 
     def status_of(self, aid: int) -> tuple[tuple[str, str], ...]:
-        return (("target", f"hollow square of side {self.side} ({len(self.shape)} cells)"),
-                ("dissimilarity", f"{self.cur_dis:g} (start {self.init_dis:g})"))
+        return (
+            ("target", f"hollow square of side {self.side} ({len(self.shape)} cells)"),
+            ("dissimilarity", f"{self.cur_dis:g} (start {self.init_dis:g})"),
+        )

@@ -7,12 +7,20 @@ explore: an agent random-walks until F (or N) has been in its view once, then us
 from __future__ import annotations
 
 import numpy as np
-
 from mam_bench.models.swarm.navigation import FAR, LazyRng, downhill, wander
 
 
-def forage_rule(here: tuple[int, int], carrying: bool, knows_goal: bool, to_food: np.ndarray, to_nest: np.ndarray,
-                passable: np.ndarray, jitter: float, rng: LazyRng, recent) -> str:
+def forage_rule(
+    here: tuple[int, int],
+    carrying: bool,
+    knows_goal: bool,
+    to_food: np.ndarray,
+    to_nest: np.ndarray,
+    passable: np.ndarray,
+    jitter: float,
+    rng: LazyRng,
+    recent,
+) -> str:
     field = to_nest if carrying else to_food
     if not knows_goal or field[here] >= FAR:
         return wander(here, recent, passable, rng)

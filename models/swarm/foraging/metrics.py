@@ -16,7 +16,11 @@ def beside(cells: list[tuple[int, int]], shape: tuple[int, int]) -> np.ndarray:
 
 
 def settle(
-    pos: np.ndarray, active: np.ndarray, carrying: np.ndarray, near_food: np.ndarray, near_nest: np.ndarray,
+    pos: np.ndarray,
+    active: np.ndarray,
+    carrying: np.ndarray,
+    near_food: np.ndarray,
+    near_nest: np.ndarray,
     upstream: bool = False,
 ) -> np.ndarray:
     """Deliver, then pick up, in place (upstream: pick up, then deliver, in one update).

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.foraging.actions import ForagingAction
 from mam_bench.models.swarm.foraging.agents import forage_rule
@@ -65,7 +64,9 @@ class ForagingWorld(SwarmWorld):
         here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
         carrying = bool(self.carrying[aid])
         knows = True if self.params.strategy == "bfs" else bool(self.knows[aid, 1 if carrying else 0])
-        a = forage_rule(here, carrying, knows, self.to_food, self.to_nest, plan, self.params.jitter, rng, self.recent[aid])
+        a = forage_rule(
+            here, carrying, knows, self.to_food, self.to_nest, plan, self.params.jitter, rng, self.recent[aid]
+        )
         return a, None
 
     def after_physics(self, escaped: list[int]) -> None:

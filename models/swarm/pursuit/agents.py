@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from mam_bench.models.swarm.grid import DELTA, MOVES, manhattan
 from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs, downhill, toward, wander
+from scipy.optimize import linear_sum_assignment
 
 
 @dataclass
@@ -27,10 +26,14 @@ class PursuitPlan:
 
 
 def prey_slots(prey: tuple[int, int], terrain: np.ndarray) -> list[tuple[int, int]]:
-    return [(prey[0] + dr, prey[1] + dc) for dr, dc in (DELTA[m] for m in MOVES) if terrain[prey[0] + dr, prey[1] + dc] == 0]
+    return [
+        (prey[0] + dr, prey[1] + dc) for dr, dc in (DELTA[m] for m in MOVES) if terrain[prey[0] + dr, prey[1] + dc] == 0
+    ]
 
 
-def hungarian_plan(prey: tuple[int, int], terrain: np.ndarray, passable: np.ndarray, pos: np.ndarray, active: np.ndarray) -> PursuitPlan:
+def hungarian_plan(
+    prey: tuple[int, int], terrain: np.ndarray, passable: np.ndarray, pos: np.ndarray, active: np.ndarray
+) -> PursuitPlan:
     slots = prey_slots(prey, terrain)
     fields = [bfs(passable, [s]) for s in slots]
     ids = np.flatnonzero(active)
@@ -56,7 +59,15 @@ def hungarian_rule(aid: int, here: tuple[int, int], plan: PursuitPlan, rng: Lazy
     return downhill(here, plan.nearest, rng)
 
 
-def greedy_rule(here: tuple[int, int], seen: tuple[int, int] | None, others: set[tuple[int, int]], terrain: np.ndarray, passable: np.ndarray, rng: LazyRng, recent) -> str:
+def greedy_rule(
+    here: tuple[int, int],
+    seen: tuple[int, int] | None,
+    others: set[tuple[int, int]],
+    terrain: np.ndarray,
+    passable: np.ndarray,
+    rng: LazyRng,
+    recent,
+) -> str:
     if seen is None:
         return wander(here, recent, passable, rng)
     slots = prey_slots(seen, terrain)

@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-
-from mam_bench.streams import stream
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
 from mam_bench.models.swarm.layouts import free_cells, place
@@ -23,6 +21,8 @@ from mam_bench.models.swarm.pursuit.agents import greedy_rule, hungarian_plan, h
 from mam_bench.models.swarm.pursuit.metrics import captured, threat
 from mam_bench.models.swarm.pursuit.observe import PursuitObservation
 from mam_bench.models.swarm.pursuit.params import PursuitParams
+
+from mam_bench.streams import stream
 
 
 class PursuitWorld(SwarmWorld):

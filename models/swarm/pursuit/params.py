@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
 from mam_bench.models.swarm.params import SwarmParams
+from pydantic import Field
 
 
 class PursuitParams(SwarmParams):
     strategy: Literal["greedy", "hungarian"] = Field(
-        "greedy", description="greedy: local view and memory only (default); hungarian: global slot assignment"
-        " then BFS (a central planner: upper bound)"
+        "greedy",
+        description="greedy: local view and memory only (default); hungarian: global slot assignment"
+        " then BFS (a central planner: upper bound)",
     )

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import numpy as np
-
 from mam_bench.models.swarm.grid import manhattan
 from mam_bench.models.swarm.navigation import LazyRng, toward, wander
 
 
 def sync_rule(
-    aid: int, round_: int, period: int, vote: bool, pos: np.ndarray, lights: np.ndarray,
-    visible: np.ndarray, passable: np.ndarray, rng: LazyRng, recent,
+    aid: int,
+    round_: int,
+    period: int,
+    vote: bool,
+    pos: np.ndarray,
+    lights: np.ndarray,
+    visible: np.ndarray,
+    passable: np.ndarray,
+    rng: LazyRng,
+    recent,
 ) -> str:
     """SWITCH on the clock or when my light differs from the strict majority in view; else gather."""
     if (round_ + 1) % period == 0:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.layouts import free_cells, place
 from mam_bench.models.swarm.navigation import LazyRng
@@ -40,8 +39,16 @@ class SynchronizationWorld(SwarmWorld):
 
     def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
         a = sync_rule(
-            aid, self.round, self.params.period, self.params.strategy == "vote", self.pos, self.lights,
-            plan["visible"][aid], plan["passable"], rng, self.recent[aid],
+            aid,
+            self.round,
+            self.params.period,
+            self.params.strategy == "vote",
+            self.pos,
+            self.lights,
+            plan["visible"][aid],
+            plan["passable"],
+            rng,
+            self.recent[aid],
         )
         return a, None
 
@@ -57,7 +64,10 @@ class SynchronizationWorld(SwarmWorld):
 
     def task_metrics(self) -> dict[str, float]:
         live = self.lights[self.active]
-        return {"lights_on": float(live.sum()), "agreement": float(max(live.sum(), len(live) - live.sum()) / max(len(live), 1))}
+        return {
+            "lights_on": float(live.sum()),
+            "agreement": float(max(live.sum(), len(live) - live.sum()) / max(len(live), 1)),
+        }
 
     def facts_of(self, aid: int) -> tuple[tuple[str, float], ...]:
         return (("light_on", float(bool(self.lights[aid]))), ("period", float(self.params.period)))

@@ -8,7 +8,6 @@ the nearest such cell, and random-walk when nothing is reachable.
 from __future__ import annotations
 
 import numpy as np
-
 from mam_bench.models.swarm.grid import DELTA
 from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs, downhill, wander
 

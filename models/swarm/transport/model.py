@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA
 from mam_bench.models.swarm.layouts import TRANSPORT_BOXES, free_cells, place, transport_layout, upstream_transport

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mam_bench.steering.llm.parsing import MAX_ANSWER_CHARS, first_json, unwrap_action
 from pydantic import BaseModel, ValidationError, create_model
 
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Request
-from mam_bench.steering.llm.parsing import MAX_ANSWER_CHARS, first_json, unwrap_action
 
 PHASES = ("coordination", "decision", "one_call")
 
@@ -99,20 +99,23 @@ class WorldPrompts:
             return f"Write one short post (at most {self.post_chars} characters) for the other influence agents."
         if phase == "decision":
             return f"Choose your action for round {req.round}. Answer with one JSON object matching: {schema}"
-        return (f"Choose your action for round {req.round} and a post for the others. Answer with JSON only: "
-                f'{{"message": "<post>", "action": <object matching {schema}>}}')
+        return (
+            f"Choose your action for round {req.round} and a post for the others. Answer with JSON only: "
+            f'{{"message": "<post>", "action": <object matching {schema}>}}'
+        )
 
     def user(self, req: Request, phase: str) -> str:
-        return "\n".join([
-            self.observation_text(req),
-            f"board:\n{self.board_text(req)}",
-            f"your history: {self.history_text(req)}",
-            self.instruction(req, phase),
-        ])
+        return "\n".join(
+            [
+                self.observation_text(req),
+                f"board:\n{self.board_text(req)}",
+                f"your history: {self.history_text(req)}",
+                self.instruction(req, phase),
+            ]
+        )
 
     def repair(self, error: str, phase: str) -> str:
-        return (f"Your answer was rejected: {error}. Reply again with only the JSON answer, "
-                "nothing else.")
+        return f"Your answer was rejected: {error}. Reply again with only the JSON answer, nothing else."
 
     # --- answers ------------------------------------------------------------------------------
     def parse(self, text: str, req: Request, phase: str) -> Parsed:

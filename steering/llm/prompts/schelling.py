@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mam_bench.controller import Request
 from mam_bench.steering.llm.prompts.generic import Parsed, WorldPrompts
+
+from mam_bench.controller import Request
 
 GOALS = {
     "integrate": "INTEGRATE: lower the ordinary edge homophily (OEH) the ordinary agents end with",
@@ -35,7 +36,10 @@ class SchellingPrompts(WorldPrompts):
         obs = req.observation
         ids = ",".join(str(i) for i, *_ in obs.influence)
         return STANDING.format(
-            n=len(obs.influence), ids=ids, size=obs.size, threshold=obs.threshold,
+            n=len(obs.influence),
+            ids=ids,
+            size=obs.size,
+            threshold=obs.threshold,
             goal=GOALS.get(self.objective, self.objective),
         )
 
@@ -53,18 +57,28 @@ class SchellingPrompts(WorldPrompts):
     def instruction(self, req: Request, phase: str) -> str:
         me = req.actor_id
         if phase == "coordination":
-            return (f"Coordination phase, round {req.round}: write one short post (at most {self.post_chars} "
-                    f"characters) for the other actors. Declare your own plan as '{me} -> r,c' or '{me} -> hold'.")
+            return (
+                f"Coordination phase, round {req.round}: write one short post (at most {self.post_chars} "
+                f"characters) for the other actors. Declare your own plan as '{me} -> r,c' or '{me} -> hold'."
+            )
         if phase == "decision":
-            return (f"Decision phase, round {req.round}: answer with JSON only, "
-                    '{"stay": true} or {"row": R, "col": C} (an empty cell).')
-        return (f"Round {req.round}: answer with JSON only: "
-                f'{{"message": "<post for the others, declare {me} -> r,c or {me} -> hold>", '
-                '"action": {"stay": true} or {"row": R, "col": C}}')
+            return (
+                f"Decision phase, round {req.round}: answer with JSON only, "
+                '{"stay": true} or {"row": R, "col": C} (an empty cell).'
+            )
+        return (
+            f"Round {req.round}: answer with JSON only: "
+            f'{{"message": "<post for the others, declare {me} -> r,c or {me} -> hold>", '
+            '"action": {"stay": true} or {"row": R, "col": C}}'
+        )
 
     def parse(self, text: str, req: Request, phase: str) -> Parsed:
         parsed = super().parse(text, req, phase)
-        if parsed.action is not None or not isinstance(text, str) or parsed.error != "no JSON object found in the answer":
+        if (
+            parsed.action is not None
+            or not isinstance(text, str)
+            or parsed.error != "no JSON object found in the answer"
+        ):
             return parsed
         # the board's own shorthand: "ID -> r,c", "ID -> hold", a bare "r,c" or "stay"
         action: dict[str, Any] | None = self.world_cls.declared_target(req.actor_id, text)
@@ -87,7 +101,7 @@ class SchellingPrompts(WorldPrompts):
         if not (0 <= r < obs.size and 0 <= c < obs.size):
             return f"cell {r},{c} is off the board (rows and cols are 0..{obs.size - 1})"
         if (r, c) == (obs.row, obs.col):
-            return f"cell {r},{c} is where you already are; answer {{\"stay\": true}} to stay"
+            return f'cell {r},{c} is where you already are; answer {{"stay": true}} to stay'
         if (r, c) not in set(obs.vacancies()):
             return f"cell {r},{c} is occupied ('{obs.grid[r][c]}'); choose a '.' cell or stay"
         return None

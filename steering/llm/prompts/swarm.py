@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.controller import Request
 from mam_bench.steering.llm.prompts.generic import WorldPrompts
+
+from mam_bench.controller import Request
 
 OBJECTIVES = {
     "help": "help the swarm score as much as possible",
@@ -34,10 +35,14 @@ class SwarmPrompts(WorldPrompts):
         if req.board:
             parts.append("Coordination board (influence agents only):\n" + self.board_text(req))
         if phase == "coordination":
-            parts.append(f"Coordination phase: write one short post (at most {self.post_chars} characters) "
-                         "for the other influence agents; no ACTION this time.")
+            parts.append(
+                f"Coordination phase: write one short post (at most {self.post_chars} characters) "
+                "for the other influence agents; no ACTION this time."
+            )
         return "\n\n".join(parts)
 
     def repair(self, error: str, phase: str) -> str:
-        return (f"Your answer was rejected: {error}. End your answer with exactly\n"
-                "ACTION: [one of the available actions]\nMSG: [a short message or nothing]")
+        return (
+            f"Your answer was rejected: {error}. End your answer with exactly\n"
+            "ACTION: [one of the available actions]\nMSG: [a short message or nothing]"
+        )

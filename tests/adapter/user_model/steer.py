@@ -1,11 +1,11 @@
 from typing import Literal
 
 from pydantic import BaseModel
+from rumour.model import Rumour, informed_share
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.controller import Controller, Decision
 from mam_bench.registry import WorldRegistration
-from rumour.model import Rumour, informed_share
 
 
 class Tell(BaseModel):
@@ -36,5 +36,6 @@ def portrayal(agent):
     return {"color": "tab:orange" if agent.informed else "tab:gray", "size": 120, "marker": "s"}
 
 
-registration = WorldRegistration(world="rumour.steer:SteeredRumour", heuristic="rumour.steer:Heuristic",
-                                 renderer="rumour.steer:portrayal")
+registration = WorldRegistration(
+    world="rumour.steer:SteeredRumour", heuristic="rumour.steer:Heuristic", renderer="rumour.steer:portrayal"
+)
