@@ -14,16 +14,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def second_world() -> dict:
-    """The second world of the suite: crafting when it is registered and runs, else a stand-in."""
-    try:
-        from mam_bench.registry import get_world
-        from mam_bench.runner import PairSpec, prepare
-
-        get_world("crafting")
-        prepare(PairSpec.build(world="crafting", seed=0, policy="random"))
-        return {"world": "crafting"}
-    except Exception:
-        return {"world": "schelling", "params": {"size": 10, "move_rule": "random_empty", "max_rounds": 40}}
+    """The suite's second world: crafting. A crafting import error fails these tests loudly instead
+    of silently swapping in Schelling."""
+    return {"world": "crafting"}
 
 
 def two_by_two(seeds: int = 10) -> dict:

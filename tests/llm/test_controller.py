@@ -121,7 +121,7 @@ def test_repair_quotes_the_validation_error() -> None:
 def test_first_json_edge_cases() -> None:
     assert first_json('noise {"a": 1} {"b": 2}') == {"a": 1}
     assert first_json("{{{{") is None
-    assert first_json("[" * 3000 + "]" * 3000) is None or True  # no crash
+    assert first_json("[" * 3000 + "]" * 3000) is None  # nested past any object: no JSON object, no crash
 
 
 def test_pair_with_fake_model_counts_mismatches_and_replays(tmp_path: Path) -> None:
