@@ -65,10 +65,8 @@ def test_concurrency_is_bounded() -> None:
     model = CountingModel()
     model.active[:] = [0, 0]
     ctl = LLMController(SchellingWorld, "integrate", chat_model=model, model="fake:c", max_concurrency=3)
-    started = time.perf_counter()
     asyncio.run(ctl.post(requests(world(), "coordination")))
-    assert model.active[1] == 3
-    assert time.perf_counter() - started < 8 * 0.1  # concurrent, not sequential
+    assert model.active[1] == 3  # three calls in flight at once (concurrent), never a fourth (bounded)
 
 
 def test_text_fallback_parser_forms() -> None:
