@@ -15,8 +15,25 @@ from mam_bench.dashboards.worlds.schelling_board import grid_of, satisfied_grid
 def test_world_draws(world: str) -> None:
     s = build_session(DashConfig(world=world, seed=1))
     s.step()
-    board_figure(s.state.treatment[-1], s.state.info, "t").canvas.draw()
-    metrics_figure(s.state).canvas.draw()
+    board = board_figure(s.state.treatment[-1], s.state.info, "t")
+    board.canvas.draw()
+    # a spatial world draws its agents; a non-spatial one (Boltzmann) says how many are off the board
+    drawn = any(ax.has_data() or ax.texts or ax.get_title() for ax in board.axes)
+    assert drawn, f"{world}: the board drew nothing"
+    metrics = metrics_figure(s.state)
+    metrics.canvas.draw()
+    assert any(ax.get_lines() for ax in metrics.axes), f"{world}: the metrics chart has no line"
+
+
+def test_a_world_that_does_not_import_fails_loudly(monkeypatch) -> None:
+    import mam_bench.dashboards.config as config
+
+    def broken(name: str):
+        raise ImportError(f"{name} is broken")
+
+    monkeypatch.setattr(config, "get_world", broken)
+    with pytest.raises(ImportError):
+        config.available_worlds()
 
 
 def test_generic_renderer_for_unknown_world() -> None:
