@@ -13,26 +13,13 @@ from typing import Any
 
 from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.params import parse_param_pairs
-from mam_bench.preflight import check_controller
+from mam_bench.preflight import LLM_ONLY, check_controller
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_run, move_aside
 from mam_bench.runner import PairSpec, arun_pair, prepare, run_async, run_pair
 
-#: LLM and replay flags passed through to the controller when given
-CONTROLLER_FLAGS = (
-    "model",
-    "base_url",
-    "api_key_env",
-    "temperature",
-    "max_concurrency",
-    "cache",
-    "one_call",
-    "price_table",
-    "timeout",
-    "max_retries",
-    "replay",
-    "deadline",
-)
+#: LLM and replay flags passed through to the controller when given (one list: preflight's)
+CONTROLLER_FLAGS = (*LLM_ONLY, "replay")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
