@@ -15,7 +15,7 @@ from typing import Any, ClassVar, get_args
 import numpy as np
 from mam_bench.models.swarm import dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
-from mam_bench.models.swarm.answer import parse_answer
+from mam_bench.models.swarm.answer import parse_answer, upstream_answer
 from mam_bench.models.swarm.grid import BASE_ACTIONS, DELTA, EMPTY
 from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.messages import MessageBus, clip_message
@@ -97,6 +97,8 @@ class SwarmWorld(SteerableWorld):
         self.grid = OrthogonalVonNeumannGrid((p.size, p.size), torus=False, random=self.random)
         self.swarm = [SwarmAgent(self, self.grid[tuple(int(x) for x in self.pos[i])], i) for i in range(self.n)]
         self._record_frame()
+        #: SwarmBench reproduction mode: upstream's game, no board, every agent an influence agent
+        self.reproduction = p.upstream and not p.board and len(self.influence_ids) == self.n
         self.datacollector = DataCollector(model_reporters={"score": lambda m: m.score})
         self.datacollector.collect(self)
 
@@ -168,6 +170,11 @@ class SwarmWorld(SteerableWorld):
         """SwarmBench answer text -> action dict (raises AnswerError when nothing valid)."""
         return parse_answer(text, cls.allowed)
 
+    @classmethod
+    def parse_upstream_answer(cls, text: str) -> dict[str, Any]:
+        """Upstream's reading of an answer (reproduction mode): never raises, STAY when unreadable."""
+        return upstream_answer(text, cls.allowed)
+
     def observe(self, actor_id: int) -> SwarmObservation:
         frames = [v for f in reversed(self.frames) if (v := render(f, actor_id, self.params.view)) is not None]
         pos = tuple(int(x) for x in self.pos[actor_id]) if self.active[actor_id] else None
@@ -186,6 +193,7 @@ class SwarmWorld(SteerableWorld):
             messages=tuple(self.inbox.get(actor_id, ())),
             actions=tuple(self.history[actor_id]),
             allowed=self.allowed,
+            upstream_answers=self.reproduction,
         )
 
     def _decision_action(self, d: Decision) -> tuple[str | None, str | None, str]:

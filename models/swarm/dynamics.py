@@ -8,7 +8,6 @@ from collections import Counter
 import numpy as np
 from mam_bench.models.swarm.embedding import edit_consistency, homogeneity
 from mam_bench.models.swarm.grid import DELTA, MOVES
-from scipy.sparse.csgraph import connected_components
 
 _UNIT = {m: (DELTA[m][1], DELTA[m][0]) for m in MOVES}  # (x, y) with UP = (0, -1)
 
@@ -41,13 +40,31 @@ def zero() -> dict[str, float]:
     return out
 
 
-def gini(counts: np.ndarray) -> float:
-    """Gini coefficient of one agent's U/D/L/R counts (0 when it never moved)."""
-    x = np.sort(counts.astype(float))
-    n, s = len(x), x.sum()
-    if s == 0:
-        return 0.0
-    return float((2 * np.arange(1, n + 1) - n - 1) @ x / (n * s))
+def ginis(counts: np.ndarray) -> np.ndarray:
+    """Gini coefficient of each agent's U/D/L/R counts (0 when it never moved), all rows at once.
+
+    Counts are integers, so every sum is exact whatever the summation order.
+    """
+    x = np.sort(counts.astype(float), axis=1)
+    n, s = x.shape[1], x.sum(axis=1)
+    weights = (2 * np.arange(1, n + 1) - n - 1).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = (x * weights).sum(axis=1) / (n * s)
+    return np.where(s == 0, 0.0, g)
+
+
+def components(adjacent: np.ndarray) -> int:
+    """Connected components of a symmetric boolean adjacency matrix (a breadth-first sweep)."""
+    unseen = np.ones(len(adjacent), dtype=bool)
+    count = 0
+    while unseen.any():
+        count += 1
+        front = np.zeros(len(adjacent), dtype=bool)
+        front[int(np.argmax(unseen))] = True
+        while front.any():
+            unseen &= ~front
+            front = adjacent[front].any(axis=0) & unseen
+    return count
 
 
 class DynamicsTracker:
@@ -106,14 +123,12 @@ class DynamicsTracker:
                 self.counts[i, MOVES.index(a)] += 1
         live = np.flatnonzero(active)
         if len(live):
-            out["action_gini"] = float(np.mean([gini(self.counts[i]) for i in live]))
+            out["action_gini"] = float(np.mean(ginis(self.counts[live])))
             p = pos[live].astype(float)
             diff = p[:, None, :] - p[None, :, :]
             cheb = np.abs(diff).max(-1)
             vis = (cheb <= self.reach) & (cheb > 0)
-            out["visibility_components"] = float(
-                connected_components(vis | np.eye(len(live), dtype=bool), directed=False)[0]
-            )
+            out["visibility_components"] = float(components(vis))
             d2 = (diff**2).sum(-1)
             with np.errstate(divide="ignore", invalid="ignore"):
                 f = np.where(vis[..., None], diff / np.where(d2 > 0, d2, 1)[..., None], 0.0).sum(1)

@@ -9,7 +9,8 @@ successors move, nothing static moves, and force flows only forward: a moving no
 own force plus what its predecessors pass on to reach its mass, and passes on at most the rest.
 So a front pusher cannot pay for idle agents behind it.
 
-We solve the same program: chains (no node with two predecessors or two successors) exactly in
+We solve the same program: when no pusher steps into an agent or a body, each moves unless a
+wall stops it (no program at all); chains (no node with two predecessors or two successors) exactly in
 closed form (the moving set is the longest feasible suffix, which is unique), anything branching
 (a box, a merge) with `scipy.optimize.milp`. Where a branching component has several maximal
 sets, the solver's tie may differ from upstream's CBC. An agent that leaves the map is gone for
@@ -69,8 +70,10 @@ def resolve(
         pushers = [i for i in range(n) if live[i] and actions[i] == d]
         if not pushers:
             continue
-        movers = _movers(d, static, pos, live, actions, bodies, pushers)
         dr, dc = DELTA[d]
+        movers = _free_run(dr, dc, static, pos, live, bodies, pushers)
+        if movers is None:
+            movers = _movers(d, static, pos, live, actions, bodies, pushers)
         for u in movers:
             if u < n:
                 pos[u, 0] += dr
@@ -82,6 +85,29 @@ def resolve(
                 live[u] = False
     kept = [b for b in bodies if any(0 <= r < H and 0 <= c < W for r, c in b.cells)]
     return PhysicsResult(pos, kept, pos - positions, push_events(positions, pos, active, actions))
+
+
+def _free_run(
+    dr: int, dc: int, static: np.ndarray, pos: np.ndarray, live: np.ndarray, bodies: list[Body], pushers: list[int]
+) -> list[int] | None:
+    """The fast path: when no pusher steps into an agent or a body, no push is ambiguous.
+
+    Each pusher is then a lone node of the push graph: it moves (force 2 >= mass 1) into a free
+    cell or off the map, and stays before a wall or other static cell, which is exactly the
+    program's answer. None when any pusher meets an agent or a body (then the program decides).
+    """
+    H, W = static.shape
+    occupied = {(int(r), int(c)) for r, c in pos[live].tolist()}
+    for b in bodies:
+        occupied.update(b.cells)
+    movers = []
+    for i in pushers:
+        t = (int(pos[i, 0]) + dr, int(pos[i, 1]) + dc)
+        if t in occupied:
+            return None
+        if not (0 <= t[0] < H and 0 <= t[1] < W and static[t]):
+            movers.append(i)
+    return movers
 
 
 def _movers(

@@ -100,6 +100,9 @@ class SwarmObservation(BaseModel):
     messages: tuple[str, ...] = ()
     actions: tuple[ActionRecord, ...] = ()
     allowed: tuple[str, ...] = ("UP", "DOWN", "LEFT", "RIGHT", "STAY")
+    #: SwarmBench reproduction mode (rules=swarmbench, board off, every agent influence): answers
+    #: are read by upstream's parser (`answer.upstream_answer`), which never rejects one
+    upstream_answers: bool = False
 
     task_text: ClassVar[str] = ""
 
@@ -111,6 +114,8 @@ class SwarmObservation(BaseModel):
             f" view {self.view} pos {pos} score {self.score!r}",
             "allowed " + " ".join(self.allowed),
         ]
+        if self.upstream_answers:
+            lines.append("answers upstream")
         lines += [f"status {k}: {v}" for k, v in self.status]
         lines += [f"fact {k} {v!r}" for k, v in self.facts]
         for f in self.frames:
@@ -147,6 +152,8 @@ class SwarmObservation(BaseModel):
             if line.startswith("status "):
                 k, _, v = line[7:].partition(": ")
                 status.append((k, v))
+            elif line == "answers upstream":
+                data["upstream_answers"] = True
             elif line.startswith("fact "):
                 _, k, v = line.split(" ", 2)
                 facts.append((k, float(v)))

@@ -8,7 +8,9 @@ hinder = shove agents that hold a side of the prey sideways, and never hold one.
 Flocking: help = follow the rule until my view has been frozen for 3 frames short of the square
 (a jam), then fill a hole (<= 2 steps) of the best-filled visible outline or step aside;
 hinder = push agents off it.
-Synchronization: hinder = keep my light opposite the swarm (clock included).
+Synchronization: help = the team takes the light most agents it sees share, flips with the clock
+and stands by agents that still disagree (the deciding vote in their view);
+hinder = keep my light opposite the swarm (clock included).
 Foraging / Transport: hinder = sit on the food's pick-up cells / against the box as dead weight.
 Where no real help exists, help defers to the rule (lift 0 is the honest floor).
 """
@@ -280,6 +282,50 @@ def sync_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
     return Decision(action={"action": "SWITCH" if switch else "STAY"})
 
 
+def _lights(obs: SwarmObservation) -> dict[int, bool]:
+    """Agent id -> light on, for every agent in my current view, me included ($id = light off)."""
+    seen = {int(s.lstrip("$")): not s.startswith("$") for s in _agents(obs).values()}
+    return {**seen, obs.actor_id: bool(obs.fact("light_on"))}
+
+
+def sync_help_batch(observations: Sequence[SwarmObservation], rngs: Sequence[np.random.Generator]) -> list[Decision]:
+    """Be the deciding vote: the team adopts the light most agents it sees share, then walks to dissenters.
+
+    An ordinary agent SWITCHes only to a strict majority in its view, so a dissenter in a tie or
+    in a small group never joins the rest. The influence agents pool what they see (the board),
+    take the majority light as the team's, flip with the swarm's clock, and stand next to an
+    agent that still disagrees (one more vote breaks its tie); with no dissenter in view they
+    roam to find stragglers.
+    """
+    period = int(observations[0].fact("period") or 10)
+    if (observations[0].round + 1) % period == 0:  # the shared clock: flip with the swarm
+        return [Decision(action={"action": "SWITCH"}) for _ in observations]
+    pooled: dict[int, bool] = {}
+    for obs in observations:
+        pooled.update(_lights(obs))
+    target = 2 * sum(pooled.values()) >= len(pooled)
+    out = []
+    for obs, rng in zip(observations, rngs):
+        here = obs.position
+        if here is None:
+            out.append(Decision(action={"action": "STAY"}))
+        elif bool(obs.fact("light_on")) != target:
+            out.append(Decision(action={"action": "SWITCH"}))
+        else:
+            against = [c for c, s in _agents(obs).items() if (not s.startswith("$")) != target]
+            if not against:
+                out.append(Decision(action={"action": _wander(obs, rng)}))
+                continue
+            goal = min(against, key=lambda c: (manhattan(here, c), c))
+            near = chebyshev(here, goal) <= 1
+            out.append(Decision(action={"action": "STAY" if near else _step(obs, goal, rng)}))
+    return out
+
+
+def sync_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    return sync_help_batch([obs], [rng])[0]
+
+
 # --- foraging / transport --------------------------------------------------------------------------
 def _dead_weight(symbol: str) -> Callable[[SwarmObservation, np.random.Generator], Decision]:
     """Go next to the named object and stay there (blocks pick-up cells or adds mass to pushes)."""
@@ -306,7 +352,10 @@ def _defer(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
 
 
 #: strategies whose team decides as one batch (coordination through the shared board)
-_BATCH: dict[Callable[..., Decision], Callable[..., list[Decision]]] = {pursuit_help: pursuit_help_batch}
+_BATCH: dict[Callable[..., Decision], Callable[..., list[Decision]]] = {
+    pursuit_help: pursuit_help_batch,
+    sync_help: sync_help_batch,
+}
 
 
 class SwarmHeuristic(Controller):
@@ -342,7 +391,7 @@ def make_swarm_heuristic(world_cls: Any, objective: str, **options: Any) -> Cont
         ("pursuit", "hinder"): pursuit_hinder,
         ("flocking", "help"): flocking_help,
         ("flocking", "hinder"): flocking_hinder,
-        ("synchronization", "help"): _defer,
+        ("synchronization", "help"): sync_help,
         ("synchronization", "hinder"): sync_hinder,
         ("foraging", "help"): _defer,
         ("foraging", "hinder"): _dead_weight("F"),

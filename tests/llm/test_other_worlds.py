@@ -69,8 +69,16 @@ def test_swarmbench_reproduction_mode_through_the_llm_controller(task, tmp_path)
     model = PromptedModel(answer=answer, prompts=[])
     world_cls = get_world(task)
     n = len(world_cls(seed=0).actor_ids())
+    # rules=mam: our strict reader (an unreadable answer is repaired, then a policy_error); under
+    # rules=swarmbench the mode reads answers as upstream does (test below)
     spec = PairSpec.build(
-        world=task, seed=0, policy="llm", influence=n, rounds=3, params={"board": "off"}, objective="help"
+        world=task,
+        seed=0,
+        policy="llm",
+        influence=n,
+        rounds=3,
+        params={"board": "off", "rules": "mam"},
+        objective="help",
     )
     ctl = LLMController(world_cls, "help", chat_model=model, model="fake:scripted")
     result = run_pair(spec, tmp_path, controller=ctl)
@@ -90,6 +98,37 @@ def test_swarmbench_reproduction_mode_through_the_llm_controller(task, tmp_path)
         assert section in prompt
     # messages are delivered: a later prompt quotes one
     assert any('Message: "agent near' in p for p in model.prompts[n:])
+
+
+def test_swarmbench_reproduction_mode_reads_answers_as_upstream(tmp_path):
+    # Upstream `SwarmAgent.to_action` (@ c164678), read for the expected values: the text after
+    # "ACTION:" up to the line's end is searched for each action name by case-sensitive substring in
+    # the action list's order (UP, DOWN, LEFT, RIGHT, STAY, SWITCH), so "LEFT or UP" is UP and
+    # "[Left]" matches nothing; no action means STAY, never a retry. "MSG:" gives the message.
+    from langchain_core.language_models import FakeListChatModel
+
+    answers = [
+        "ACTION: [LEFT or UP]\nMSG: [meet at 4,4]",  # our reader: LEFT (first valid word)
+        "ACTION: [Left]\nMSG:",  # our reader: LEFT (case-insensitive)
+        "I am not sure.",  # our reader: repaired, then a policy_error
+    ]
+    model = FakeListChatModel(responses=answers * 4)
+    world_cls = get_world("synchronization")
+    spec = PairSpec.build(
+        world="synchronization", seed=0, policy="llm", influence=10, rounds=1, params={"board": "off"}
+    )
+    ctl = LLMController(world_cls, "help", chat_model=model, model="fake:list", max_concurrency=1)
+    result = run_pair(spec, tmp_path, controller=ctl)
+
+    decisions = sorted(read_jsonl(tmp_path / "decisions.jsonl"), key=lambda d: d["actor_id"])
+    assert [d["decision"]["action"] for d in decisions] == ["UP", "STAY", "STAY"] * 3 + ["UP"]
+    assert [d["message"] for d in decisions[:3]] == ["[meet at 4,4]", None, None]
+    assert result["treatment"]["audit"]["policy_error"] == 0 and result["llm"]["calls"] == 10  # no repairs
+    # only the full mode reads as upstream: with the board on, or a few influence agents, answers stay strict
+    full = world_cls(seed=0, influence_ids=range(10), params=world_cls.Params(board=False)).observe(0)
+    assert full.upstream_answers and world_cls.Observation.from_text(full.to_text()) == full
+    assert not world_cls(seed=0, influence_ids=range(10)).observe(0).upstream_answers
+    assert not world_cls(seed=0, influence_ids=[0, 1], params=world_cls.Params(board=False)).observe(0).upstream_answers
 
 
 def test_agentworld_reproduction_mode_through_the_llm_controller(tmp_path):

@@ -3,14 +3,16 @@
 The observation's `prompt_text()` already is the upstream prompt (task, five-frame vision,
 received messages, own action history, rules, answer format). We add only the steering
 objective and, when the board is on, the board; answers stay free text read by the world's own
-parser, so an all-influence run with the board off is the paper's protocol.
+parser, so an all-influence run with the board off is the paper's protocol. In that mode under
+`rules=swarmbench` (the observation says `upstream_answers`) answers are read as upstream reads
+them: case-sensitive substrings in the action list's order, STAY when none, never a repair.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.steering.llm.prompts.generic import WorldPrompts
+from mam_bench.steering.llm.prompts.generic import Parsed, WorldPrompts
 
 from mam_bench.controller import Request
 
@@ -40,6 +42,13 @@ class SwarmPrompts(WorldPrompts):
                 "for the other influence agents; no ACTION this time."
             )
         return "\n\n".join(parts)
+
+    def parse(self, text: str, req: Request, phase: str) -> Parsed:
+        if phase == "coordination" or not getattr(req.observation, "upstream_answers", False):
+            return super().parse(text, req, phase)
+        read = self.world_cls.parse_upstream_answer(text if isinstance(text, str) else "")
+        action = self.Action.model_validate({"action": read["action"]}).model_dump(mode="json", exclude_none=True)
+        return Parsed(action=action, message=read["message"])
 
     def repair(self, error: str, phase: str) -> str:
         return (
