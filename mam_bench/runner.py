@@ -319,7 +319,7 @@ async def arun_pair(
         await controller.aclose()
     if records.out is not None:
         board.to_jsonl(records.out / "board.jsonl")
-    metric = prep.world_cls.primary_metric
+    metric = prep.world_cls.metric_for(prep.objective)
     # A fixed-horizon treatment is compared with the reference at the same round (its final
     # state held if it came to rest earlier), so null steering gives lift exactly 0 even when
     # the reference is still moving at the horizon; early-stopping worlds compare finals.
@@ -352,6 +352,7 @@ async def arun_pair(
         "llm": controller.usage(),
         "validity": validity(records.memory.get("decisions.jsonl", []), spec.max_policy_error_share),
         "provenance": provenance(prep.world_cls, controller),
+        "outcomes": outcomes(prep.world_cls, ref_cmp["metrics"], tre_rows[-1]["metrics"], metric),
     }
     if spec.settle:
         result["settled"] = settle(tre, ref_rows, metric, prep.direction)
@@ -364,6 +365,20 @@ async def arun_pair(
     if callable(session):  # cache hits, retries, latency: for the printed table, not result.json
         result["llm"] = {**result["llm"], **session()}
     return result
+
+
+def outcomes(world_cls: Any, reference: dict[str, Any], treatment: dict[str, Any], scored: str) -> dict[str, Any]:
+    """The world's further outcomes beside the scored metric, each as reference, treatment, delta
+    (raw, no direction: an objective directs only its own metric)."""
+    names = [m for m in (world_cls.primary_metric, *world_cls.outcome_metrics) if m != scored and m in treatment]
+    return {
+        m: {
+            "reference": reference.get(m),
+            "treatment": treatment[m],
+            "delta": treatment[m] - reference.get(m, 0.0) + 0.0,
+        }
+        for m in names
+    }
 
 
 def settle(world: Any, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:

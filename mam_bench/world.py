@@ -55,6 +55,11 @@ class SteerableWorld(mesa.Model):
     default_objective: ClassVar[str]
     primary_metric: ClassVar[str]
     secondary_metric: ClassVar[str | None] = None
+    #: objective name -> the metric its lift is computed on, where that is not the primary one
+    #: (an objective about inequality is scored on a Gini, not on task progress)
+    objective_metrics: ClassVar[dict[str, str]] = {}
+    #: further metrics reported beside the scored one in result.json's `outcomes` block
+    outcome_metrics: ClassVar[tuple[str, ...]] = ()
     #: True when influence identities are left out of the outcome in both runs.
     masks_influence: ClassVar[bool] = False
     #: True when the treatment stops as soon as the world is done;
@@ -89,6 +94,11 @@ class SteerableWorld(mesa.Model):
         self.objective = self.default_objective
         #: a world sets this False when a round attempt found nothing to do (no transition)
         self.transitioned = True
+
+    @classmethod
+    def metric_for(cls, objective: str) -> str:
+        """The metric an objective's lift is computed on: its own if the world names one."""
+        return cls.objective_metrics.get(objective, cls.primary_metric)
 
     # --- identities ---------------------------------------------------------------------------
     @abstractmethod
@@ -190,10 +200,11 @@ class SteerableWorld(mesa.Model):
     def facts(self, entries: list[AuditEntry]) -> list[str]:
         """Authoritative board lines after resolution; worlds may override for compact text."""
         parts = [f"{e.actor_id}:{e.outcome}" for e in entries]
-        metric = self.metrics().get(self.primary_metric)
+        name = self.metric_for(self.objective)
+        metric = self.metrics().get(name)
         line = " ".join(parts)
         if metric is not None:
-            line += f" | {self.primary_metric}={metric:.4f}"
+            line += f" | {name}={metric:.4f}"
         return [line] if line else []
 
     def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:

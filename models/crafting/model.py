@@ -42,7 +42,19 @@ class CraftingWorld(SteerableWorld):
     summary = "AgentWorld-style crafting economy: roles, a pull pipeline, verifiers, exact CCE"
     Params = CraftingParams
     Action = CraftingAction
-    objectives = {"accelerate": +1, "shortage": -1}
+    objectives = {"accelerate": +1, "shortage": -1, "inequality": +1}
+    #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices)
+    objective_metrics: ClassVar[dict[str, str]] = {"inequality": "gini"}
+    outcome_metrics: ClassVar[tuple[str, ...]] = (
+        "sr",
+        "gini",
+        "gini_all",
+        "throughput",
+        "price_level",
+        "price_volatility",
+        "time_to_completion",
+        "cce",
+    )
     default_objective = "shortage"
     primary_metric = "progress"  # area under the PSR curve over the budget (metrics.progress)
     secondary_metric = "psr"
