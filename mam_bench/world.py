@@ -8,7 +8,7 @@ objective, and an audit entry for every influence decision.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
@@ -156,7 +156,24 @@ class SteerableWorld(mesa.Model):
             decisions.setdefault(aid, Decision.follow_rule())
         self._collect_setup()
         self.transitioned = True
-        entries = self.resolve_round(decisions)
+        return self._close_round(self.resolve_round(decisions))
+
+    #: True when influence agents decide at their own turn, from an observation taken after the
+    #: agents before them acted (AgentWorld's round-robin); the runner then calls
+    #: `aplay_round_per_turn` instead of deciding for everyone from the start-of-round state.
+    decides_per_turn: bool = False
+
+    async def aresolve_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
+        """Like resolve_round, but each influence agent's decision is asked for (`decide(id)`) at its turn."""
+        raise NotImplementedError(f"{type(self).__name__} does not decide per turn")
+
+    async def aplay_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
+        """One full round in which every influence agent decides at its own turn."""
+        self._collect_setup()
+        self.transitioned = True
+        return self._close_round(await self.aresolve_round_per_turn(decide))
+
+    def _close_round(self, entries: list[AuditEntry]) -> list[AuditEntry]:
         self.audit.extend(entries)
         if self.transitioned:
             self.round += 1
@@ -192,6 +209,11 @@ class SteerableWorld(mesa.Model):
     @abstractmethod
     def metrics(self) -> dict[str, float]:
         """Metric name -> value; the primary metric is among them (masked where the world masks)."""
+
+    async def ajudge(self, out: Any = None) -> dict[str, Any]:
+        """Outcomes judged after the run (an LLM judge, say), reported beside the metrics; `out` is
+        the run directory for the judge's cache (None: no cache). Default: nothing to judge."""
+        return {}
 
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
