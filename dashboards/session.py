@@ -91,7 +91,7 @@ class PairSession:
             seed=self.spec.seed,
             objective=p.objective,
             direction=p.direction,
-            primary=p.world_cls.primary_metric,
+            primary=p.world_cls.metric_for(p.objective),
             secondary=p.world_cls.secondary_metric,
             influence_ids=p.influence_ids,
             params=p.params.as_json(),

@@ -185,23 +185,40 @@ class Treatment:
     def finished(self) -> bool:
         return self.round >= self.prep.rounds or (self.world.done and self.world.treatment_stops_early)
 
-    def _requests(self, phase: str) -> list[Request]:
+    def _request(self, aid: int, phase: str) -> Request:
+        """One agent's request, observed now (start of round, or its own turn when per turn)."""
         r, window = self.round, self.prep.spec.board_window
         wants_rule = self.controller.wants_rule_action and phase == "decision"
-        return [
-            Request(
-                world=self.prep.spec.world,
-                actor_id=aid,
-                round=r,
-                objective=self.prep.objective,
-                observation=self.world.observe(aid),
-                board=self.board.view(r),
-                phase=phase,
-                history=tuple(h for h in self.history[aid] if h["round"] > r - window - 1),
-                rule_action=self.world.rule_action(aid) if wants_rule else None,
-            )
-            for aid in self.prep.influence_ids
-        ]
+        return Request(
+            world=self.prep.spec.world,
+            actor_id=aid,
+            round=r,
+            objective=self.prep.objective,
+            observation=self.world.observe(aid),
+            board=self.board.view(r),
+            phase=phase,
+            history=tuple(h for h in self.history[aid] if h["round"] > r - window - 1),
+            rule_action=self.world.rule_action(aid) if wants_rule else None,
+        )
+
+    def _requests(self, phase: str) -> list[Request]:
+        return [self._request(aid, phase) for aid in self.prep.influence_ids]
+
+    async def _decide_round(self) -> tuple[dict[int, Decision], list[Any]]:
+        """The decision and resolution phases: concurrent from the start-of-round state, or, in a
+        world that decides per turn, one call per influence agent at its turn (AgentWorld)."""
+        ids, world = self.prep.influence_ids, self.world
+        if not world.decides_per_turn:
+            decisions = await self.controller.decide(self._requests("decision")) if ids else []
+            by_id: dict[int, Decision] = dict(zip(ids, decisions))
+            return by_id, world.play_round(by_id)
+        by_id = {}
+
+        async def decide(aid: int) -> Decision:
+            by_id[aid] = (await self.controller.decide([self._request(aid, "decision")]))[0]
+            return by_id[aid]
+
+        return by_id, await world.aplay_round_per_turn(decide)
 
     async def step(self) -> list[dict[str, Any]]:
         """Play one round; returns its decision rows (empty once finished)."""
@@ -215,9 +232,7 @@ class Treatment:
                 if text:
                     entry = self.board.post(r, aid, text)
                     posts[aid] = entry.text if entry else str(text)
-        decisions = await self.controller.decide(self._requests("decision")) if ids else []
-        by_id: dict[int, Decision] = dict(zip(ids, decisions))
-        entries = world.play_round(by_id)
+        by_id, entries = await self._decide_round()
         for fact in world.facts(entries):
             self.board.fact(r, fact)
         rows = []
@@ -319,7 +334,8 @@ async def arun_pair(
         await controller.aclose()
     if records.out is not None:
         board.to_jsonl(records.out / "board.jsonl")
-    metric = prep.world_cls.primary_metric
+    judged = {"reference": await ref.ajudge(records.out), "treatment": await tre.ajudge(records.out)}
+    metric = prep.world_cls.metric_for(prep.objective)
     # A fixed-horizon treatment is compared with the reference at the same round (its final
     # state held if it came to rest earlier), so null steering gives lift exactly 0 even when
     # the reference is still moving at the horizon; early-stopping worlds compare finals.
@@ -352,7 +368,10 @@ async def arun_pair(
         "llm": controller.usage(),
         "validity": validity(records.memory.get("decisions.jsonl", []), spec.max_policy_error_share),
         "provenance": provenance(prep.world_cls, controller),
+        "outcomes": outcomes(prep.world_cls, ref_cmp["metrics"], tre_rows[-1]["metrics"], metric),
     }
+    if judged["reference"] or judged["treatment"]:
+        result["judged"] = judged
     if spec.settle:
         result["settled"] = settle(tre, ref_rows, metric, prep.direction)
     if prep.world_cls.secondary_metric:
@@ -364,6 +383,20 @@ async def arun_pair(
     if callable(session):  # cache hits, retries, latency: for the printed table, not result.json
         result["llm"] = {**result["llm"], **session()}
     return result
+
+
+def outcomes(world_cls: Any, reference: dict[str, Any], treatment: dict[str, Any], scored: str) -> dict[str, Any]:
+    """The world's further outcomes beside the scored metric, each as reference, treatment, delta
+    (raw, no direction: an objective directs only its own metric)."""
+    names = [m for m in (world_cls.primary_metric, *world_cls.outcome_metrics) if m != scored and m in treatment]
+    return {
+        m: {
+            "reference": reference.get(m),
+            "treatment": treatment[m],
+            "delta": treatment[m] - reference.get(m, 0.0) + 0.0,
+        }
+        for m in names
+    }
 
 
 def settle(world: Any, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:

@@ -8,7 +8,7 @@ objective, and an audit entry for every influence decision.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
@@ -55,6 +55,11 @@ class SteerableWorld(mesa.Model):
     default_objective: ClassVar[str]
     primary_metric: ClassVar[str]
     secondary_metric: ClassVar[str | None] = None
+    #: objective name -> the metric its lift is computed on, where that is not the primary one
+    #: (an objective about inequality is scored on a Gini, not on task progress)
+    objective_metrics: ClassVar[dict[str, str]] = {}
+    #: further metrics reported beside the scored one in result.json's `outcomes` block
+    outcome_metrics: ClassVar[tuple[str, ...]] = ()
     #: True when influence identities are left out of the outcome in both runs.
     masks_influence: ClassVar[bool] = False
     #: True when the treatment stops as soon as the world is done;
@@ -89,6 +94,11 @@ class SteerableWorld(mesa.Model):
         self.objective = self.default_objective
         #: a world sets this False when a round attempt found nothing to do (no transition)
         self.transitioned = True
+
+    @classmethod
+    def metric_for(cls, objective: str) -> str:
+        """The metric an objective's lift is computed on: its own if the world names one."""
+        return cls.objective_metrics.get(objective, cls.primary_metric)
 
     # --- identities ---------------------------------------------------------------------------
     @abstractmethod
@@ -146,7 +156,24 @@ class SteerableWorld(mesa.Model):
             decisions.setdefault(aid, Decision.follow_rule())
         self._collect_setup()
         self.transitioned = True
-        entries = self.resolve_round(decisions)
+        return self._close_round(self.resolve_round(decisions))
+
+    #: True when influence agents decide at their own turn, from an observation taken after the
+    #: agents before them acted (AgentWorld's round-robin); the runner then calls
+    #: `aplay_round_per_turn` instead of deciding for everyone from the start-of-round state.
+    decides_per_turn: bool = False
+
+    async def aresolve_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
+        """Like resolve_round, but each influence agent's decision is asked for (`decide(id)`) at its turn."""
+        raise NotImplementedError(f"{type(self).__name__} does not decide per turn")
+
+    async def aplay_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
+        """One full round in which every influence agent decides at its own turn."""
+        self._collect_setup()
+        self.transitioned = True
+        return self._close_round(await self.aresolve_round_per_turn(decide))
+
+    def _close_round(self, entries: list[AuditEntry]) -> list[AuditEntry]:
         self.audit.extend(entries)
         if self.transitioned:
             self.round += 1
@@ -183,6 +210,11 @@ class SteerableWorld(mesa.Model):
     def metrics(self) -> dict[str, float]:
         """Metric name -> value; the primary metric is among them (masked where the world masks)."""
 
+    async def ajudge(self, out: Any = None) -> dict[str, Any]:
+        """Outcomes judged after the run (an LLM judge, say), reported beside the metrics; `out` is
+        the run directory for the judge's cache (None: no cache). Default: nothing to judge."""
+        return {}
+
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
         """Positions and state for the per-round JSONL records (enough to redraw the world)."""
@@ -190,10 +222,11 @@ class SteerableWorld(mesa.Model):
     def facts(self, entries: list[AuditEntry]) -> list[str]:
         """Authoritative board lines after resolution; worlds may override for compact text."""
         parts = [f"{e.actor_id}:{e.outcome}" for e in entries]
-        metric = self.metrics().get(self.primary_metric)
+        name = self.metric_for(self.objective)
+        metric = self.metrics().get(name)
         line = " ".join(parts)
         if metric is not None:
-            line += f" | {self.primary_metric}={metric:.4f}"
+            line += f" | {name}={metric:.4f}"
         return [line] if line else []
 
     def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:

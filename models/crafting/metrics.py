@@ -183,12 +183,27 @@ def gini(values: list[float]) -> float:
     return sum((2 * (i + 1) - n - 1) * x for i, x in enumerate(xs)) / (n * total)
 
 
+def wealth(world: CraftingWorld, own: bool) -> list[float]:
+    """Holdings at current prices (unpriced items at 1), one value per seat. `own`: the unmasked
+    seats only, counting only units from their own work (`own_state`), so an influence agent
+    cannot move the Gini by giving away what it made itself (issue 10, own-work separation)."""
+    if not own:
+        return [sum(q * world.price(i) for i, q in a.inventory().items()) for a in world.actors]
+    inventories = world.own_state()["inventories"]
+    mask = set(world.mask_ids)
+    return [
+        sum(q * world.price(i) for i, q in inventories[a.actor_id].items())
+        for a in world.actors
+        if a.actor_id not in mask
+    ]
+
+
 def economy(world: CraftingWorld) -> dict[str, float]:
-    """Economy-level outcomes: wealth Gini (holdings at current prices, unpriced items at 1),
-    throughput (units crafted or harvested per round played), price level (mean price of the
-    items that have one) and volatility (SD of per-round log-price changes, pooled over items),
-    and time to completion (the round the verifier first passed, else the budget + 1)."""
-    wealth = [sum(q * world.price(i) for i, q in a.inventory().items()) for a in world.actors]
+    """Economy-level outcomes: wealth Gini over the ordinary seats' own work (`gini`, scored by the
+    `inequality` objective) and over everyone (`gini_all`), throughput (units crafted or harvested
+    per round played), price level (mean price of the items that have one) and volatility (SD of
+    per-round log-price changes, pooled over items), and time to completion (the round the
+    verifier first passed, else the budget + 1)."""
     played = max(1, world.round)
     units = sum(world.crafted.values()) + sum(world.harvested.values())
     moves = []
@@ -198,7 +213,8 @@ def economy(world: CraftingWorld) -> dict[str, float]:
     level = [p for p in world.prices.values()]
     done = world.round if world.status == "success" else world.budget + 1
     return {
-        "gini": gini(wealth),
+        "gini": gini(wealth(world, own=True)),
+        "gini_all": gini(wealth(world, own=False)),
         "throughput": units / played,
         "price_level": sum(level) / len(level) if level else 1.0,
         "price_volatility": statistics.pstdev(moves) if len(moves) > 1 else 0.0,

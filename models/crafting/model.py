@@ -1,15 +1,16 @@
 """The crafting world: a Mesa model of an AgentWorld-style economy with sequential turns.
 
 Each round every agent takes one turn in order (fixed, or a seeded shuffle per round). Influence
-agents decided from the start-of-round state; their action resolves at their turn, and an action
-that became illegal by then is a logged failure ("blocked"). Every action is logged with its
+agents decide from the start-of-round state (`protocol=start_of_round`) or, as in AgentWorld, at
+their own turn from a fresh observation (`protocol=round_robin`); their action resolves at their
+turn, and an action that became illegal by then is a logged failure ("blocked"). Every action is logged with its
 causal parents (item provenance, moves, equips, requests) so CCE is exact.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
 from mam_bench.models.crafting import market
@@ -42,7 +43,19 @@ class CraftingWorld(SteerableWorld):
     summary = "AgentWorld-style crafting economy: roles, a pull pipeline, verifiers, exact CCE"
     Params = CraftingParams
     Action = CraftingAction
-    objectives = {"accelerate": +1, "shortage": -1}
+    objectives = {"accelerate": +1, "shortage": -1, "inequality": +1}
+    #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices)
+    objective_metrics: ClassVar[dict[str, str]] = {"inequality": "gini"}
+    outcome_metrics: ClassVar[tuple[str, ...]] = (
+        "sr",
+        "gini",
+        "gini_all",
+        "throughput",
+        "price_level",
+        "price_volatility",
+        "time_to_completion",
+        "cce",
+    )
     default_objective = "shortage"
     primary_metric = "progress"  # area under the PSR curve over the budget (metrics.progress)
     secondary_metric = "psr"
@@ -288,31 +301,51 @@ class CraftingWorld(SteerableWorld):
         keys = [float(agent_stream(self.seed, "order", self.round, i).random()) for i in range(n)]
         return sorted(range(n), key=lambda i: (keys[i], i))
 
+    @property
+    def decides_per_turn(self) -> bool:
+        """AgentWorld's protocol: each influence agent is asked at its own turn, after the agents
+        before it in the round have acted (`protocol=round_robin`)."""
+        return self.params.protocol == "round_robin"
+
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         entries: list[AuditEntry] = []
         for aid in self.turn_order():
-            a = self.actors[aid]
-            decision = decisions.get(aid) if aid in self.influence_ids else None
-            self.receive(a)
-            if decision is None or decision.defer:
-                action = self.decide_rule(a)
-                ok, detail = self.execute(a, action)
-                if aid in self.influence_ids:
-                    entries.append(AuditEntry(self.round, aid, action, _outcome(action, ok), detail, deferred=True))
-                continue
-            if decision.error is not None:
-                self.execute(a, self.null_action())
-                entries.append(AuditEntry(self.round, aid, decision.action, "policy_error", decision.error))
-                continue
-            action, reason = validate_action(decision.action)
-            if action is None:
-                self._record(a, {"tool": "invalid", "raw": decision.action}, False, reason, [])
-                entries.append(AuditEntry(self.round, aid, decision.action, "invalid", reason))
-                continue
-            ok, detail = self.execute(a, action, message=decision.message)
-            entries.append(AuditEntry(self.round, aid, action, _outcome(action, ok), detail))
+            self.receive(self.actors[aid])
+            entry = self._turn(aid, decisions.get(aid) if aid in self.influence_ids else None)
+            entries += [entry] if entry else []
         self._settle()
         return entries
+
+    async def aresolve_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
+        """The same turns, but an influence agent's decision is asked for at its turn, once the
+        agent has received what was sent to it: its observation shows every earlier turn."""
+        entries: list[AuditEntry] = []
+        for aid in self.turn_order():
+            self.receive(self.actors[aid])
+            decision = await decide(aid) if aid in self.influence_ids else None
+            entry = self._turn(aid, decision)
+            entries += [entry] if entry else []
+        self._settle()
+        return entries
+
+    def _turn(self, aid: int, decision: Decision | None) -> AuditEntry | None:
+        """One agent's turn, resolved at once; the audit entry of an influence agent's turn."""
+        a = self.actors[aid]
+        if decision is None or decision.defer:
+            action = self.decide_rule(a)
+            ok, detail = self.execute(a, action)
+            if aid in self.influence_ids:
+                return AuditEntry(self.round, aid, action, _outcome(action, ok), detail, deferred=True)
+            return None
+        if decision.error is not None:
+            self.execute(a, self.null_action())
+            return AuditEntry(self.round, aid, decision.action, "policy_error", decision.error)
+        action, reason = validate_action(decision.action)
+        if action is None:
+            self._record(a, {"tool": "invalid", "raw": decision.action}, False, reason, [])
+            return AuditEntry(self.round, aid, decision.action, "invalid", reason)
+        ok, detail = self.execute(a, action, message=decision.message)
+        return AuditEntry(self.round, aid, action, _outcome(action, ok), detail)
 
     def _settle(self) -> None:
         every = self.params.refill_every
@@ -527,6 +560,34 @@ class CraftingWorld(SteerableWorld):
     def collaboration(self) -> dict[str, Any]:
         """CCE (with and without chat), per-agent PAC and the contributing set."""
         return crafting_metrics.collaboration(self)
+
+    def judge_chat_model(self) -> Any:
+        """The CCE judge: any LangChain chat model, built like the LLM controller's (temperature 0)."""
+        from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model
+        from mam_bench.steering.llm.options import LLMOptions
+
+        options = LLMOptions(model=self.params.judge_model, api_key_env=self.params.judge_api_key_env, temperature=0)
+        return build_chat_model(options, api_key_from_env(options))
+
+    async def ajudge(self, out: Any = None) -> dict[str, Any]:
+        """`cce_mode=llm`: AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
+        response cache as the LLM controller (`out/judge_cache.sqlite`), calls and tokens counted."""
+        if self.params.cce_mode != "llm":
+            return {}
+        from pathlib import Path
+
+        from mam_bench.models.crafting.judge import llm_cce
+        from mam_bench.steering.llm.cache import ResponseCache
+
+        cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)
+        try:
+            judged = await llm_cce(self, self.judge_chat_model(), cache=cache)
+        finally:
+            cache.close()
+        return {
+            "cce": self.metrics()["cce"],
+            **{k: v for k, v in judged.items() if k not in ("contributing", "success")},
+        }
 
     def metrics(self) -> dict[str, float]:
         if self._metrics_cache and self._metrics_cache[0] == self.round:

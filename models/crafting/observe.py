@@ -118,8 +118,10 @@ class CraftingObservation(BaseModel):
     # --- prompts ------------------------------------------------------------------------------
     def prompt_text(self) -> str:
         """AgentWorld E.1 (system) and E.2 (user) prompts with this observation and chat."""
-        task = get_task(self.task)
-        others = ", ".join(f"{u} (id {i}, {r})" for i, u, r in self.team if i != self.actor_id)
+        return self.system_prompt() + "\n\n" + self.user_prompt()
+
+    def system_prompt(self) -> str:
+        """AgentWorld E.1: the one-tool rule, the tools, then the observation and chat blocks."""
         chat = "\n".join(f"R{r} {self.team[f][1]}{'' if to < 0 else ' to you'}: {t}" for r, f, to, t in self.chat)
         return "\n".join(
             [
@@ -135,7 +137,15 @@ class CraftingObservation(BaseModel):
                 "=== CHAT HISTORY ===",
                 chat or "(none)",
                 "=== END CHAT HISTORY ===",
-                "",
+            ]
+        )
+
+    def user_prompt(self) -> str:
+        """AgentWorld E.2: task, description, objectives, relevant context, team information."""
+        task = get_task(self.task)
+        others = ", ".join(f"{u} (id {i}, {r})" for i, u, r in self.team if i != self.actor_id)
+        return "\n".join(
+            [
                 f"**Task:** {task.name} **Description:** {task.description}",
                 f"**Primary Objective:** {task.objective}",
                 "**Secondary Objectives:** " + " ".join(f"- {c.name} ({c.qty})" for c in task.checkpoints),

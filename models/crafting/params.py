@@ -20,6 +20,11 @@ class CraftingParams(WorldParams):
     turn_order: Literal["fixed", "shuffle"] = Field(
         "shuffle", description="round-robin by index, or a seeded shuffle per round (stream 'order')"
     )
+    protocol: Literal["start_of_round", "round_robin"] = Field(
+        "start_of_round",
+        description="influence agents decide from the start-of-round state, or each at its own turn from a "
+        "fresh observation (AgentWorld's round-robin; its reproduction mode)",
+    )
     stock_jitter: int = Field(1, ge=0, le=3, description="node stocks vary by +-jitter per seed")
     refill_every: int = Field(0, ge=0, description="nodes also regain 1 unit every N rounds (0: off; old world: 5)")
     strategy: Literal["market", "shared_plan"] = Field(
@@ -35,6 +40,13 @@ class CraftingParams(WorldParams):
     regrow: float = Field(0.25, ge=0, le=1, description="chance per round that a node below its stock regains 1")
     rivals: float = Field(0.15, ge=0, le=1, description="chance per round and node that a rival order takes 1 unit")
     psr_mode: Literal["fractional", "binary"] = "fractional"
+    cce_mode: Literal["provenance", "llm"] = Field(
+        "provenance",
+        description="llm: after the run, also judge CCE with AgentWorld's two judge steps (reported as cce_llm "
+        "beside the provenance CCE) through judge_model",
+    )
+    judge_model: str = Field("openai:gpt-4.1", description="PROVIDER:MODEL (or local:NAME) of the CCE judge")
+    judge_api_key_env: str | None = Field(None, description="environment variable holding the judge's API key")
     chat_edges: Literal["heuristic", "none"] = Field(
         "heuristic", description="how chat enters CCE (the LLM judge is an offline hook)"
     )

@@ -2,6 +2,8 @@
 
 shortage: hoard (never transfer, ignore requests), drain the nodes the target tree needs, and
 mis-route intermediates by requesting them from their makers for oneself.
+inequality: funnel. Follow the rule, and every few rounds ask a maker of a target item to deliver
+one unit to an ordinary seat that consumes none (the coordinator).
 accelerate: follow the shared plan (the rule) and defer to it by default; depart only to keep a
 station busy (craft owed output before handing over) and, when owing nothing, to pass true surplus
 (never an input its own obligations still need) to a co-located consumer.
@@ -148,9 +150,64 @@ class AccelerateHeuristic(Controller):
         return [self._one(r.observation) for r in requests]
 
 
+class InequalityHeuristic(Controller):
+    """Raise the ordinary seats' wealth Gini by funnelling finished goods to one of them.
+
+    What it knows: the team's ids and roles (every observation lists them), the public task
+    targets and recipes, and which seats it steers itself (the batch it is asked about). The sink
+    is the ordinary seat whose role makes nothing (the leader), else the highest ordinary id.
+    Every `every` rounds it sends one structured request, cycling over the makers of the task's
+    target items, for one unit delivered to the sink (ordinary makers obey requests, so what they
+    forge goes to one seat instead of staying spread over the makers). The other rounds it follows
+    the rule, so the economy it funnels keeps producing; a seat that stops producing lowers
+    everyone's holdings and, with them, the spread.
+    """
+
+    name = "heuristic.crafting.inequality"
+
+    def __init__(self, every: int = 3, qty: int = 1) -> None:
+        self.every = every
+        self.qty = qty
+        self.asked: dict[tuple[str, int], int] = {}
+
+    @staticmethod
+    def sink(obs: CraftingObservation, steered: set[int]) -> int | None:
+        cat = catalog()
+        ordinary = [(i, r) for i, _, r in obs.team if i not in steered]
+        idle = [i for i, r in ordinary if r in cat.roles and not cat.roles[r].makes]
+        if idle:
+            return idle[0]
+        return max((i for i, _ in ordinary), default=None)
+
+    def _one(self, obs: CraftingObservation, steered: set[int]) -> Decision:
+        cat = catalog()
+        sink = self.sink(obs, steered)
+        if sink is None or obs.round % self.every != obs.actor_id % self.every:
+            return Decision.follow_rule()
+        targets = sorted({t.item for t in get_task(obs.task).targets}, key=lambda i: (-cat.depth.get(i, 0), i))
+        pairs = [
+            (item, i)
+            for item in targets
+            for i, _, r in obs.team
+            if i not in steered and i != sink and r in cat.roles and item in cat.roles[r].makes
+        ]
+        if not pairs:
+            return Decision.follow_rule()
+        item, maker = min(pairs, key=lambda p: (self.asked.get(p, -1), pairs.index(p)))
+        self.asked[(item, maker)] = obs.round
+        action = {"tool": "request", "item": item, "qty": self.qty, "to": maker, "recipient": sink}
+        return Decision(action=action, message="funnel")
+
+    async def decide(self, requests: Sequence[Request]) -> list[Decision]:
+        steered = {r.actor_id for r in requests}
+        return [self._one(r.observation, steered) for r in requests]
+
+
 def make_crafting_heuristic(world_cls: Any, objective: str, **options: Any) -> Controller:
     if objective == "shortage":
         return ShortageHeuristic(**options)
     if objective == "accelerate":
         return AccelerateHeuristic(**options)
+    if objective == "inequality":
+        return InequalityHeuristic(**options)
     raise ConfigError("objective", f"no crafting heuristic for objective {objective!r}")

@@ -7,6 +7,7 @@ exercises every action type and is recorded and scored like an LLM run.
 
 import json
 
+import pytest
 from mam_bench.models.crafting.actions import TOOLS
 from mam_bench.models.crafting.model import CraftingWorld
 
@@ -41,10 +42,12 @@ def _script() -> dict[tuple[int, int], str]:
     return script
 
 
-def test_scripted_llm_drives_a_full_task_in_reproduction_mode(tmp_path):
+@pytest.mark.parametrize("protocol", ["start_of_round", "round_robin"])
+def test_scripted_llm_drives_a_full_task_in_reproduction_mode(tmp_path, protocol):
     n = len(CraftingWorld(task="fishing_gear").actor_ids())
     llm = ScriptedLLM(_script())
-    spec = PairSpec.build(world="crafting", seed=4, params=PARAMS, influence=n, policy="llm")
+    params = {**PARAMS, "protocol": protocol}
+    spec = PairSpec.build(world="crafting", seed=4, params=params, influence=n, policy="llm")
     res = run_pair(spec, out=tmp_path, controller=llm)
     assert res["influence_ids"] == list(range(n)) and res["params"]["board"] is False
     final = res["treatment"]["final"]

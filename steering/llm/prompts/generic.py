@@ -69,7 +69,7 @@ class WorldPrompts:
     def system(self, req: Request) -> str:
         summary = getattr(self.world_cls, "summary", "") or self.world_cls.__name__
         direction = self.world_cls.objectives.get(self.objective, 0)
-        metric = self.world_cls.primary_metric
+        metric = self.world_cls.metric_for(self.objective)
         goal = "raise" if direction > 0 else "lower"
         return (
             f"You are an influence agent in an agent-based model ({summary}). You and the other influence "
