@@ -102,10 +102,6 @@ class PairSession:
         self.state = PairState(info, [round_row(self.ref_world)], self.treatment.rows, self.treatment.decisions)
 
     @property
-    def tre_world(self) -> Any:
-        return self.treatment.world
-
-    @property
     def finished(self) -> bool:
         return self.treatment.finished
 

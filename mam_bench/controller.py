@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -49,7 +49,6 @@ class Request:
     history: tuple[dict[str, Any], ...] = ()
     #: what the world's rule would do now; filled only for controllers that set `wants_rule_action`
     rule_action: dict[str, Any] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Controller(ABC):

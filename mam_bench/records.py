@@ -99,10 +99,6 @@ class RunRecords:
         tmp.write_text(dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")
         os.replace(tmp, self.out / name)
 
-    def touch(self, name: str) -> None:
-        if self.out is not None:
-            (self.out / name).touch()
-
     def close(self) -> None:
         for fh in self._files.values():
             fh.close()

@@ -9,7 +9,7 @@ same way (pyproject.toml), so core holds no world names. Entry points are read o
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
@@ -49,7 +49,6 @@ class WorldRegistration:
     #: the world a dashboard opens on when none is named, and its seed there
     featured: bool = False
     dashboard_seed: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def load(path: str) -> Any:

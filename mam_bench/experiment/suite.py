@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from mam_bench.errors import ConfigError, config_error_from
+from mam_bench.errors import ConfigError
 from mam_bench.registry import CONTROLLERS, get_world
 from mam_bench.runner import PairSpec, prepare
 from mam_bench.streams import stream
@@ -311,7 +311,6 @@ class Pair:
     `role` is "case" for the suite's own cases and "baseline" for the added baseline runs."""
 
     pair_id: str
-    case_index: int
     case: Case
     seed: int
     repeat: int
@@ -346,12 +345,12 @@ def pairs_of(suite: Suite) -> list[Pair]:
     """Every pair in a stable order: case, then seed, then repeat and draw. Baselines run once
     per seed and draw: `stay` and `mimic` are deterministic, so repeats would be copies."""
     out = []
-    for i, (case, role) in enumerate(planned_cases(suite)):
+    for case, role in planned_cases(suite):
         reps = suite.repeats if role == "case" else 1
         for seed in suite.seed_list():
             for rep in range(reps):
                 for draw in range(case.placement_draws or 1):
-                    out.append(Pair(pair_id(case, seed, rep, draw), i, case, seed, rep, draw, role))
+                    out.append(Pair(pair_id(case, seed, rep, draw), case, seed, rep, draw, role))
     return out
 
 
@@ -485,5 +484,4 @@ __all__ = [
     "parse_suite",
     "pairs_of",
     "pair_id",
-    "config_error_from",
 ]

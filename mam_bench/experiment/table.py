@@ -188,9 +188,6 @@ class TidyTable:
         df.to_parquet(self.parquet, index=False)
         return df
 
-    def write_parquet(self) -> None:
-        self.frame().to_parquet(self.parquet, index=False)
-
     def close(self) -> None:
         self._fh.close()
 

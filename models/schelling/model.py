@@ -100,9 +100,6 @@ class SchellingWorld(SteerableWorld):
 
         return reference_outcome(params, seed, max_rounds)
 
-    #: the axes `mam-bench landscape` sweeps (parameter names)
-    landscape_axes: ClassVar[tuple[str, str]] = ("threshold", "vacancy")
-
     # --- identities and horizon ----------------------------------------------------------------
     def actor_ids(self) -> list[int]:
         return list(range(self.params.n_agents))

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
-from mam_bench.models.swarm.flocking.actions import FlockingAction
 from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_rule
 from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
 from mam_bench.models.swarm.flocking.observe import FlockingObservation
@@ -23,7 +23,7 @@ class FlockingWorld(SwarmWorld):
     name: ClassVar[str] = "flocking"
     summary: ClassVar[str] = "SwarmBench Flocking: form a hollow square (score = best reduction of the dissimilarity)"
     Params = FlockingParams
-    Action = FlockingAction
+    Action = SwarmAction
     Observation = FlockingObservation
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA
 from mam_bench.models.swarm.layouts import TRANSPORT_BOXES, free_cells, place, transport_layout, upstream_transport
 from mam_bench.models.swarm.navigation import LazyRng, wander
 from mam_bench.models.swarm.physics import Body
-from mam_bench.models.swarm.transport.actions import TransportAction
 from mam_bench.models.swarm.transport.agents import transport_plan, transport_rule
 from mam_bench.models.swarm.transport.metrics import escape_bonus
 from mam_bench.models.swarm.transport.observe import TransportObservation
@@ -28,7 +28,7 @@ class TransportWorld(SwarmWorld):
     name: ClassVar[str] = "transport"
     summary: ClassVar[str] = "SwarmBench Transport: push the box B out of the gap and escape (score = timed escapes)"
     Params = TransportParams
-    Action = TransportAction
+    Action = SwarmAction
     Observation = TransportObservation
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
     default_objective = "hinder"

@@ -11,8 +11,6 @@ from pydantic import BaseModel, ValidationError, create_model
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Request
 
-PHASES = ("coordination", "decision", "one_call")
-
 
 class Parsed(BaseModel):
     """What one answer amounts to: an action (or None) with an optional message, or an error."""
