@@ -127,8 +127,7 @@ class Case(BaseModel):
         world_cls = get_world(self.world)
         probe = world_cls(world_cls.Params.from_strings(self.params), seed=seed)
         ids = sorted(probe.actor_ids())
-        n = self.influence if self.influence is not None else getattr(probe.params, "influence", None)
-        n = n if n is not None else getattr(world_cls, "default_influence", 2)
+        n = self.influence if self.influence is not None else world_cls.influence_count(probe.params)
         if n > len(ids):
             raise ConfigError("influence", f"{n} influence agents but only {len(ids)} agents")
         chosen = stream(seed, "placement", draw).choice(len(ids), size=n, replace=False)

@@ -18,6 +18,8 @@ from mam_bench.models.swarm.flocking.params import FlockingParams
 from mam_bench.models.swarm.layouts import free_cells, place, upstream_flocking
 from mam_bench.models.swarm.navigation import LazyRng, wander
 
+from mam_bench.status import Status
+
 
 class FlockingWorld(SwarmWorld):
     name: ClassVar[str] = "flocking"
@@ -77,7 +79,7 @@ class FlockingWorld(SwarmWorld):
         self.cur_dis = self._dissimilarity()
         self.score = max(self.score, self.init_dis - self.cur_dis)
         if self.cur_dis == 0:
-            self.status = "done"
+            self.status = Status.DONE
 
     def task_metrics(self) -> dict[str, float]:
         return {"cur_dis": float(self.cur_dis), "init_dis": float(self.init_dis)}

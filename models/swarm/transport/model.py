@@ -21,6 +21,8 @@ from mam_bench.models.swarm.transport.metrics import escape_bonus
 from mam_bench.models.swarm.transport.observe import TransportObservation
 from mam_bench.models.swarm.transport.params import TransportParams
 
+from mam_bench.status import Status
+
 BOX_MASS = 5
 
 
@@ -95,7 +97,7 @@ class TransportWorld(SwarmWorld):
             self.ordinary_score += 0.0 if self.masked[aid] else bonus
             self.escapes += 1
         if not self.active.any():
-            self.status = "done"
+            self.status = Status.DONE
 
     def task_metrics(self) -> dict[str, float]:
         return {"escaped": float(self.escapes), "box_on_map": float(bool(self.bodies))}
