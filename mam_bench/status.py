@@ -1,4 +1,4 @@
-"""Where a world's run stands, as named values (imported by the runner without loading Mesa)."""
+"""Where a world's run stands, and whether a treatment counts, as named values (no Mesa import)."""
 
 from __future__ import annotations
 
@@ -21,3 +21,11 @@ class Status(StrEnum):
     #: Schelling: everybody is satisfied, or nobody who wants to move can
     EQUILIBRIUM = "equilibrium"
     BLOCKED = "blocked"
+
+
+class Validity(StrEnum):
+    """Whether a treatment measured its controller (result.json `validity.status`)."""
+
+    VALID = "valid"
+    #: more than the allowed share of its decisions were policy errors: it measured the null action
+    INVALID = "invalid"

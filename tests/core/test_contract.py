@@ -9,10 +9,11 @@ import json
 import pytest
 
 from mam_bench.errors import ConfigError
+from mam_bench.outcome import validity
 from mam_bench.records import dumps
 from mam_bench.registry import get_world, make_controller, world_names
 from mam_bench.runner import PairSpec, Treatment, prepare, round_row
-from mam_bench.status import Status
+from mam_bench.status import Status, Validity
 
 
 @pytest.mark.parametrize("name", world_names())
@@ -56,3 +57,11 @@ def test_status_values_are_enum_members_and_serialise_as_the_plain_strings():
     assert row["status"] is Status.RUNNING
     assert json.loads(dumps(row))["status"] == "running"
     assert json.dumps({s.name: s for s in Status}) == json.dumps({s.name: s.value for s in Status})
+
+
+def test_validity_is_an_enum_that_serialises_as_the_plain_string():
+    # outcome.validity: more than max_error_share of the decisions with an error is invalid
+    invalid = validity([{"error": "timeout"}, {"outcome": "accepted"}], max_error_share=0.25)
+    valid = validity([{"error": "timeout"}, {"outcome": "accepted"}], max_error_share=0.5)
+    assert invalid["status"] is Validity.INVALID and valid["status"] is Validity.VALID
+    assert json.loads(dumps(invalid))["status"] == "invalid"
