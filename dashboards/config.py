@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mam_bench.dashboards.security import check_llm_choice, check_replay_path
@@ -32,7 +32,6 @@ class DashConfig:
     base_url: str = ""
     api_key_env: str = ""
     replay: str = ""
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def with_(self, **kw: Any) -> DashConfig:
         return replace(self, **kw)

@@ -36,7 +36,7 @@ def load_recording(run_dir: Path | str) -> PairState:
             meta = {**json.loads((out / name).read_text()), **meta}
     world = meta.get("world", "unknown")
     cls = _world_cls(world)
-    primary = meta.get("metric") or getattr(cls, "primary_metric", None)
+    primary = meta.get("metric") or (cls.primary_metric if cls is not None else None)
     treatment = read_jsonl(out / "treatment.jsonl")
     reference = read_jsonl(out / "reference.jsonl") if (out / "reference.jsonl").exists() else [treatment[0]]
     if primary is None:
@@ -47,7 +47,7 @@ def load_recording(run_dir: Path | str) -> PairState:
         objective=meta.get("objective", ""),
         direction=int(meta.get("direction", 1)),
         primary=primary,
-        secondary=meta.get("secondary_metric", getattr(cls, "secondary_metric", None)),
+        secondary=meta.get("secondary_metric", cls.secondary_metric if cls is not None else None),
         influence_ids=tuple(meta.get("influence_ids") or ()),
         params=meta.get("params") or {},
         horizon=len(treatment) - 1,

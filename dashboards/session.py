@@ -12,11 +12,14 @@ import asyncio
 import concurrent.futures
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mam_bench.outcome import delta_lift_relative
 from mam_bench.registry import make_controller
 from mam_bench.runner import PairSpec, Prepared, Treatment, prepare, round_row, step_reference
+
+if TYPE_CHECKING:
+    from mam_bench.world import SteerableWorld
 
 T = TypeVar("T")
 
@@ -45,7 +48,7 @@ class PairInfo:
     params: dict[str, Any]
     horizon: int
     policy: str
-    world_cls: Any = None
+    world_cls: type[SteerableWorld] | None = None
 
 
 @dataclass
@@ -100,10 +103,6 @@ class PairSession:
             world_cls=p.world_cls,
         )
         self.state = PairState(info, [round_row(self.ref_world)], self.treatment.rows, self.treatment.decisions)
-
-    @property
-    def tre_world(self) -> Any:
-        return self.treatment.world
 
     @property
     def finished(self) -> bool:

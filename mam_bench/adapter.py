@@ -169,8 +169,8 @@ class MesaWorld(SteerableWorld):
         if "objectives" in cls.__dict__ and "default_objective" not in cls.__dict__:
             cls.default_objective = next(iter(cls.objectives))
 
-    def __init__(self, params: WorldParams | None = None, seed: int = 0, **kw: Any):
-        super().__init__(params, seed=seed, **kw)
+    def __init__(self, params: WorldParams | None = None, seed: int = 0, **kwargs: Any):
+        super().__init__(params, seed, **kwargs)
         self._decisions: dict[int, Decision] = {}
         self._entries: dict[int, AuditEntry] = {}
         self._layout: dict[Any, tuple[float, float]] | None = None

@@ -64,9 +64,6 @@ class CoordinationBoard:
         low = round_ - self.window + 1
         return tuple(e for e in self.entries if low <= e.round <= round_)
 
-    def posts(self, round_: int) -> list[BoardEntry]:
-        return [e for e in self.entries if e.round == round_ and e.kind == "post"]
-
     def to_jsonl(self, path: Path) -> None:
         with open(path, "w", encoding="utf-8") as fh:
             for e in self.entries:

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
 from mam_bench.board import BoardEntry
+
+if TYPE_CHECKING:
+    from mam_bench.records import RunRecords
+    from mam_bench.runner import PairSpec, Prepared
 
 
 class Decision(BaseModel):
@@ -49,7 +53,6 @@ class Request:
     history: tuple[dict[str, Any], ...] = ()
     #: what the world's rule would do now; filled only for controllers that set `wants_rule_action`
     rule_action: dict[str, Any] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Controller(ABC):
@@ -76,6 +79,23 @@ class Controller(ABC):
     def usage(self) -> dict[str, Any]:
         """Totals for result.json (calls, tokens, cost); zero for non-LLM controllers."""
         return {}
+
+    # --- optional hooks; the defaults are what a controller without calls or sources needs ------
+    def attach_records(self, records: RunRecords) -> None:
+        """The run's records, before round 0 (the LLM controller writes llm_calls.jsonl there)."""
+        return None
+
+    def session_usage(self) -> dict[str, Any]:
+        """Numbers that depend on this process's luck (cache hits, retries): printed, not recorded."""
+        return {}
+
+    def provider_models(self) -> list[str]:
+        """The model names the provider reported back (provenance); none without a provider."""
+        return []
+
+    def verify_source(self, spec: PairSpec, prep: Prepared) -> None:
+        """Fail before any work when the controller's source does not fit this pair (replay)."""
+        return None
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name}

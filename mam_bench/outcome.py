@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mam_bench.status import Validity
+
 
 def delta_lift_relative(treatment: float, reference: float, direction: int) -> dict[str, float | None]:
     delta = float(treatment) - float(reference)
@@ -31,7 +33,7 @@ def validity(decisions: Sequence[dict[str, Any]], max_error_share: float) -> dic
     share = len(errors) / len(decisions) if decisions else 0.0
     first = next((str(d.get("error") or "policy_error") for d in errors), None)
     return {
-        "status": "invalid" if share > max_error_share else "valid",
+        "status": Validity.INVALID if share > max_error_share else Validity.VALID,
         "policy_errors": len(errors),
         "decisions": len(decisions),
         "policy_error_share": share,

@@ -72,6 +72,15 @@ class WorldParams(BaseModel):
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
+    # --- settings core reads; a world with an `influence` or `board` parameter overrides them ---
+    def influence_count(self) -> int | None:
+        """Influence agents asked for by the world's own parameters; None: the world's default."""
+        return None
+
+    def board_on(self) -> bool:
+        """Whether influence agents share the coordination board (a world may let users turn it off)."""
+        return True
+
 
 def parse_param_pairs(items: list[str] | None) -> dict[str, str]:
     """Split `KEY=VALUE` strings; a malformed item names itself."""

@@ -44,12 +44,8 @@ def check_controller(spec: Any, prep: Any) -> None:
             check_cache_path(options["cache"])
         options["cache"] = None  # checked above; opened for real only once the run directory is ours
     controller = make_controller(spec.policy, prep.world_cls, prep.objective, options)
-    verify = getattr(controller, "verify_source", None)
-    if callable(verify):  # replay: the recorded run must be this very pair
-        verify(spec, prep)
-    close = getattr(controller, "aclose", None)
-    if callable(close):
-        run_async(close())
+    controller.verify_source(spec, prep)  # replay: the recorded run must be this very pair
+    run_async(controller.aclose())
 
 
 def check_suite_controllers(suite: Any) -> None:

@@ -72,11 +72,10 @@ def environment() -> dict[str, Any]:
 
 def provenance(world_cls: Any, controller: Any = None) -> dict[str, Any]:
     """The provenance block of result.json."""
-    returned = getattr(controller, "provider_models", None)
     return {
         **environment(),
         "world_data": world_data_hash(world_cls),
-        "provider_models": sorted(returned()) if callable(returned) else [],
+        "provider_models": sorted(controller.provider_models()) if controller is not None else [],
     }
 
 

@@ -26,13 +26,16 @@ RECORD_FILES = (
 
 
 def _default(obj: Any) -> Any:
+    import numpy as np  # here, not at the top: reading a run folder needs neither
+    from pydantic import BaseModel
+
     if isinstance(obj, Fraction):
         return f"{obj.numerator}/{obj.denominator}"
-    if hasattr(obj, "model_dump"):
+    if isinstance(obj, BaseModel):
         return obj.model_dump(mode="json")
-    if hasattr(obj, "tolist"):
+    if isinstance(obj, np.ndarray):
         return obj.tolist()
-    if hasattr(obj, "item"):
+    if isinstance(obj, np.generic):
         return obj.item()
     if isinstance(obj, (set, frozenset, tuple)):
         return list(obj)
@@ -98,10 +101,6 @@ class RunRecords:
         tmp = self.out / f".{name}.tmp"
         tmp.write_text(dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")
         os.replace(tmp, self.out / name)
-
-    def touch(self, name: str) -> None:
-        if self.out is not None:
-            (self.out / name).touch()
 
     def close(self) -> None:
         for fh in self._files.values():

@@ -9,12 +9,16 @@ same way (pyproject.toml), so core holds no world names. Entry points are read o
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from mam_bench.errors import ConfigError
+
+if TYPE_CHECKING:
+    from mam_bench.controller import Controller
+    from mam_bench.world import SteerableWorld
 
 GROUP = "mam_bench.worlds"
 
@@ -49,7 +53,6 @@ class WorldRegistration:
     #: the world a dashboard opens on when none is named, and its seed there
     featured: bool = False
     dashboard_seed: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def load(path: str) -> Any:
@@ -93,12 +96,12 @@ def registration(name: str) -> WorldRegistration:
     return table[name]
 
 
-def get_world(name: str) -> Any:
+def get_world(name: str) -> type[SteerableWorld]:
     return _world(registration(name).world)
 
 
 @cache
-def _world(path: str) -> Any:
+def _world(path: str) -> type[SteerableWorld]:
     return load(path)
 
 
@@ -115,7 +118,9 @@ def controller_names() -> list[str]:
     return sorted(CONTROLLERS)
 
 
-def make_controller(policy: str, world_cls: Any, objective: str, options: dict[str, Any] | None = None) -> Any:
+def make_controller(
+    policy: str, world_cls: type[SteerableWorld], objective: str, options: dict[str, Any] | None = None
+) -> Controller:
     """Build a controller; LLM and replay options arrive in `options`."""
     if policy not in CONTROLLERS:
         raise ConfigError("policy", f"unknown policy {policy!r} (known: {', '.join(controller_names())})")
@@ -130,7 +135,9 @@ def make_controller(policy: str, world_cls: Any, objective: str, options: dict[s
     return factory(world_cls=world_cls, objective=objective, **(options or {}))
 
 
-def part_of(world_cls: Any, part: str) -> str | None:
-    """The registered `part` ("heuristic", "prompts", "renderer") of a world class, if any."""
-    reg = registrations().get(getattr(world_cls, "name", ""))
-    return getattr(reg, part) if reg is not None else None
+def part_of(world_cls: type[SteerableWorld], part: Literal["heuristic", "prompts", "renderer"]) -> str | None:
+    """The registered `part` of a world class, if any (a world that is not registered has none)."""
+    reg = registrations().get(world_cls.name)
+    if reg is None:
+        return None
+    return {"heuristic": reg.heuristic, "prompts": reg.prompts, "renderer": reg.renderer}[part]

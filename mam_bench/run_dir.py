@@ -26,8 +26,6 @@ RUN_MARKERS = (
     "board.jsonl",
     "llm_calls.jsonl",
 )
-#: files whose presence means "this folder holds an experiment"
-EXPERIMENT_MARKERS = ("suite.json", "table.csv", "summary.csv", "failures.jsonl")
 
 
 def holds_run(path: Path, markers: tuple[str, ...] = RUN_MARKERS) -> bool:

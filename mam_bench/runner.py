@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -26,6 +26,10 @@ from mam_bench.params import WorldParams
 from mam_bench.provenance import provenance
 from mam_bench.records import RunRecords
 from mam_bench.registry import get_world, make_controller
+from mam_bench.status import Status
+
+if TYPE_CHECKING:
+    from mam_bench.world import SteerableWorld
 
 release_models()  # Mesa's Agent._ids would keep every finished pair's models alive
 
@@ -70,14 +74,14 @@ class Prepared:
     """A spec resolved against its world: every check passed."""
 
     spec: PairSpec
-    world_cls: Any
+    world_cls: type[SteerableWorld]
     params: WorldParams
     objective: str
     direction: int
     influence_ids: tuple[int, ...]
     rounds: int
 
-    def new_world(self, treatment: bool) -> Any:
+    def new_world(self, treatment: bool) -> SteerableWorld:
         ids = self.influence_ids if treatment else ()
         world = self.world_cls(
             self.params,
@@ -90,7 +94,7 @@ class Prepared:
         return world
 
 
-def prepare(spec: PairSpec, world_cls: Any = None) -> Prepared:
+def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Prepared:
     """Resolve and check a spec; raises ConfigError naming the field on any problem.
 
     `world_cls` runs a world class that is not registered (mam_bench.testing.check_world).
@@ -106,9 +110,7 @@ def prepare(spec: PairSpec, world_cls: Any = None) -> Prepared:
     if spec.influence_ids is not None:
         ids = probe.check_influence(spec.influence_ids)
     else:
-        n = spec.influence if spec.influence is not None else getattr(params, "influence", None)
-        if n is None:
-            n = getattr(world_cls, "default_influence", 2)
+        n = spec.influence if spec.influence is not None else world_cls.influence_count(params)
         if n > len(probe.actor_ids()):
             raise ConfigError("influence", f"{n} influence agents but only {len(probe.actor_ids())} agents")
         ids = probe.check_influence(probe.default_influence_ids(n))
@@ -116,26 +118,26 @@ def prepare(spec: PairSpec, world_cls: Any = None) -> Prepared:
     return Prepared(spec, world_cls, params, objective, world_cls.objectives[objective], ids, rounds)
 
 
-def round_row(world: Any) -> dict[str, Any]:
+def round_row(world: SteerableWorld) -> dict[str, Any]:
     """One record row (reference.jsonl / treatment.jsonl): round, status, metrics, snapshot."""
     return {"round": world.round, "status": world.status, "metrics": world.metrics(), **world.snapshot()}
 
 
-def step_reference(world: Any) -> bool:
+def step_reference(world: SteerableWorld) -> bool:
     """One reference round; False once the world is at rest or capped (its final state is held)."""
     if world.done:
         return False
     if world.round >= world.reference_cap():
-        world.status = "horizon_exhausted"
+        world.status = Status.HORIZON_EXHAUSTED
         return False
     before = world.round
     world.play_round()
     if world.round == before and not world.done:  # nothing happened and nothing will: stop
-        world.status = "horizon_exhausted"
+        world.status = Status.HORIZON_EXHAUSTED
     return world.round > before
 
 
-def run_reference(prep: Prepared, records: RunRecords | None = None) -> tuple[Any, list[dict[str, Any]]]:
+def run_reference(prep: Prepared, records: RunRecords | None = None) -> tuple[SteerableWorld, list[dict[str, Any]]]:
     """All-rule run until the world is done or its cap; the final state is then held."""
     world = prep.new_world(treatment=False)
     rows = [round_row(world)]
@@ -164,7 +166,7 @@ class Treatment:
         self.board = CoordinationBoard(
             window=prep.spec.board_window,
             post_cap=prep.spec.post_cap,
-            enabled=bool(getattr(prep.params, "board", True)),
+            enabled=prep.params.board_on(),
         )
         controller.bind(prep.spec.world, prep.objective, prep.spec.seed)
         self.history: dict[int, list[dict[str, Any]]] = {i: [] for i in prep.influence_ids}
@@ -270,8 +272,9 @@ class Treatment:
         return rows
 
     def _close(self) -> None:
-        if self.world.status == "running":
-            self.world.status = "horizon_exhausted" if self.world.treatment_stops_early else "fixed_horizon"
+        if self.world.status == Status.RUNNING:
+            stop = Status.HORIZON_EXHAUSTED if self.world.treatment_stops_early else Status.FIXED_HORIZON
+            self.world.status = stop
         self.rows[-1]["status"] = self.world.status
 
 
@@ -279,8 +282,8 @@ async def run_treatment(
     prep: Prepared,
     controller: Controller,
     records: RunRecords | None = None,
-    on_round: Callable[[int, Any], None] | None = None,
-) -> tuple[Any, list[dict[str, Any]], CoordinationBoard, int]:
+    on_round: Callable[[int, SteerableWorld], None] | None = None,
+) -> tuple[SteerableWorld, list[dict[str, Any]], CoordinationBoard, int]:
     """Play the whole treatment; returns the world, its rows, the board and the mismatch count."""
     run = Treatment(prep, controller, records)
     while not run.finished:
@@ -291,7 +294,7 @@ async def run_treatment(
     return run.world, run.rows, run.board, run.mismatches
 
 
-def _run_summary(world: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _run_summary(world: SteerableWorld, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "status": world.status,
         "rounds": world.round,
@@ -305,7 +308,7 @@ async def arun_pair(
     out: Path | str | None = None,
     controller: Controller | None = None,
     prep: Prepared | None = None,
-    on_round: Callable[[int, Any], None] | None = None,
+    on_round: Callable[[int, SteerableWorld], None] | None = None,
 ) -> dict[str, Any]:
     """Play the pair and write its run directory (if `out`); returns the result dict.
 
@@ -321,9 +324,7 @@ async def arun_pair(
             options.setdefault("cache", str(Path(out) / "llm_cache.sqlite"))
         controller = make_controller(spec.policy, prep.world_cls, prep.objective, options)
     records = RunRecords(out)
-    attach = getattr(controller, "attach_records", None)
-    if callable(attach):  # LLM controllers write llm_calls.jsonl into the run's records
-        attach(records)
+    controller.attach_records(records)
     records.write_json("spec.json", spec.model_dump(mode="json"))
     started = time.perf_counter()
     try:
@@ -379,13 +380,14 @@ async def arun_pair(
         result["secondary_delta"] = tre_rows[-1]["metrics"][sec] - ref_cmp["metrics"][sec] + 0.0
     records.write_json("result.json", result)
     result["_wall_seconds"] = time.perf_counter() - started
-    session = getattr(controller, "session_usage", None)
-    if callable(session):  # cache hits, retries, latency: for the printed table, not result.json
-        result["llm"] = {**result["llm"], **session()}
+    # cache hits, retries, latency: for the printed table, not result.json
+    result["llm"] = {**result["llm"], **controller.session_usage()}
     return result
 
 
-def outcomes(world_cls: Any, reference: dict[str, Any], treatment: dict[str, Any], scored: str) -> dict[str, Any]:
+def outcomes(
+    world_cls: type[SteerableWorld], reference: dict[str, Any], treatment: dict[str, Any], scored: str
+) -> dict[str, Any]:
     """The world's further outcomes beside the scored metric, each as reference, treatment, delta
     (raw, no direction: an objective directs only its own metric)."""
     names = [m for m in (world_cls.primary_metric, *world_cls.outcome_metrics) if m != scored and m in treatment]
@@ -399,13 +401,13 @@ def outcomes(world_cls: Any, reference: dict[str, Any], treatment: dict[str, Any
     }
 
 
-def settle(world: Any, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:
+def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:
     """Hand the influence agents back to the rule after the horizon and play on until the world
     rests or reaches the reference's cap; the persisting lift compares with the reference at the
     same round (its final state held once it rested)."""
     start = world.round
-    if world.status in ("fixed_horizon", "horizon_exhausted"):
-        world.status = "running"
+    if world.status in (Status.FIXED_HORIZON, Status.HORIZON_EXHAUSTED):
+        world.status = Status.RUNNING
     while not world.done:
         step_reference(world)
     held = ref_rows[min(world.round, len(ref_rows) - 1)]
@@ -426,7 +428,7 @@ def recorded_policy(spec: PairSpec, controller: Controller) -> str:
     never replays a different, registered policy."""
     from mam_bench.registry import CONTROLLERS
 
-    name = getattr(controller, "name", "") or ""
+    name = controller.name
     if not name or name == "controller":
         name = type(controller).__name__
     builtin = CONTROLLERS.get(name, "").partition(":")[0]

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from mam_bench.audit import audit_counts
 from mam_bench.runner import PairSpec, prepare, round_row, run_async, run_treatment, step_reference
 from mam_bench.streams import record_draws
-from mam_bench.world import OK_OUTCOMES
+from mam_bench.world import OK_OUTCOMES, TextRoundTrip
 
 
 class WorldCheckError(AssertionError):
@@ -143,8 +143,7 @@ def observation_text(prep: Any) -> list[str]:
         text = obs.to_text()
         if not isinstance(text, str) or not text:
             out.append("observation: to_text() gives no text")
-        back = getattr(type(obs), "from_text", None)
-        if callable(back) and back(text) != obs:
+        if isinstance(obs, TextRoundTrip) and type(obs).from_text(text) != obs:
             out.append(f"observation: from_text(to_text()) differs for actor {aid}")
     return out
 

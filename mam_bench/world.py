@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import mesa
 from pydantic import BaseModel
@@ -18,10 +18,27 @@ from pydantic import BaseModel
 from mam_bench.controller import Decision
 from mam_bench.errors import ConfigError
 from mam_bench.params import WorldParams
+from mam_bench.status import Status
 
 #: Outcomes that are not failures; everything else counts as failed in the audit identity.
 OK_OUTCOMES = ("accepted", "stay")
 FAILED_OUTCOMES = ("occupied", "collision", "out_of_bounds", "blocked", "invalid", "policy_error")
+
+
+class Observation(Protocol):
+    """What `observe()` returns: a structured object that renders itself as compact text."""
+
+    def to_text(self) -> str: ...
+
+
+@runtime_checkable
+class TextRoundTrip(Protocol):
+    """An observation whose text parses back into the same structure (check_world compares them)."""
+
+    def to_text(self) -> str: ...
+
+    @classmethod
+    def from_text(cls, text: str) -> Self: ...
 
 
 def _metric(key: str) -> Any:
@@ -65,11 +82,14 @@ class SteerableWorld(mesa.Model):
     #: True when the treatment stops as soon as the world is done;
     #: False when it always plays its fixed horizon.
     treatment_stops_early: ClassVar[bool] = True
+    #: influence agents when the user names neither a count nor ids and the params have no `influence`
+    default_influence: ClassVar[int] = 2
 
     def __init__(
         self,
         params: WorldParams | None = None,
         seed: int = 0,
+        *,
         influence_ids: Iterable[int] = (),
         mask_ids: Iterable[int] | None = None,
         role: str = "reference",
@@ -83,7 +103,7 @@ class SteerableWorld(mesa.Model):
         self.params = params
         self.seed = int(seed)
         self.round = 0
-        self.status = "running"
+        self.status: str = Status.RUNNING
         self.influence_ids: tuple[int, ...] = tuple(sorted(int(i) for i in influence_ids))
         mask = self.influence_ids if mask_ids is None else tuple(sorted(int(i) for i in mask_ids))
         self.mask_ids: tuple[int, ...] = mask if self.masks_influence else ()
@@ -94,6 +114,10 @@ class SteerableWorld(mesa.Model):
         self.objective = self.default_objective
         #: a world sets this False when a round attempt found nothing to do (no transition)
         self.transitioned = True
+        #: the world's Mesa DataCollector; one over `metrics()` is made at the first round if it sets none
+        self.datacollector: mesa.DataCollector | None = None
+        self._setup_collected = False
+        self._in_mesa_step = False  # inside Mesa's own step(), which counts `steps` itself
 
     @classmethod
     def metric_for(cls, objective: str) -> str:
@@ -104,6 +128,12 @@ class SteerableWorld(mesa.Model):
     @abstractmethod
     def actor_ids(self) -> list[int]:
         """Every id that may be swapped for an influence agent."""
+
+    @classmethod
+    def influence_count(cls, params: WorldParams) -> int:
+        """How many influence agents a run gets when the user gives neither a count nor ids."""
+        n = params.influence_count()
+        return cls.default_influence if n is None else n
 
     def default_influence_ids(self, n: int) -> list[int]:
         """The ids used when the user asks for `n` influence agents without naming them."""
@@ -120,11 +150,11 @@ class SteerableWorld(mesa.Model):
 
     @property
     def done(self) -> bool:
-        return self.status != "running"
+        return self.status != Status.RUNNING
 
     # --- phases -------------------------------------------------------------------------------
     @abstractmethod
-    def observe(self, actor_id: int) -> Any:
+    def observe(self, actor_id: int) -> Observation:
         """The structured observation of one influence agent (it has `.to_text()`)."""
 
     @classmethod
@@ -178,7 +208,7 @@ class SteerableWorld(mesa.Model):
         if self.transitioned:
             self.round += 1
             self.datacollector.collect(self)
-            if not getattr(self, "_in_mesa_step", False):  # Mesa's own step() counts itself
+            if not self._in_mesa_step:  # Mesa's own step() counts itself
                 self.steps += 1
         return entries
 
@@ -187,10 +217,10 @@ class SteerableWorld(mesa.Model):
 
         Afterwards the DataCollector has one row for the setup plus one per round played.
         """
-        if getattr(self, "_setup_collected", False):
+        if self._setup_collected:
             return
         self._setup_collected = True
-        if not hasattr(self, "datacollector"):
+        if self.datacollector is None:
             keys = list(self.metrics())
             self.datacollector = mesa.DataCollector(model_reporters={k: _metric(k) for k in keys})
         if not any(self.datacollector.model_vars.values()):
@@ -228,6 +258,23 @@ class SteerableWorld(mesa.Model):
         if metric is not None:
             line += f" | {name}={metric:.4f}"
         return [line] if line else []
+
+    @classmethod
+    def parse_answer(cls, text: str) -> dict[str, Any] | None:
+        """A world's own reading of a free-text answer (SwarmBench's `ACTION:` lines, crafting's
+        tool calls). None: the world has none, and the generic JSON reading applies alone."""
+        return None
+
+    # --- optional capabilities, declared in the world's registration ---------------------------
+    @classmethod
+    def reference_outcome(cls, params: WorldParams, seed: int, max_rounds: int | None = None) -> dict[str, Any]:
+        """The all-rule outcome of one (params, seed), fast (`landscape` in the registration)."""
+        raise ConfigError("world", f"{cls.name} has no reference landscape")
+
+    @classmethod
+    def list_tasks(cls) -> list[tuple[str, str]]:
+        """(name, description) of each task file (`tasks=True` in the registration)."""
+        raise ConfigError("world", f"{cls.name} has no tasks")
 
     def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:
         """The action an actor's own post declares for itself, if the world can read one."""

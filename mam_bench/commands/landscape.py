@@ -16,7 +16,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.experiment.executors import MAX_JOBS
 from mam_bench.params import fraction_text, parse_fraction, parse_param_pairs
 from mam_bench.records import ensure_writable
-from mam_bench.registry import get_world
+from mam_bench.registry import get_world, registration
 from mam_bench.run_dir import check_out_dir
 
 COLUMNS = ("threshold", "vacancy", "seed", "status", "rounds", "final_satisfaction", "final_homophily")
@@ -89,7 +89,7 @@ def _one(job: tuple[str, dict[str, Any], int, int]) -> dict[str, Any]:
 
 def handle(args: argparse.Namespace) -> int:
     cls = get_world(args.world)
-    if not hasattr(cls, "reference_outcome"):
+    if not registration(args.world).landscape:
         raise ConfigError("world", f"{args.world} has no reference landscape")
     thresholds = _fractions(args.thresholds, "thresholds")
     vacancies = _fractions(args.vacancies, "vacancies")

@@ -17,6 +17,7 @@ from mam_bench.preflight import LLM_ONLY, check_controller
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_run, move_aside
 from mam_bench.runner import PairSpec, arun_pair, prepare, run_async, run_pair
+from mam_bench.status import Validity
 
 #: LLM and replay flags passed through to the controller when given (one list: preflight's)
 CONTROLLER_FLAGS = (*LLM_ONLY, "replay")
@@ -249,7 +250,7 @@ def handle(args: argparse.Namespace) -> int:
         result = run_within(spec, out, prep, started)
     print(format_result(result, out))
     validity = result.get("validity") or {}
-    if validity.get("status") == "invalid":  # the lift would measure the null action, not the controller
+    if validity.get("status") == Validity.INVALID:  # the lift would measure the null action, not the controller
         print(
             f"error: invalid run: the controller failed {validity['policy_errors']} of {validity['decisions']} "
             f"decisions (more than {validity['max_policy_error_share']:.0%}); first error: {validity['first_error']}",

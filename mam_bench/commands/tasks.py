@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from mam_bench.errors import ConfigError
-from mam_bench.registry import get_world
+from mam_bench.registry import get_world, registration
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -15,9 +15,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    cls = get_world(args.world)
-    if not hasattr(cls, "list_tasks"):
+    if not registration(args.world).tasks:
         raise ConfigError("world", f"{args.world} has no tasks")
-    for name, description in cls.list_tasks():
+    for name, description in get_world(args.world).list_tasks():
         print(f"{name:24s} {description}")
     return 0

@@ -174,7 +174,7 @@ def summarize(
     world -> provenance id; pairs with another id count as mixed (default: each world's commonest id)."""
     if df.empty:
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
-    margin = getattr(suite, "equivalence_margin", None)
+    margin = suite.equivalence_margin if suite is not None else None
     family = suite.family_name if suite is not None else "summary"
     if current_provenance is None:
         current_provenance = {w: g["provenance_id"].mode().iloc[0] for w, g in df.groupby("world")}

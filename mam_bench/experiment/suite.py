@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from mam_bench.errors import ConfigError, config_error_from
+from mam_bench.errors import ConfigError
 from mam_bench.registry import CONTROLLERS, get_world
 from mam_bench.runner import PairSpec, prepare
 from mam_bench.streams import stream
@@ -127,8 +127,7 @@ class Case(BaseModel):
         world_cls = get_world(self.world)
         probe = world_cls(world_cls.Params.from_strings(self.params), seed=seed)
         ids = sorted(probe.actor_ids())
-        n = self.influence if self.influence is not None else getattr(probe.params, "influence", None)
-        n = n if n is not None else getattr(world_cls, "default_influence", 2)
+        n = self.influence if self.influence is not None else world_cls.influence_count(probe.params)
         if n > len(ids):
             raise ConfigError("influence", f"{n} influence agents but only {len(ids)} agents")
         chosen = stream(seed, "placement", draw).choice(len(ids), size=n, replace=False)
@@ -311,7 +310,6 @@ class Pair:
     `role` is "case" for the suite's own cases and "baseline" for the added baseline runs."""
 
     pair_id: str
-    case_index: int
     case: Case
     seed: int
     repeat: int
@@ -346,12 +344,12 @@ def pairs_of(suite: Suite) -> list[Pair]:
     """Every pair in a stable order: case, then seed, then repeat and draw. Baselines run once
     per seed and draw: `stay` and `mimic` are deterministic, so repeats would be copies."""
     out = []
-    for i, (case, role) in enumerate(planned_cases(suite)):
+    for case, role in planned_cases(suite):
         reps = suite.repeats if role == "case" else 1
         for seed in suite.seed_list():
             for rep in range(reps):
                 for draw in range(case.placement_draws or 1):
-                    out.append(Pair(pair_id(case, seed, rep, draw), i, case, seed, rep, draw, role))
+                    out.append(Pair(pair_id(case, seed, rep, draw), case, seed, rep, draw, role))
     return out
 
 
@@ -485,5 +483,4 @@ __all__ = [
     "parse_suite",
     "pairs_of",
     "pair_id",
-    "config_error_from",
 ]

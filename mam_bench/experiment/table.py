@@ -76,11 +76,11 @@ def row_from_result(pair: Any, result: dict[str, Any]) -> dict[str, Any]:
         "pair_id": pair.pair_id,
         "case": pair.case.label(),
         "case_key": pair.case.content_key()[:16],
-        "role": getattr(pair, "role", "case"),
+        "role": pair.role,
         "world": result["world"],
         "seed": pair.seed,
         "repeat": pair.repeat,
-        "draw": getattr(pair, "draw", 0),
+        "draw": pair.draw,
         "controller": pair.case.controller,
         "model": pair.case.model or "",
         "objective": result["objective"],
@@ -187,9 +187,6 @@ class TidyTable:
         df = read_table(self.csv)
         df.to_parquet(self.parquet, index=False)
         return df
-
-    def write_parquet(self) -> None:
-        self.frame().to_parquet(self.parquet, index=False)
 
     def close(self) -> None:
         self._fh.close()

@@ -33,7 +33,7 @@ from mesa.discrete_space import OrthogonalMooreGrid
 
 from mam_bench.controller import Decision
 from mam_bench.streams import agent_stream, stream
-from mam_bench.world import AuditEntry, SteerableWorld
+from mam_bench.world import AuditEntry, Status, SteerableWorld
 
 GRID = (24, 24)
 
@@ -63,8 +63,8 @@ class CraftingWorld(SteerableWorld):
     treatment_stops_early = True
     default_influence: ClassVar[int] = 2
 
-    def __init__(self, params: CraftingParams | None = None, seed: int = 0, influence_ids=(), mask_ids=None, **kw):
-        super().__init__(params, seed, influence_ids, mask_ids, **kw)
+    def __init__(self, params: CraftingParams | None = None, seed: int = 0, **kwargs: Any):
+        super().__init__(params, seed, **kwargs)
         self.cat = catalog()
         self.task: Task = get_task(self.params.task)
         self.budget = self.params.rounds or self.task.budget
@@ -266,7 +266,7 @@ class CraftingWorld(SteerableWorld):
                 return r.inputs[item] - c.held(item)
         return 1
 
-    def _update_blocked(self) -> None:
+    def _update_blocked(self, since: int) -> None:
         blocked: set[tuple[int, str]] = set()
         for c in self.actors:
             for out in c.makes:
@@ -276,7 +276,7 @@ class CraftingWorld(SteerableWorld):
                 lacking = [i for i, k in r.inputs.items() if c.held(i) < k]
                 blocked.update((c.actor_id, i) for i in lacking)
         for key in blocked:
-            self.blocked_since.setdefault(key, self.round)
+            self.blocked_since.setdefault(key, since)
         for key in list(self.blocked_since):
             if key not in blocked:
                 del self.blocked_since[key]
@@ -356,14 +356,12 @@ class CraftingWorld(SteerableWorld):
         if self.params.strategy == "market":
             market.update_prices(self)
         self.price_history.append({i: round(p, 4) for i, p in sorted(self.prices.items())})
-        self.round += 1  # blocked bookkeeping sees the next round's number
-        self._update_blocked()
-        self.round -= 1
+        self._update_blocked(since=self.round + 1)  # a block found now counts from the next round
         self.psr_curve.append(crafting_metrics.current_psr(self))
         self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
         self._metrics_cache = None
         if self.verify()[0]:
-            self.status = "success"
+            self.status = Status.SUCCESS
 
     def _world_events(self) -> None:
         """Regrowth and rival orders: one fixed-size draw per round from world streams."""

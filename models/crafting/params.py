@@ -51,6 +51,12 @@ class CraftingParams(WorldParams):
         "heuristic", description="how chat enters CCE (the LLM judge is an offline hook)"
     )
 
+    def influence_count(self) -> int:
+        return self.influence
+
+    def board_on(self) -> bool:
+        return self.board
+
     @field_validator("yields", mode="before")
     @classmethod
     def _from_text(cls, v: object) -> object:

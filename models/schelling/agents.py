@@ -39,10 +39,6 @@ class Resident(CellAgent):
         self.influence = influence
         self.satisfied = True
 
-    @property
-    def group_name(self) -> str:
-        return GROUPS[self.group]
-
 
 def type_grid(grid: np.ndarray, types: np.ndarray) -> np.ndarray:
     """Cell -> group (0/1) or -1 for a vacancy, from a cell -> actor id grid."""

@@ -51,10 +51,3 @@ def local_share(grid: np.ndarray, types: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where((tg >= 0) & (occ > 0), same / occ, np.nan)
     return share
-
-
-def dissatisfied_ids(grid: np.ndarray, types: np.ndarray, num: int, den: int) -> np.ndarray:
-    tg = type_grid(grid, types)
-    ca, cb = neighbour_counts(tg)
-    sat = satisfied_cells(tg, ca, cb, num, den)
-    return np.sort(grid[(grid >= 0) & ~sat])

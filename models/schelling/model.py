@@ -31,7 +31,7 @@ from mesa.discrete_space import OrthogonalMooreGrid
 from mam_bench.controller import Decision
 from mam_bench.params import fraction_text
 from mam_bench.streams import seeded
-from mam_bench.world import AuditEntry, SteerableWorld
+from mam_bench.world import AuditEntry, Status, SteerableWorld
 
 
 def _target_text(proposal: Any) -> str:
@@ -99,9 +99,6 @@ class SchellingWorld(SteerableWorld):
         from mam_bench.models.schelling.landscape import reference_outcome
 
         return reference_outcome(params, seed, max_rounds)
-
-    #: the axes `mam-bench landscape` sweeps (parameter names)
-    landscape_axes: ClassVar[tuple[str, str]] = ("threshold", "vacancy")
 
     # --- identities and horizon ----------------------------------------------------------------
     def actor_ids(self) -> list[int]:
@@ -279,10 +276,10 @@ class SchellingWorld(SteerableWorld):
         )
         if self.role == "reference":
             if plan.unhappy == 0:
-                self.status, self.transitioned = "equilibrium", False
+                self.status, self.transitioned = Status.EQUILIBRIUM, False
                 return []
             if not plan.moves:
-                self.status, self.transitioned = "blocked", False
+                self.status, self.transitioned = Status.BLOCKED, False
                 return []
         moved = {aid: dest for aid, _, dest in plan.moves}
         for aid in deferred:

@@ -285,7 +285,6 @@ class SwarmWorld(SteerableWorld):
                 detail = "escaped" if aid in escaped else ("automatic" if a in self.aliases else "")
             proposal = {"action": a, "message": messages[aid]} if messages[aid] else {"action": a}
             entries.append(AuditEntry(r, aid, proposal, outcome, detail, deferred))
-        self.round_done = r
         self._record_frame(next_round=r + 1)
         return entries
 

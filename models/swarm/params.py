@@ -33,6 +33,12 @@ class SwarmParams(WorldParams):
         None, description="range measured at sending (paper, mam) or delivery (upstream); default: the rule set's"
     )
 
+    def influence_count(self) -> int:
+        return self.influence
+
+    def board_on(self) -> bool:
+        return self.board
+
     @property
     def upstream(self) -> bool:
         """True under `rules=swarmbench` (upstream's game)."""

@@ -187,9 +187,6 @@ class SwarmObservation(BaseModel):
         f = self.frames[0]
         return {(f.row0 + i, f.col0 + j): s for i, row in enumerate(f.cells) for j, s in enumerate(row)}
 
-    def status_dict(self) -> dict[str, str]:
-        return dict(self.status)
-
     def fact(self, key: str) -> float | None:
         """One of the task's numbers (None when the task gives no such fact)."""
         return dict(self.facts).get(key)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
-from mam_bench.models.swarm.flocking.actions import FlockingAction
 from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_rule
 from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
 from mam_bench.models.swarm.flocking.observe import FlockingObservation
@@ -18,12 +18,14 @@ from mam_bench.models.swarm.flocking.params import FlockingParams
 from mam_bench.models.swarm.layouts import free_cells, place, upstream_flocking
 from mam_bench.models.swarm.navigation import LazyRng, wander
 
+from mam_bench.status import Status
+
 
 class FlockingWorld(SwarmWorld):
     name: ClassVar[str] = "flocking"
     summary: ClassVar[str] = "SwarmBench Flocking: form a hollow square (score = best reduction of the dissimilarity)"
     Params = FlockingParams
-    Action = FlockingAction
+    Action = SwarmAction
     Observation = FlockingObservation
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
@@ -77,7 +79,7 @@ class FlockingWorld(SwarmWorld):
         self.cur_dis = self._dissimilarity()
         self.score = max(self.score, self.init_dis - self.cur_dis)
         if self.cur_dis == 0:
-            self.status = "done"
+            self.status = Status.DONE
 
     def task_metrics(self) -> dict[str, float]:
         return {"cur_dis": float(self.cur_dis), "init_dis": float(self.init_dis)}

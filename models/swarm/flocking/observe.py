@@ -14,7 +14,3 @@ class FlockingObservation(SwarmObservation):
         "(it never goes down); the game ends when the shape is exact. "
         "Agents beyond the square's cells may stand anywhere."
     )
-
-
-def prompt_text(observation: SwarmObservation) -> str:
-    return FlockingObservation.model_validate(observation.model_dump()).prompt_text()

@@ -45,7 +45,6 @@ class ForagingWorld(SwarmWorld):
         self.to_food = bfs(passable, [tuple(c) for c in np.argwhere(self.near_food & passable).tolist()])
         self.to_nest = bfs(passable, [tuple(c) for c in np.argwhere(self.near_nest & passable).tolist()])
         self.knows = np.zeros((self.n, 2), dtype=bool)  # (seen F, seen N) per agent, for `explore`
-        self.deliveries = 0
         self._look()
 
     def _look(self) -> None:
@@ -74,7 +73,6 @@ class ForagingWorld(SwarmWorld):
         got = int(delivered.sum())
         self.ordinary_score += int((delivered & ~self.masked).sum())
         self.score += got
-        self.deliveries += got
         self._look()
 
     def task_metrics(self) -> dict[str, float]:

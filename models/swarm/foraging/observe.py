@@ -14,7 +14,3 @@ class ForagingObservation(SwarmObservation):
         "standing next to N while carrying delivers it (score +1). Agents shown as $id are NOT carrying food, "
         "plain ids are carrying. PICKUP and DROP are accepted but do nothing extra."
     )
-
-
-def prompt_text(observation: SwarmObservation) -> str:
-    return ForagingObservation.model_validate(observation.model_dump()).prompt_text()

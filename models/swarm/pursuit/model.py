@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
 from mam_bench.models.swarm.layouts import free_cells, place
 from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.physics import Body
 from mam_bench.models.swarm.pursuit import prey as upstream_prey
-from mam_bench.models.swarm.pursuit.actions import PursuitAction
 from mam_bench.models.swarm.pursuit.agents import greedy_rule, hungarian_plan, hungarian_rule
 from mam_bench.models.swarm.pursuit.metrics import captured, threat
 from mam_bench.models.swarm.pursuit.observe import PursuitObservation
@@ -31,7 +31,7 @@ class PursuitWorld(SwarmWorld):
     name: ClassVar[str] = "pursuit"
     summary: ClassVar[str] = "SwarmBench Pursuit: corner the prey P (score = catches)"
     Params = PursuitParams
-    Action = PursuitAction
+    Action = SwarmAction
     Observation = PursuitObservation
     #: help closes the cage with the influence agents' own bodies, which the ordinary-only score
     #: does not count (own work), so the default shows hindering

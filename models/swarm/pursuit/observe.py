@@ -14,7 +14,3 @@ class PursuitObservation(SwarmObservation):
         "each catch scores 1 and the prey reappears elsewhere. The prey moves up to 2 cells per round "
         "toward the place with the fewest agents and walls around it."
     )
-
-
-def prompt_text(observation: SwarmObservation) -> str:
-    return PursuitObservation.model_validate(observation.model_dump()).prompt_text()

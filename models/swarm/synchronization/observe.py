@@ -14,7 +14,3 @@ class SynchronizationObservation(SwarmObservation):
         "each time ALL agents share one state and that state differs from the last unanimous state scored, "
         "so the swarm must agree, then flip together, again and again."
     )
-
-
-def prompt_text(observation: SwarmObservation) -> str:
-    return SynchronizationObservation.model_validate(observation.model_dump()).prompt_text()

@@ -10,16 +10,18 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA
 from mam_bench.models.swarm.layouts import TRANSPORT_BOXES, free_cells, place, transport_layout, upstream_transport
 from mam_bench.models.swarm.navigation import LazyRng, wander
 from mam_bench.models.swarm.physics import Body
-from mam_bench.models.swarm.transport.actions import TransportAction
 from mam_bench.models.swarm.transport.agents import transport_plan, transport_rule
 from mam_bench.models.swarm.transport.metrics import escape_bonus
 from mam_bench.models.swarm.transport.observe import TransportObservation
 from mam_bench.models.swarm.transport.params import TransportParams
+
+from mam_bench.status import Status
 
 BOX_MASS = 5
 
@@ -28,7 +30,7 @@ class TransportWorld(SwarmWorld):
     name: ClassVar[str] = "transport"
     summary: ClassVar[str] = "SwarmBench Transport: push the box B out of the gap and escape (score = timed escapes)"
     Params = TransportParams
-    Action = TransportAction
+    Action = SwarmAction
     Observation = TransportObservation
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
     default_objective = "hinder"
@@ -95,7 +97,7 @@ class TransportWorld(SwarmWorld):
             self.ordinary_score += 0.0 if self.masked[aid] else bonus
             self.escapes += 1
         if not self.active.any():
-            self.status = "done"
+            self.status = Status.DONE
 
     def task_metrics(self) -> dict[str, float]:
         return {"escaped": float(self.escapes), "box_on_map": float(bool(self.bodies))}

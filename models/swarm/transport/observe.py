@@ -14,7 +14,3 @@ class TransportObservation(SwarmObservation):
         "the gap yourselves: every agent that gets off the map scores (max_round - round) / max_round, so "
         "escaping early is worth more."
     )
-
-
-def prompt_text(observation: SwarmObservation) -> str:
-    return TransportObservation.model_validate(observation.model_dump()).prompt_text()

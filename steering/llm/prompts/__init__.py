@@ -16,8 +16,8 @@ def prompts_for(world_cls: Any, objective: str, **settings: Any) -> WorldPrompts
     """The prompts class the world registered, else the generic one."""
     from mam_bench.registry import load, part_of
 
-    path = part_of(world_cls, "prompts") or getattr(world_cls, "prompts", None)
-    cls = (load(path) if isinstance(path, str) else path) or WorldPrompts
+    path = part_of(world_cls, "prompts")
+    cls = load(path) if path is not None else WorldPrompts
     return cls(world_cls, objective, **settings)
 
 

@@ -11,8 +11,6 @@ from pydantic import BaseModel, ValidationError, create_model
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Request
 
-PHASES = ("coordination", "decision", "one_call")
-
 
 class Parsed(BaseModel):
     """What one answer amounts to: an action (or None) with an optional message, or an error."""
@@ -128,7 +126,7 @@ class WorldPrompts:
         message: str | None = None
         if obj is not None and "message" not in self.Action.model_fields:
             obj, message = unwrap_action(obj)
-        elif callable(getattr(self.world_cls, "parse_answer", None)):
+        else:  # the world's own reading (None where it has none)
             try:
                 obj = self.world_cls.parse_answer(text)
             except Exception as exc:  # noqa: BLE001 - the world's parser may raise on junk

@@ -1,5 +1,0 @@
-"""Flocking actions: the four moves or STAY, plus an optional message."""
-
-from mam_bench.models.swarm.actions import SwarmAction as FlockingAction
-
-__all__ = ["FlockingAction"]
