@@ -337,10 +337,12 @@ async def arun_pair(
         board.to_jsonl(records.out / "board.jsonl")
     judged = {"reference": await ref.ajudge(records.out), "treatment": await tre.ajudge(records.out)}
     metric = prep.world_cls.metric_for(prep.objective)
-    # A fixed-horizon treatment is compared with the reference at the same round (its final
+    # A treatment cut by the horizon is compared with the reference at the same round (its final
     # state held if it came to rest earlier), so null steering gives lift exactly 0 even when
-    # the reference is still moving at the horizon; early-stopping worlds compare finals.
-    ref_cmp = ref_rows[-1] if tre.treatment_stops_early else ref_rows[min(tre.round, len(ref_rows) - 1)]
+    # the reference is still moving at the horizon. Only a treatment that ended on its own before
+    # the horizon (an early-stopping world's task done) is compared with the reference's final.
+    ended_on_its_own = tre.treatment_stops_early and tre.round < prep.rounds
+    ref_cmp = ref_rows[-1] if ended_on_its_own else ref_rows[min(tre.round, len(ref_rows) - 1)]
     m_ref = ref_cmp["metrics"][metric]
     m_tre = tre_rows[-1]["metrics"][metric]
     audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, mismatches)

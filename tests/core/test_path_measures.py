@@ -21,6 +21,15 @@ def test_rule_gives_zero_path_measures(world: str) -> None:
         assert result["best_lift"] == 0.0 and result["lift_area"] == 0.0, (world, seed)
 
 
+@pytest.mark.parametrize("world", world_names())
+def test_rule_gives_zero_under_a_horizon_shorter_than_the_run(world: str) -> None:
+    """`--rounds 3` cuts the treatment; the reference is compared at round 3, not at its own end
+    (crafting once compared its round-38 success with the treatment's round 3: lift +0.39)."""
+    result = run_pair(PairSpec.build(world=world, seed=1, policy="rule", rounds=3))
+    assert result["lift"] == 0.0 and result["delta"] == 0.0, (world, result["reference"]["compared_round"])
+    assert result["reference"]["compared_round"] == 3 or result["reference"]["rounds"] < 3
+
+
 def test_path_measures_follow_the_reference_path(tmp_path) -> None:
     run_pair(PairSpec.build(world="schelling", seed=22, policy="stay"), tmp_path)
     result = json.loads((tmp_path / "result.json").read_text())
