@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from mam_bench.errors import ConfigError
@@ -57,6 +56,13 @@ def load(path: str) -> Any:
     module, _, attr = path.partition(":")
     mod = importlib.import_module(module)
     return getattr(mod, attr) if attr else mod
+
+
+def entry_points(**selection: Any) -> Any:
+    """importlib.metadata's, imported on first use: `mam-bench --help` need not pay for it."""
+    from importlib import metadata
+
+    return metadata.entry_points(**selection)
 
 
 @cache

@@ -14,8 +14,6 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.experiment.executors import MAX_JOBS
-from mam_bench.params import fraction_text, parse_fraction, parse_param_pairs
-from mam_bench.records import ensure_writable
 from mam_bench.registry import get_world
 from mam_bench.run_dir import check_out_dir
 
@@ -71,6 +69,8 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def _fractions(text: str, field: str) -> list[str]:
+    from mam_bench.params import fraction_text, parse_fraction  # pydantic: not for `--help`
+
     out = []
     for part in text.split(","):
         try:
@@ -88,6 +88,9 @@ def _one(job: tuple[str, dict[str, Any], int, int]) -> dict[str, Any]:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from mam_bench.params import parse_param_pairs
+    from mam_bench.records import ensure_writable
+
     cls = get_world(args.world)
     if not hasattr(cls, "reference_outcome"):
         raise ConfigError("world", f"{args.world} has no reference landscape")
