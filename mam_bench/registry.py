@@ -36,7 +36,10 @@ class WorldRegistration:
     Controller. prompts: a WorldPrompts class for the llm controller. renderer: a module with
     `draw_board(ax, row, info)` (optional `Extras`), or "module:attr" of a Mesa-style
     `agent_portrayal(agent) -> dict` for the generic renderer. landscape: the parameter names
-    a reference landscape sweeps. tasks: the world has `list_tasks()`.
+    a reference landscape sweeps. landscape_kernel: an object with the world class's landscape
+    interface (`Params`, `reference_outcome(params, seed, max_rounds)`) that imports without the
+    world, so a landscape does not wait for Mesa to import (without it, the world class serves).
+    tasks: the world has `list_tasks()`.
     """
 
     world: str
@@ -44,6 +47,7 @@ class WorldRegistration:
     prompts: str | None = None
     renderer: str | None = None
     landscape: tuple[str, ...] = ()
+    landscape_kernel: str | None = None
     tasks: bool = False
     #: the world a dashboard opens on when none is named, and its seed there
     featured: bool = False

@@ -114,3 +114,16 @@ def test_llm_policy_without_the_extra_names_it(tmp_path) -> None:
     assert done.returncode == 2, done.stderr
     assert "[llm]" in done.stderr.strip().splitlines()[-1]
     assert not (tmp_path / "r").exists()
+
+
+def test_a_landscape_runs_without_importing_mesa(tmp_path) -> None:
+    """The registered landscape kernel serves `mam-bench landscape`; the world class (Mesa) is not loaded."""
+    out = tmp_path / "l.csv"
+    code = (
+        "from mam_bench.cli import main\n"
+        f"assert main(['landscape', 'schelling', '--thresholds', '3/4', '--vacancies', '1/4', '--seeds', '0-1', "
+        f"'--out', {str(out)!r}]) == 0"
+    )
+    loaded, _ = heavy_loaded(code)
+    assert "mesa" not in loaded and "pandas" not in loaded
+    assert len(out.read_text().splitlines()) == 3
