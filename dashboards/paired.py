@@ -7,13 +7,13 @@ steps its own models; nothing is shared at module level.
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import solara
 from mam_bench.dashboards.config import DashConfig, build_session
 from mam_bench.dashboards.feed import Feed
 from mam_bench.dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
+from mam_bench.dashboards.playback import play
 from mam_bench.dashboards.replay import ReplaySession
 from mam_bench.dashboards.worlds import renderer_for
 
@@ -21,8 +21,6 @@ from mam_bench.errors import ConfigError
 
 #: rounds per second: the default is watchable, the maximum plays a 100-round pair in 2 s of steps
 DEFAULT_SPEED, MAX_SPEED = 4.0, 50.0
-#: the shortest pause between frames, so the page can draw the last one
-MIN_FRAME = 0.05
 
 
 def _close(session: Any) -> None:
@@ -129,26 +127,15 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
         version.value += 1
 
     def play_loop(cancel: threading.Event) -> None:
-        start, played = time.monotonic(), 0
-        while playing.value and session is not None and not cancel.is_set():
-            # the pace is rounds per second of wall time: when drawing a frame takes longer than a
-            # round's share, the next frame plays every round that fell due (none is skipped)
-            due = int((time.monotonic() - start) * max(speed.value, 0.1)) + 1 - played
-            advanced = True
-            with lock:
-                for _ in range(max(due, 0)):
-                    advanced = session.step()
-                    played += 1
-                    if not advanced:
-                        break
-            if due > 0:
-                version.value += 1
-            if not advanced or session.finished:
-                playing.value = False
-                return
-            wait = start + (played + 1) / max(speed.value, 0.1) - time.monotonic()
-            if cancel.wait(max(MIN_FRAME, wait)):
-                return
+        if not playing.value or session is None:
+            return
+
+        def frame() -> None:
+            version.value += 1
+
+        play(session, lambda: speed.value, lock, frame, cancel, lambda: playing.value)
+        if not cancel.is_set() and session.finished:
+            playing.value = False
 
     solara.use_thread(play_loop, dependencies=[playing.value, session])
     _ = version.value  # re-render after every step
