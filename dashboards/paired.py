@@ -56,7 +56,9 @@ CSS = """
 
 
 @solara.component
-def LiftCard(state: Any, version: int = 0) -> None:
+def LiftCard(state: Any, version: int = 0, baselines: dict[str, dict[str, float | None]] | None = None) -> None:
+    """The controller's lift, beside the lifts of `stay` and `mimic` on the same seed and settings
+    (house rule: a lift is never shown alone), and both runs' values."""
     lift = state.lift()
     info = state.info
     m = info.primary
@@ -69,6 +71,15 @@ def LiftCard(state: Any, version: int = 0) -> None:
             classes=["mam-lift", "mam-line"],
             style="font-size:16px;font-weight:bold",
         )
+        if baselines:
+            with solara.Row(gap="24px", style="flex-wrap:wrap"):
+                solara.Text("same seed and settings:", classes=["mam-line"], style="font-size:13px")
+                for policy, b in baselines.items():
+                    solara.Text(
+                        f"{policy} lift {_fmt(b['lift'])}",
+                        classes=[f"mam-baseline-{policy}", "mam-line"],
+                        style="font-size:13px",
+                    )
         with solara.Row(gap="24px", style="flex-wrap:wrap"):
             for run, value in (("reference", ref), ("treatment", tre)):
                 solara.Text(
@@ -176,7 +187,8 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
             with solara.Column(style="min-width:260px", classes=["mam-speed"]):
                 solara.SliderFloat("speed (rounds/s)", value=speed, min=0.5, max=MAX_SPEED, step=0.5)
         # `version` makes children re-render: the state object is the same, mutated in place
-        LiftCard(state, version.value)
+        lifts = session.baseline_lifts() if hasattr(session, "baseline_lifts") else None
+        LiftCard(state, version.value, lifts)
         Boards(state, version.value)
         with solara.Column(classes=["mam-chart"]):
             solara.FigureMatplotlib(metrics_figure(state), format="png")
