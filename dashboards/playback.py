@@ -1,8 +1,10 @@
 """The play loop's pacing, apart from Solara, so the page and `bench/playback.py` run the same loop.
 
 The pace is rounds per second of wall time. When drawing a frame takes longer than a round's
-share, the next frame plays every round that fell due: frames are skipped, rounds never are, so
-a 100-round pair at 50 rounds/s takes about 2 s plus the last frame whatever the drawing costs.
+share, the next frame plays every round that fell due: frames are skipped, rounds never are. And
+drawing may take at most a third of the time (a frame waits twice as long as the last one took),
+so a slow renderer (a loaded machine, a big board) costs frames, not rounds: the pair ends in
+about its stepping time x 1.5, and the last round is always drawn.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import Any
 
 #: the shortest pause between frames, so the page can draw the last one
 MIN_FRAME = 0.05
+#: after a frame that took t seconds, the next one is drawn no sooner than FRAME_GAP * t later
+FRAME_GAP = 2.0
 
 
 def play(
@@ -27,6 +31,7 @@ def play(
     """Step `session` at `speed()` rounds/s until it finishes, `keep_playing()` turns false or
     `cancel` is set; `on_frame()` after each batch of rounds. Returns the rounds played."""
     start, played = time.monotonic(), 0
+    pending, next_frame = False, start
     while keep_playing() and not cancel.is_set():
         due = int((time.monotonic() - start) * max(speed(), 0.1)) + 1 - played
         advanced = True
@@ -36,9 +41,13 @@ def play(
                 if not advanced:
                     break
                 played += 1
-        if due > 0:
+                pending = True
+        done = not advanced or session.finished
+        if pending and (done or time.monotonic() >= next_frame):
+            drawn = time.monotonic()
             on_frame()
-        if not advanced or session.finished:
+            pending, next_frame = False, time.monotonic() + FRAME_GAP * (time.monotonic() - drawn)
+        if done:
             return played
         wait = start + (played + 1) / max(speed(), 0.1) - time.monotonic()
         if cancel.wait(max(MIN_FRAME, wait)):
