@@ -2,7 +2,8 @@
 
     python bench/landscape.py                      # both grids + the Mesa ratio
     python bench/landscape.py --grid pilot         # spec section 6: 23 x 7 x 20 seeds, cap 500 (3,220 runs),
-                                                   # then the same grid through `mam-bench landscape`
+                                                   # then the same grid through `mam-bench landscape`,
+                                                   # in both stream designs (--streams pilot|isolated)
     python bench/landscape.py --grid boards        # boards 20/60/100 x 9 vacancies x 23 x 50 seeds, cap 30 (31,050)
     python bench/landscape.py --boards 20 --seeds 5 --grid boards    # a subset
     python bench/landscape.py --grid none --sample 12                # only the ratio
@@ -10,8 +11,8 @@
 The Mesa yardstick below is what a newcomer would write from the rule: CellAgents on an
 OrthogonalMooreGrid, each unhappy agent scans every vacancy. It draws from the same streams,
 so its results must equal the kernel's; the script checks that on every sampled run. Both use the
-pilot's shared streams (`streams=pilot`), which the kernel replays without leaving numba; the
-default isolated streams pause the kernel once per round for the unhappy agents' own draws.
+pilot's shared streams (`streams=pilot`). The kernel replays both stream designs without leaving
+numba (the isolated design's per-agent streams through `compiled_streams`).
 """
 
 from __future__ import annotations
@@ -126,15 +127,20 @@ def mesa_outcome(params: SchellingParams, seed: int, cap: int) -> tuple[str, int
 
 
 # --- the landscapes ---------------------------------------------------------------------------------
-def _run(job: tuple[int, str, str, int, int]) -> dict:
-    size, t, v, seed, cap = job
-    p = SchellingParams.from_strings({"size": str(size), "threshold": t, "vacancy": v, "streams": "pilot"})
+def _run(job: tuple[int, str, str, int, int] | tuple[int, str, str, int, int, str]) -> dict:
+    size, t, v, seed, cap, *streams = job
+    p = SchellingParams.from_strings(
+        {"size": str(size), "threshold": t, "vacancy": v, "streams": streams[0] if streams else "pilot"}
+    )
     return {"size": size, "threshold": t, "vacancy": v, "seed": seed, **fast_reference_outcome(p, seed, cap)}
 
 
-def pilot_jobs(seeds: int) -> list[tuple]:
+def pilot_jobs(seeds: int, streams: str = "pilot") -> list[tuple]:
     return [
-        (20, str(t), str(v), s, 500) for t in LANDSCAPE_THRESHOLDS for v in LANDSCAPE_VACANCIES for s in range(seeds)
+        (20, str(t), str(v), s, 500, streams)
+        for t in LANDSCAPE_THRESHOLDS
+        for v in LANDSCAPE_VACANCIES
+        for s in range(seeds)
     ]
 
 
@@ -161,9 +167,10 @@ def sweep(name: str, jobs: list[tuple], workers: int, out: Path | None) -> list[
     return rows
 
 
-def cli_sweep(seeds: int, workers: int, kernel_secs: float) -> float:
+def cli_sweep(seeds: int, workers: int, kernel_secs: float, streams: str) -> float:
     """The pilot grid through `mam-bench landscape` (a fresh process, as a user runs it): the wall
-    time of the whole command, start-up included, beside the kernel's time for the same grid."""
+    time of the whole command, start-up included, beside the kernel's time for the same grid and
+    the same stream design."""
     thresholds = ",".join(str(t) for t in LANDSCAPE_THRESHOLDS)
     vacancies = ",".join(str(v) for v in LANDSCAPE_VACANCIES)
     with tempfile.TemporaryDirectory() as tmp:
@@ -185,6 +192,8 @@ def cli_sweep(seeds: int, workers: int, kernel_secs: float) -> float:
             "20",
             "--jobs",
             str(workers),
+            "--param",
+            f"streams={streams}",
             "--out",
             str(Path(tmp) / "pilot-cli.csv"),
         ]
@@ -195,7 +204,7 @@ def cli_sweep(seeds: int, workers: int, kernel_secs: float) -> float:
         raise SystemExit(f"mam-bench landscape failed: {done.stderr.strip()}")
     inner = next((line for line in done.stdout.splitlines() if " runs in " in line), "")
     print(
-        f"pilot via CLI: {secs:.2f} s wall for the same grid ({inner.split(' -> ')[0]}); "
+        f"pilot ({streams} streams) via CLI: {secs:.2f} s wall for the same grid ({inner.split(' -> ')[0]}); "
         f"kernel {kernel_secs:.2f} s -> CLI/kernel {secs / kernel_secs:.2f}x"
     )
     return secs
@@ -250,15 +259,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=40, help="runs for the Mesa ratio (0 = skip)")
     ap.add_argument("--out", type=Path, default=None, help="write pilot.csv / boards.csv here")
     ap.add_argument("--no-cli", dest="cli", action="store_false", help="skip timing the pilot grid through the CLI")
+    ap.add_argument(
+        "--streams",
+        choices=("pilot", "isolated", "both"),
+        default="both",
+        help="stream design of the pilot grid, kernel and CLI alike (isolated is the CLI's default)",
+    )
     args = ap.parse_args(argv)
     fast_reference_outcome(SchellingParams(streams="pilot"), 0)  # compile (or load the numba cache) before forking
     if args.grid in ("all", "pilot"):
-        started = time.perf_counter()
-        rows = sweep("pilot", pilot_jobs(args.seeds or 20), args.jobs, args.out)
-        kernel_secs = time.perf_counter() - started
-        report_cells(rows, [("1/2", "1/4"), ("3/4", "1/4"), ("6/7", "1/4")])
-        if args.cli:
-            cli_sweep(args.seeds or 20, args.jobs, kernel_secs)
+        for streams in ("pilot", "isolated") if args.streams == "both" else (args.streams,):
+            name = "pilot" if streams == "pilot" else f"pilot-{streams}"
+            started = time.perf_counter()
+            rows = sweep(name, pilot_jobs(args.seeds or 20, streams), args.jobs, args.out)
+            kernel_secs = time.perf_counter() - started
+            report_cells(rows, [("1/2", "1/4"), ("3/4", "1/4"), ("6/7", "1/4")])
+            if args.cli:
+                cli_sweep(args.seeds or 20, args.jobs, kernel_secs, streams)
     if args.grid in ("all", "boards"):
         boards = [int(b) for b in args.boards.split(",")]
         sweep("boards", board_jobs(boards, args.seeds or 50, args.vacancies.split(",")), args.jobs, args.out)

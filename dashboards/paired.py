@@ -7,13 +7,13 @@ steps its own models; nothing is shared at module level.
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import solara
 from mam_bench.dashboards.config import DashConfig, build_session
 from mam_bench.dashboards.feed import Feed
 from mam_bench.dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
+from mam_bench.dashboards.playback import play
 from mam_bench.dashboards.replay import ReplaySession
 from mam_bench.dashboards.worlds import renderer_for
 
@@ -21,8 +21,6 @@ from mam_bench.errors import ConfigError
 
 #: rounds per second: the default is watchable, the maximum plays a 100-round pair in 2 s of steps
 DEFAULT_SPEED, MAX_SPEED = 4.0, 50.0
-#: the shortest pause between frames, so the page can draw the last one
-MIN_FRAME = 0.05
 
 
 def _close(session: Any) -> None:
@@ -58,7 +56,9 @@ CSS = """
 
 
 @solara.component
-def LiftCard(state: Any, version: int = 0) -> None:
+def LiftCard(state: Any, version: int = 0, baselines: dict[str, dict[str, float | None]] | None = None) -> None:
+    """The controller's lift, beside the lifts of `stay` and `mimic` on the same seed and settings
+    (house rule: a lift is never shown alone), and both runs' values."""
     lift = state.lift()
     info = state.info
     m = info.primary
@@ -71,6 +71,15 @@ def LiftCard(state: Any, version: int = 0) -> None:
             classes=["mam-lift", "mam-line"],
             style="font-size:16px;font-weight:bold",
         )
+        if baselines:
+            with solara.Row(gap="24px", style="flex-wrap:wrap"):
+                solara.Text("same seed and settings:", classes=["mam-line"], style="font-size:13px")
+                for policy, b in baselines.items():
+                    solara.Text(
+                        f"{policy} lift {_fmt(b['lift'])}",
+                        classes=[f"mam-baseline-{policy}", "mam-line"],
+                        style="font-size:13px",
+                    )
         with solara.Row(gap="24px", style="flex-wrap:wrap"):
             for run, value in (("reference", ref), ("treatment", tre)):
                 solara.Text(
@@ -129,26 +138,15 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
         version.value += 1
 
     def play_loop(cancel: threading.Event) -> None:
-        start, played = time.monotonic(), 0
-        while playing.value and session is not None and not cancel.is_set():
-            # the pace is rounds per second of wall time: when drawing a frame takes longer than a
-            # round's share, the next frame plays every round that fell due (none is skipped)
-            due = int((time.monotonic() - start) * max(speed.value, 0.1)) + 1 - played
-            advanced = True
-            with lock:
-                for _ in range(max(due, 0)):
-                    advanced = session.step()
-                    played += 1
-                    if not advanced:
-                        break
-            if due > 0:
-                version.value += 1
-            if not advanced or session.finished:
-                playing.value = False
-                return
-            wait = start + (played + 1) / max(speed.value, 0.1) - time.monotonic()
-            if cancel.wait(max(MIN_FRAME, wait)):
-                return
+        if not playing.value or session is None:
+            return
+
+        def frame() -> None:
+            version.value += 1
+
+        play(session, lambda: speed.value, lock, frame, cancel, lambda: playing.value)
+        if not cancel.is_set() and session.finished:
+            playing.value = False
 
     solara.use_thread(play_loop, dependencies=[playing.value, session])
     _ = version.value  # re-render after every step
@@ -189,7 +187,8 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
             with solara.Column(style="min-width:260px", classes=["mam-speed"]):
                 solara.SliderFloat("speed (rounds/s)", value=speed, min=0.5, max=MAX_SPEED, step=0.5)
         # `version` makes children re-render: the state object is the same, mutated in place
-        LiftCard(state, version.value)
+        lifts = session.baseline_lifts() if hasattr(session, "baseline_lifts") else None
+        LiftCard(state, version.value, lifts)
         Boards(state, version.value)
         with solara.Column(classes=["mam-chart"]):
             solara.FigureMatplotlib(metrics_figure(state), format="png")

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import threading
 from collections.abc import Awaitable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mam_bench.outcome import delta_lift_relative
 from mam_bench.registry import make_controller
-from mam_bench.runner import PairSpec, Prepared, Treatment, prepare, round_row, step_reference
+from mam_bench.runner import PairSpec, Prepared, Treatment, prepare, round_row, run_treatment, step_reference
+
+#: the baselines a lift is shown beside (house rule), paired by seed: influence agents idle, or
+#: doing what the rule would without deferring
+BASELINES = ("stay", "mimic")
 
 if TYPE_CHECKING:
     from mam_bench.world import SteerableWorld
@@ -83,6 +88,8 @@ class PairSession:
         self.prep: Prepared = prepare(spec)
         p = self.prep
         self.controller = make_controller(spec.policy, p.world_cls, p.objective, spec.controller_options)
+        self._baselines: dict[str, list[dict[str, Any]]] | None = None
+        self._baseline_lock = threading.Lock()
         self.reset()
 
     def reset(self) -> None:
@@ -122,6 +129,30 @@ class PairSession:
             e.text for e in self.treatment.board.entries if e.round == r and e.kind == "authoritative"
         ]
         return True
+
+    def baselines(self) -> dict[str, list[dict[str, Any]]]:
+        """Treatment rows of this very pair (seed, settings, influence ids) under `stay` and `mimic`,
+        played to the end once per session with the runner's own treatment; Reset keeps them."""
+        with self._baseline_lock:
+            if self._baselines is None:
+                out = {}
+                for policy in BASELINES:
+                    prep = replace(self.prep, spec=self.spec.model_copy(update={"policy": policy}))
+                    controller = make_controller(policy, prep.world_cls, prep.objective, {})
+                    _, rows, _, _ = run_sync(run_treatment(prep, controller))
+                    run_sync(controller.aclose())
+                    out[policy] = rows
+                self._baselines = out
+            return self._baselines
+
+    def baseline_lifts(self) -> dict[str, dict[str, float | None]]:
+        """Each baseline's lift at the current round, against the same reference row as the controller's."""
+        st, m = self.state, self.state.info.primary
+        ref = st.reference[-1]["metrics"][m]
+        return {
+            policy: delta_lift_relative(rows[min(st.round, len(rows) - 1)]["metrics"][m], ref, st.info.direction)
+            for policy, rows in self.baselines().items()
+        }
 
     def close(self) -> None:
         """Release the controller's connections and cache (a new seed or setting builds a new pair)."""

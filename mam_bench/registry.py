@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Literal
 
 from mam_bench.errors import ConfigError
@@ -41,7 +40,10 @@ class WorldRegistration:
     Controller. prompts: a WorldPrompts class for the llm controller. renderer: a module with
     `draw_board(ax, row, info)` (optional `Extras`), or "module:attr" of a Mesa-style
     `agent_portrayal(agent) -> dict` for the generic renderer. landscape: the parameter names
-    a reference landscape sweeps. tasks: the world has `list_tasks()`.
+    a reference landscape sweeps. landscape_kernel: an object with the world class's landscape
+    interface (`Params`, `reference_outcome(params, seed, max_rounds)`) that imports without the
+    world, so a landscape does not wait for Mesa to import (without it, the world class serves).
+    tasks: the world has `list_tasks()`.
     """
 
     world: str
@@ -49,6 +51,7 @@ class WorldRegistration:
     prompts: str | None = None
     renderer: str | None = None
     landscape: tuple[str, ...] = ()
+    landscape_kernel: str | None = None
     tasks: bool = False
     #: the world a dashboard opens on when none is named, and its seed there
     featured: bool = False
@@ -60,6 +63,13 @@ def load(path: str) -> Any:
     module, _, attr = path.partition(":")
     mod = importlib.import_module(module)
     return getattr(mod, attr) if attr else mod
+
+
+def entry_points(**selection: Any) -> Any:
+    """importlib.metadata's, imported on first use: `mam-bench --help` need not pay for it."""
+    from importlib import metadata
+
+    return metadata.entry_points(**selection)
 
 
 @cache

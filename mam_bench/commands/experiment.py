@@ -8,14 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from mam_bench.errors import ConfigError
-from mam_bench.experiment.executors import MAX_JOBS
-from mam_bench.experiment.run_suite import MAX_ATTEMPTS, run_experiment
-from mam_bench.experiment.stats import format_summary
-from mam_bench.experiment.suite import parse_suite
 from mam_bench.preflight import check_suite_controllers
+
+# YAML, the suite model and the runner (pydantic, pandas, SciPy, Mesa) are imported by the
+# functions that use them, so that `experiment --help` answers at once
 
 #: upper bounds on a suite's size, named in the error (a typo must not fill the disk or the memory)
 MAX_SEEDS = 100_000
@@ -87,6 +84,10 @@ def _count(seeds: Any, seed_start: Any) -> int | None:
 
 def read_suite(path: str) -> Any:
     """Load and bound a suite file: text, YAML, a mapping, sizes within the limits; then validate it."""
+    import yaml
+
+    from mam_bench.experiment.suite import parse_suite
+
     p = Path(path)
     if not p.is_file():
         raise ConfigError("suite", f"no such file: {p}")
@@ -135,6 +136,10 @@ def _finite(name: str, value: float | None) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from mam_bench.experiment.executors import MAX_JOBS
+    from mam_bench.experiment.run_suite import MAX_ATTEMPTS, run_experiment
+    from mam_bench.experiment.stats import format_summary
+
     _finite("max_cost", args.max_cost)
     if args.max_calls is not None and args.max_calls < 0:
         raise ConfigError("max_calls", "must not be negative")

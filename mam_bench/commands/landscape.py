@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import argparse
 import csv
-import multiprocessing
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 from itertools import product
 from pathlib import Path
 from typing import Any
 
 from mam_bench.errors import ConfigError
-from mam_bench.experiment.executors import MAX_JOBS
-from mam_bench.params import fraction_text, parse_fraction, parse_param_pairs
-from mam_bench.records import ensure_writable
-from mam_bench.registry import get_world, registration
+from mam_bench.registry import get_world, load, registration
 from mam_bench.run_dir import check_out_dir
 
 COLUMNS = ("threshold", "vacancy", "seed", "status", "rounds", "final_satisfaction", "final_homophily")
@@ -71,6 +66,8 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def _fractions(text: str, field: str) -> list[str]:
+    from mam_bench.params import fraction_text, parse_fraction  # pydantic: not for `--help`
+
     out = []
     for part in text.split(","):
         try:
@@ -80,17 +77,27 @@ def _fractions(text: str, field: str) -> list[str]:
     return out
 
 
+def landscape_source(world: str) -> Any:
+    """What runs the world's landscape: its registered kernel (no Mesa to import), else the world class."""
+    kernel = registration(world).landscape_kernel
+    return load(kernel) if kernel else get_world(world)
+
+
 def _one(job: tuple[str, dict[str, Any], int, int]) -> dict[str, Any]:
     world, params, seed, cap = job
-    cls = get_world(world)
+    cls = landscape_source(world)
     p = cls.Params.from_strings(params)
     return {"seed": seed, **cls.reference_outcome(p, seed, cap)}
 
 
 def handle(args: argparse.Namespace) -> int:
-    cls = get_world(args.world)
+    from mam_bench.experiment.executors import MAX_JOBS
+    from mam_bench.params import parse_param_pairs
+    from mam_bench.records import ensure_writable
+
     if not registration(args.world).landscape:
         raise ConfigError("world", f"{args.world} has no reference landscape")
+    cls = landscape_source(args.world)
     thresholds = _fractions(args.thresholds, "thresholds")
     vacancies = _fractions(args.vacancies, "vacancies")
     seeds = parse_seeds(args.seeds)
@@ -122,6 +129,9 @@ def handle(args: argparse.Namespace) -> int:
         # the first run here loads the compiled kernel once, before the workers fork (else each
         # worker loads it again); its result is the first row
         first = _one(jobs[0])
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         # fork, where the platform has it: workers inherit the loaded kernel and world (a spawned
         # worker imports Mesa and the kernel again; some installs make spawn the default)
         methods = multiprocessing.get_all_start_methods()

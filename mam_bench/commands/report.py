@@ -9,16 +9,15 @@ import html
 import json
 import math
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mam_bench.errors import ConfigError
-from mam_bench.experiment.charts import dose_response, heatmap, lift_bars, time_series
-from mam_bench.experiment.stats import SUMMARY_COLUMNS, summarize
-from mam_bench.experiment.suite import parse_suite
-from mam_bench.experiment.table import read_table
-from mam_bench.records import read_jsonl
 from mam_bench.run_dir import check_out_dir
+
+# pandas, SciPy (stats) and pydantic (suite) are imported by the functions that use them, so
+# that `report --help` answers at once
+if TYPE_CHECKING:
+    import pandas as pd
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}svg{display:block;margin:1em 0}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
@@ -43,6 +42,8 @@ def _cell(v: object) -> str:
 
 def dose_section(summary: pd.DataFrame) -> str:
     """The dose-response curve: every setting played at two or more doses, per test (lift, vs stay...)."""
+    from mam_bench.experiment.charts import dose_response
+
     pooled = summary[summary["reference_status"] == "all"]
     curves: dict[str, list[tuple[float, float, float, float]]] = {}
     for (group, test), g in pooled.groupby(["dose_group", "test"], sort=False):
@@ -74,6 +75,8 @@ def provenance_section(folder: Path) -> str:
 
 def _suite_of(folder: Path) -> object | None:
     """The suite the folder was run with (baselines, contrasts, family, margin), if it is there."""
+    from mam_bench.experiment.suite import parse_suite
+
     path = folder / "suite.json"
     if not path.exists():
         return None
@@ -81,6 +84,8 @@ def _suite_of(folder: Path) -> object | None:
 
 
 def summary_table(summary: pd.DataFrame) -> str:
+    from mam_bench.experiment.stats import SUMMARY_COLUMNS
+
     head = "".join(f"<th>{c}</th>" for c in SUMMARY_COLUMNS)
     body = "".join(
         "<tr>" + "".join(f"<td>{_cell(r[c])}</td>" for c in SUMMARY_COLUMNS) + "</tr>" for _, r in summary.iterrows()
@@ -89,6 +94,8 @@ def summary_table(summary: pd.DataFrame) -> str:
 
 
 def _series(folder: Path, pair_id: str, metric: str) -> tuple[list[float], list[float]] | None:
+    from mam_bench.records import read_jsonl
+
     d = folder / "pairs" / pair_id
     try:
         ref = [r["metrics"].get(metric) for r in read_jsonl(d / "reference.jsonl")]
@@ -99,6 +106,10 @@ def _series(folder: Path, pair_id: str, metric: str) -> tuple[list[float], list[
 
 
 def landscape_section(folder: Path) -> str:
+    import pandas as pd
+
+    from mam_bench.experiment.charts import heatmap
+
     path = folder / "landscape.csv"
     if not path.exists():
         return ""
@@ -113,6 +124,8 @@ def landscape_section(folder: Path) -> str:
 
 def lift_panels(summary: pd.DataFrame) -> str:
     """One lift chart per world and metric: a count and a share never share an axis."""
+    from mam_bench.experiment.charts import lift_bars
+
     panels = []
     for (world, metric), group in summary.groupby(["world", "metric"], sort=False):
         labels = [f"{c} / {ctl}" for c, ctl in zip(group["case"], group["controller"])]
@@ -134,8 +147,6 @@ def current_rows(folder: Path, df: pd.DataFrame) -> pd.DataFrame:
     path = folder / "suite.json"
     if not path.exists():
         return df
-    import json
-
     from mam_bench.experiment.suite import Suite, pairs_of
 
     try:
@@ -146,6 +157,10 @@ def current_rows(folder: Path, df: pd.DataFrame) -> pd.DataFrame:
 
 
 def build_report(folder: Path, pairs: list[str] | None = None) -> str:
+    from mam_bench.experiment.charts import time_series
+    from mam_bench.experiment.stats import summarize
+    from mam_bench.experiment.table import read_table
+
     table_path = folder / "table.csv"
     if not table_path.exists():
         raise ConfigError("dir", f"{folder} has no table.csv (run mam-bench experiment first)")

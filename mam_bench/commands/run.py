@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mam_bench.errors import BackendFailed, ConfigError
-from mam_bench.params import parse_param_pairs
 from mam_bench.preflight import LLM_ONLY, check_controller
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_run, move_aside
-from mam_bench.runner import PairSpec, arun_pair, prepare, run_async, run_pair
 from mam_bench.status import Validity
+
+if TYPE_CHECKING:  # the runner brings Mesa, numpy and pydantic; `run --help` must not wait for them
+    from mam_bench.runner import PairSpec
 
 #: LLM and replay flags passed through to the controller when given (one list: preflight's)
 CONTROLLER_FLAGS = (*LLM_ONLY, "replay")
@@ -114,6 +114,9 @@ def seed_of(text: str | int) -> int:
 
 
 def spec_from_args(args: argparse.Namespace) -> PairSpec:
+    from mam_bench.params import parse_param_pairs
+    from mam_bench.runner import PairSpec
+
     for name in NON_EMPTY:
         value = getattr(args, name, None)
         if isinstance(value, str) and not value.strip():
@@ -170,6 +173,8 @@ def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
         flag = "world" if given[0] == "world" else "--" + given[0].replace("_", "-")
         raise ConfigError("resume", f"{flag} cannot be combined with --resume (the run's spec.json says everything)")
     out = Path(args.resume)
+    from mam_bench.runner import PairSpec
+
     spec_file = out / "spec.json"
     if not spec_file.is_file():
         raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
@@ -199,6 +204,10 @@ def process_age() -> float:
 def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str, Any]:
     """Play the pair; with --deadline the whole run (counted from the command's start) is cut
     at that time: the pending calls are cancelled and the run stops with exit 3, records kept."""
+    import asyncio
+
+    from mam_bench.runner import arun_pair, run_async, run_pair
+
     seconds = spec.controller_options.get("deadline")
     if not seconds:
         return run_pair(spec, out, prep=prep)
@@ -215,6 +224,8 @@ def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str
 
 def handle(args: argparse.Namespace) -> int:
     started = time.monotonic() - process_age()
+    from mam_bench.runner import prepare  # after the clock starts: the import is part of the run
+
     if args.resume:
         spec, out = resume_spec(args)
     else:

@@ -13,7 +13,6 @@ from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.controller import Controller, Decision, Request
-from mam_bench.registry import WorldRegistration
 
 
 # --- an ordinary Mesa model ----------------------------------------------------------------------
@@ -108,9 +107,3 @@ class BoltzmannHeuristic(Controller):
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
         key = "poorest" if self.objective == "equalize" else "richest"
         return [Decision(action={"to": r.observation.extra[key]}) for r in requests]
-
-
-registration = WorldRegistration(
-    world="mam_bench.models.examples.boltzmann:BoltzmannWorld",
-    heuristic="mam_bench.models.examples.boltzmann:BoltzmannHeuristic",
-)

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.controller import Controller, Decision, Request
-from mam_bench.registry import WorldRegistration
 
 
 # --- an ordinary Mesa model ----------------------------------------------------------------------
@@ -165,9 +164,3 @@ class CivilViolenceHeuristic(Controller):
             bold = self.objective == "incite" and r.observation.extra["cops_in_sight"] == 0
             out.append(Decision(action={"stance": "active" if bold else "quiet"}))
         return out
-
-
-registration = WorldRegistration(
-    world="mam_bench.models.examples.civil_violence:CivilViolenceWorld",
-    heuristic="mam_bench.models.examples.civil_violence:CivilViolenceHeuristic",
-)

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.controller import Controller, Decision, Request
-from mam_bench.registry import WorldRegistration
 
 
 # --- an ordinary Mesa model ----------------------------------------------------------------------
@@ -106,9 +105,3 @@ class VoterHeuristic(Controller):
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
         return [Decision(action={"opinion": 1 if self.objective == "spread" else 0}) for _ in requests]
-
-
-registration = WorldRegistration(
-    world="mam_bench.models.examples.voter:VoterWorld",
-    heuristic="mam_bench.models.examples.voter:VoterHeuristic",
-)

@@ -17,12 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from mam_bench.models.schelling.seeding import RULE_PURPOSE
 from mesa.discrete_space import CellAgent
 
 from mam_bench.streams import agent_stream
-
-#: the purpose of an agent's per-round rule stream: it draws (order key, tie key) once
-RULE_PURPOSE = "schelling.rule"
 
 GROUPS = ("A", "B")
 _OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))

@@ -6,8 +6,8 @@ stream designs; tests hold it to the world board for board.
   draws only when two or more vacancies tie, ties are ordered by flat cell index. numpy's draws
   are replayed bit for bit from the raw PCG64 output (`random_interval` for shuffles, Lemire's
   method for `integers`), so no Python call is needed inside a run.
-- `streams=isolated`: each round the kernel hands back the unhappy ids, Python draws their
-  (order key, tie key) from their own agent streams (`agents.rule_keys`), and the kernel goes on.
+- `streams=isolated`: each unhappy agent's (order key, tie key) for the round comes from its own
+  agent stream (`agents.rule_keys`), replayed inside the kernel by `compiled_streams`.
 The nearest satisfactory vacancy is found by a ring
 search over Chebyshev distance when eligible vacancies are plentiful and by a scan of the
 eligible list when they are rare, never by scanning every vacancy for every agent.
@@ -19,14 +19,14 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from mam_bench.models.schelling.agents import rule_keys
+from mam_bench.models.schelling.compiled_streams import agent_doubles, stream_prefix, uint32_words
 from mam_bench.models.schelling.params import SchellingParams
-from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, TIES, stream_words
+from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, RULE_PURPOSE, TIES, stream_words
 from numba import njit
 
 from mam_bench.streams import seeded
 
-EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED, NEED_KEYS = 0, 1, 2, 3, 4, 5
+EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED = 0, 1, 2, 3, 4
 STATUS = {EQUILIBRIUM: "equilibrium", BLOCKED: "blocked", HORIZON: "horizon_exhausted"}
 _MASK32 = 0xFFFFFFFF
 
@@ -111,14 +111,13 @@ def run_kernel(
     tbuf: np.ndarray,
     tptr: np.ndarray,
     isolated: bool,
-    keys: np.ndarray,
-    kinfo: np.ndarray,
+    kprefix: np.ndarray,
+    kseed: np.ndarray,
 ) -> tuple[int, int]:
     """Play reference transitions in place from `rounds` until a stop; returns (code, rounds).
 
-    Isolated streams: `keys[a]` holds agent a's (order key, tie key) for round `kinfo[0]`; when a
-    round needs keys not yet given, it writes the unhappy ids to `kinfo[2:]` (`kinfo[1]` of them)
-    and returns NEED_KEYS; the caller fills their keys, sets `kinfo[0]` and calls again.
+    Isolated streams: each unhappy agent's (order key, tie key) is drawn from its agent stream,
+    whose words are `kprefix` (magic and purpose), the round, the agent id and `kseed`.
     """
     ncell = size * size
     n = types.size
@@ -133,6 +132,7 @@ def run_kernel(
     moves_a = np.empty(n, np.int64)
     moves_o = np.empty(n, np.int64)
     moves_d = np.empty(n, np.int64)
+    keys = np.zeros((n, 2), np.float64)
     while rounds < cap:
         ca[:] = 0
         cb[:] = 0
@@ -161,10 +161,8 @@ def run_kernel(
         if nu == 0:
             return EQUILIBRIUM, rounds
         if isolated:
-            if kinfo[0] != rounds:
-                kinfo[1] = nu
-                kinfo[2 : 2 + nu] = unhappy[:nu]
-                return NEED_KEYS, rounds
+            for k in range(nu):
+                agent_doubles(kprefix, kseed, rounds, unhappy[k], keys[unhappy[k]])
             order = unhappy[:nu][np.argsort(keys[unhappy[:nu], 0], kind="mergesort")]
         else:
             if obuf.size - optr[0] < 8 * nu + 64 or tbuf.size - tptr[0] < 4 * nu + 64:
@@ -384,8 +382,8 @@ def fast_reference(
                 tbuf,
                 tptr,
                 False,
-                _NO_KEYS,
-                _NO_KINFO,
+                _NO_WORDS,
+                _NO_WORDS,
             )
             if code != REFILL:
                 break
@@ -397,9 +395,10 @@ def fast_reference(
         margin *= 4  # a freak run of rejections: replay from the start with longer buffers
 
 
-_NO_KEYS = np.zeros((1, 2), dtype=np.float64)
-_NO_KINFO = np.full(3, -1, dtype=np.int64)
+_NO_WORDS = np.zeros(0, dtype=np.uint64)
 _NO_BUF = np.zeros(0, dtype=np.uint32)
+#: the words of every Schelling rule stream before (round, actor, seed)
+_RULE_PREFIX = stream_prefix(RULE_PURPOSE)
 
 
 def _isolated_reference(
@@ -409,39 +408,31 @@ def _isolated_reference(
     flat0: np.ndarray,
     types: np.ndarray,
 ) -> tuple[str, int, np.ndarray, np.ndarray]:
-    """The reference with per-agent streams: the kernel pauses each round for the unhappy agents' keys."""
+    """The reference with per-agent streams, drawn inside the kernel (no pause per round)."""
     n, size = params.n_agents, params.size
     flat = flat0.copy()
     pos = np.empty(n, dtype=np.int64)
     pos[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
-    keys = np.zeros((n, 2), dtype=np.float64)
-    kinfo = np.full(n + 2, -1, dtype=np.int64)
     ptr = np.zeros(1, np.int64)
-    rounds = 0
-    while True:
-        code, rounds = run_kernel(
-            flat,
-            types,
-            pos,
-            size,
-            params.threshold.numerator,
-            params.threshold.denominator,
-            cap,
-            rounds,
-            params.move_rule == "random_empty",
-            _NO_BUF,
-            ptr,
-            _NO_BUF,
-            ptr,
-            True,
-            keys,
-            kinfo,
-        )
-        if code != NEED_KEYS:
-            return STATUS[code], rounds, flat.reshape(size, size), types
-        for aid in kinfo[2 : 2 + kinfo[1]].tolist():
-            keys[aid] = rule_keys(seed, rounds, aid)
-        kinfo[0] = rounds
+    code, rounds = run_kernel(
+        flat,
+        types,
+        pos,
+        size,
+        params.threshold.numerator,
+        params.threshold.denominator,
+        cap,
+        0,
+        params.move_rule == "random_empty",
+        _NO_BUF,
+        ptr,
+        _NO_BUF,
+        ptr,
+        True,
+        _RULE_PREFIX,
+        uint32_words([seed]),
+    )
+    return STATUS[code], rounds, flat.reshape(size, size), types
 
 
 def fast_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:

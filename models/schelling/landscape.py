@@ -1,14 +1,13 @@
 """The reference landscape (spec section 6): reference runs only, on the bare rule kernel.
 
 No Mesa agents are built here: the same `ordinary_phase` the world runs, on arrays, so a sweep
-of thousands of runs stays cheap and gives the same numbers as the world itself.
+of thousands of runs stays cheap and gives the same numbers as the world itself. Mesa is not even
+imported on the kernel's path (`SchellingLandscape`), which `mam-bench landscape` uses.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from mam_bench.models.schelling.agents import IsolatedDraws, PilotDraws, ordinary_phase, settle
-from mam_bench.models.schelling.metrics import edge_homophily, satisfaction
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 
@@ -26,8 +25,19 @@ def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None
     return fast_reference_outcome(params, seed, max_rounds)
 
 
+class SchellingLandscape:
+    """The world's landscape interface (its parameters, one reference run) without Mesa: the
+    registration names it, so `mam-bench landscape` starts without importing the world."""
+
+    Params = SchellingParams
+    reference_outcome = staticmethod(reference_outcome)
+
+
 def scan_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
     """The same run on `ordinary_phase` (a numpy scan of every vacancy per agent): the yardstick."""
+    from mam_bench.models.schelling.agents import IsolatedDraws, PilotDraws, ordinary_phase, settle
+    from mam_bench.models.schelling.metrics import edge_homophily, satisfaction
+
     cap = params.max_rounds if max_rounds is None else max_rounds
     grid = initial_board(params, seed)
     n = params.n_agents

@@ -8,6 +8,7 @@ registration = WorldRegistration(
     prompts="mam_bench.steering.llm.prompts.schelling:SchellingPrompts",
     renderer="mam_bench.dashboards.worlds.schelling",
     landscape=("threshold", "vacancy"),
+    landscape_kernel="mam_bench.models.schelling.landscape:SchellingLandscape",
     featured=True,
     dashboard_seed=22,
 )

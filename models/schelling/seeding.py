@@ -15,6 +15,10 @@ from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VA
 
 from mam_bench.streams import MAGIC, seeded
 
+#: the purpose of an agent's per-round rule stream: it draws (order key, tie key) once (here, not
+#: in agents.py, so that the landscape kernel can name it without importing Mesa)
+RULE_PURPOSE = "schelling.rule"
+
 PLACEMENT, ORDER, TIES = 0, 1, 2
 _OUTSIDE = 0xFFFF  # marks a value outside the pilot's landscape lists in the seeding words
 

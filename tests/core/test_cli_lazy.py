@@ -11,7 +11,40 @@ import pytest
 
 from mam_bench import cli, registry
 
-HEAVY = ("mesa", "pandas", "scipy", "pydantic", "matplotlib", "solara", "numba", "langchain_core")
+HEAVY = (
+    "mesa",
+    "numpy",
+    "pandas",
+    "scipy",
+    "pydantic",
+    "yaml",
+    "matplotlib",
+    "solara",
+    "numba",
+    "langchain",
+    "langchain_core",
+)
+
+
+def heavy_loaded(code: str) -> tuple[list[str], str]:
+    """Run `code` in a fresh interpreter; the heavy modules it left in sys.modules, and its stdout."""
+    probe = f"\nimport sys, json\nprint(json.dumps(sorted(m for m in {list(HEAVY)!r} if m in sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code + probe], capture_output=True, text=True, check=True)
+    *out, loaded = done.stdout.strip().splitlines()
+    return json.loads(loaded), "\n".join(out)
+
+
+def test_importing_the_cli_loads_no_heavy_library() -> None:
+    assert heavy_loaded("import mam_bench.cli")[0] == []
+
+
+@pytest.mark.parametrize("command", list(cli.COMMANDS))
+def test_each_subcommand_help_loads_no_heavy_library(command: str) -> None:
+    """`mam-bench CMD --help` builds CMD's full parser; the libraries its work needs wait for the work."""
+    code = f"from mam_bench.cli import main\ntry:\n    main([{command!r}, '--help'])\nexcept SystemExit:\n    pass"
+    loaded, out = heavy_loaded(code)
+    assert loaded == []
+    assert f"usage: mam-bench {command}" in out
 
 
 def test_help_lists_every_command_without_importing_the_heavy_libraries() -> None:
@@ -81,3 +114,16 @@ def test_llm_policy_without_the_extra_names_it(tmp_path) -> None:
     assert done.returncode == 2, done.stderr
     assert "[llm]" in done.stderr.strip().splitlines()[-1]
     assert not (tmp_path / "r").exists()
+
+
+def test_a_landscape_runs_without_importing_mesa(tmp_path) -> None:
+    """The registered landscape kernel serves `mam-bench landscape`; the world class (Mesa) is not loaded."""
+    out = tmp_path / "l.csv"
+    code = (
+        "from mam_bench.cli import main\n"
+        f"assert main(['landscape', 'schelling', '--thresholds', '3/4', '--vacancies', '1/4', '--seeds', '0-1', "
+        f"'--out', {str(out)!r}]) == 0"
+    )
+    loaded, _ = heavy_loaded(code)
+    assert "mesa" not in loaded and "pandas" not in loaded
+    assert len(out.read_text().splitlines()) == 3

@@ -22,6 +22,9 @@ synchronization  # entry point mam_bench.worlds: models/swarm/registration.py
 foraging  # entry point mam_bench.worlds: models/swarm/registration.py
 flocking  # entry point mam_bench.worlds: models/swarm/registration.py
 transport  # entry point mam_bench.worlds: models/swarm/registration.py
+boltzmann  # entry point mam_bench.worlds: models/examples/registration.py (worked example)
+voter  # entry point mam_bench.worlds: models/examples/registration.py (worked example)
+civil_violence  # entry point mam_bench.worlds: models/examples/registration.py (worked example)
 SchellingWorld  # WorldRegistration.world "module:attr" text
 PursuitWorld  # WorldRegistration.world "module:attr" text
 SynchronizationWorld  # WorldRegistration.world "module:attr" text
@@ -37,6 +40,7 @@ CivilViolenceHeuristic  # WorldRegistration.heuristic "module:attr" text (worked
 make_crafting_heuristic  # WorldRegistration.heuristic "module:attr" text
 make_swarm_heuristic  # WorldRegistration.heuristic "module:attr" text
 SchellingHeuristic  # WorldRegistration.heuristic "module:attr" text
+SchellingLandscape  # WorldRegistration.landscape_kernel "module:attr" text (landscape runs without Mesa)
 SchellingPrompts  # WorldRegistration.prompts "module:attr" text
 CraftingPrompts  # WorldRegistration.prompts "module:attr" text
 SwarmPrompts  # WorldRegistration.prompts "module:attr" text

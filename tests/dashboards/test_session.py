@@ -89,3 +89,24 @@ def test_llm_controller_from_the_dashboard_reaches_a_loopback_server(monkeypatch
         assert session.step()
         assert len(srv.bodies) >= 4  # two posts and two decisions
         assert {e["actor_id"] for e in session.state.feed} == {0, 150}
+
+
+@pytest.mark.parametrize("world", ["schelling", "foraging"])
+def test_baseline_lifts_are_the_runners_stay_and_mimic_pairs(world: str, tmp_path: Path) -> None:
+    """The lift card's stay and mimic lifts: at the end of the pair they equal the lifts that
+    `run_pair` records for the same seed and settings under those policies."""
+    params = SMALL if world == "schelling" else {}
+    # each world's own horizon: the runner compares at the treatment's last round only then
+    spec = PairSpec.build(world=world, seed=5, policy="heuristic", params=params)
+    s = PairSession(spec)
+    assert s.baseline_lifts()  # before any step: round 0, from the cached baseline rows
+    while s.step():
+        pass
+    got = s.baseline_lifts()
+    assert set(got) == {"stay", "mimic"}
+    for policy, lifts in got.items():
+        result = run_pair(spec.model_copy(update={"policy": policy}), tmp_path / policy)
+        assert lifts["lift"] == pytest.approx(result["lift"], abs=1e-12), policy
+    s.reset()  # same seed and settings: the baselines are kept, not played again
+    assert s.baselines() is s.baselines()
+    s.close()

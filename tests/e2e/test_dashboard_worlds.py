@@ -46,6 +46,14 @@ def test_paired_view(world: str, server, browser, shots: Path) -> None:
         after = lift_text(page)
         card = page.locator(".mam-lift-card").inner_text()
         assert "at round 3" in card
+        # house rule: the lift stands beside stay and mimic on the same seed and settings; the
+        # expected values come from a session of the same pair stepped here, in this process
+        twin = build_session(DashConfig(world=world, seed=3))
+        for _ in range(3):
+            twin.step()
+        for policy, b in twin.baseline_lifts().items():
+            assert f"{policy} lift {b['lift']:+.4f}" in card, (policy, card)
+        twin.close()
         assert overlapping_boxes(page, ".mam-lift-card .mam-line") == []
         assert overlapping_boxes(page, ".mam-title, .mam-round, .mam-status") == []
         for run in ("reference", "treatment"):  # boards use the width: each about half the page
