@@ -31,6 +31,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--pairs", default=None, help="pair ids for time series, comma-separated (default: first of each case)"
     )
+    p.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the summary as a Markdown table (the README's form) instead of writing HTML",
+    )
+    p.add_argument("--split", action="store_true", help="with --markdown: add the rows per reference status")
     p.set_defaults(handler=handle)
 
 
@@ -215,6 +221,17 @@ def handle(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     if not folder.is_dir():
         raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")
+    if args.markdown:
+        from mam_bench.experiment.markdown import summary_markdown
+
+        summary = folder / "summary.csv"
+        if not summary.is_file():
+            raise ConfigError("dir", f"{folder} has no summary.csv (run mam-bench experiment first)")
+        try:
+            print(summary_markdown(summary, split=args.split), end="")
+        except (KeyError, ValueError, UnicodeDecodeError) as exc:
+            raise ConfigError("dir", f"{summary} is damaged ({type(exc).__name__}: {str(exc)[:200]})") from None
+        return 0
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()] if args.pairs else None
     out = Path(args.out) if args.out else folder / "report.html"
     if out.is_dir():
