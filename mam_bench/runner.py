@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -291,8 +291,12 @@ async def arun_pair(
     controller: Controller | None = None,
     prep: Prepared | None = None,
     on_round: Callable[[int, Any], None] | None = None,
+    baselines: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Play the pair and write its run directory (if `out`); returns the result dict.
+
+    `baselines` (e.g. `("stay", "mimic")`) are rule-based controllers played against the same
+    reference; result.json then holds their lift beside the controller's (`mam-bench run` asks).
 
     An LLM controller without an explicit cache gets `out/llm_cache.sqlite`, so rerunning the
     same directory (`mam-bench run --resume DIR`) repeats no call that completed.
@@ -320,12 +324,7 @@ async def arun_pair(
     if records.out is not None:
         board.to_jsonl(records.out / "board.jsonl")
     metric = prep.world_cls.primary_metric
-    # A fixed-horizon treatment is compared with the reference at the same round (its final
-    # state held if it came to rest earlier), so null steering gives lift exactly 0 even when
-    # the reference is still moving at the horizon; early-stopping worlds compare finals.
-    ref_cmp = ref_rows[-1] if tre.treatment_stops_early else ref_rows[min(tre.round, len(ref_rows) - 1)]
-    m_ref = ref_cmp["metrics"][metric]
-    m_tre = tre_rows[-1]["metrics"][metric]
+    ref_cmp = compared_reference(tre, ref_rows)
     audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, mismatches)
     tre_path = [row["metrics"][metric] for row in tre_rows]
     ref_path = [row["metrics"][metric] for row in ref_rows]
@@ -347,12 +346,14 @@ async def arun_pair(
             "compared": ref_cmp["metrics"],
         },
         "treatment": {**_run_summary(tre, tre_rows), "audit": audit},
-        **delta_lift_relative(m_tre, m_ref, prep.direction),
+        **delta_lift_relative(tre_rows[-1]["metrics"][metric], ref_cmp["metrics"][metric], prep.direction),
         **trajectory_lift(tre_path, ref_path, prep.direction),
         "llm": controller.usage(),
         "validity": validity(records.memory.get("decisions.jsonl", []), spec.max_policy_error_share),
         "provenance": provenance(prep.world_cls, controller),
     }
+    if baselines:
+        result["baselines"] = {name: await play_baseline(prep, name, ref_rows) for name in baselines}
     if spec.settle:
         result["settled"] = settle(tre, ref_rows, metric, prep.direction)
     if prep.world_cls.secondary_metric:
@@ -364,6 +365,39 @@ async def arun_pair(
     if callable(session):  # cache hits, retries, latency: for the printed table, not result.json
         result["llm"] = {**result["llm"], **session()}
     return result
+
+
+def compared_reference(tre: Any, ref_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The reference row a treatment is compared with.
+
+    A fixed-horizon treatment is compared with the reference at the same round (its final state
+    held if it came to rest earlier), so null steering gives lift exactly 0 even when the
+    reference is still moving at the horizon; early-stopping worlds compare finals.
+    """
+    return ref_rows[-1] if tre.treatment_stops_early else ref_rows[min(tre.round, len(ref_rows) - 1)]
+
+
+async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A rule-based baseline treatment (`stay`, `mimic`) against the given reference, in memory:
+    its lift, delta and status; `n/a` with the reason when the world cannot play it."""
+    if name == "mimic" and not has_rule_action(prep.world_cls):
+        return {"status": "n/a", "reason": "world has no rule_action", "lift": None, "delta": None}
+    controller = make_controller(name, prep.world_cls, prep.objective, {})
+    try:
+        tre, tre_rows, _, _ = await run_treatment(prep, controller)
+    finally:
+        await controller.aclose()
+    metric = prep.world_cls.primary_metric
+    ref_cmp = compared_reference(tre, ref_rows)
+    lift = delta_lift_relative(tre_rows[-1]["metrics"][metric], ref_cmp["metrics"][metric], prep.direction)
+    return {"status": tre.status, "lift": lift["lift"], "delta": lift["delta"], "final": tre_rows[-1]["metrics"]}
+
+
+def has_rule_action(world_cls: Any) -> bool:
+    """True when the world says what its rule would do for one agent (what `mimic` plays)."""
+    from mam_bench.world import SteerableWorld
+
+    return world_cls.rule_action is not SteerableWorld.rule_action
 
 
 def settle(world: Any, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:
