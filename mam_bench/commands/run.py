@@ -73,6 +73,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="the whole run's time limit; past it the run stops with exit 3 (records kept)",
     )
+    llm.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="the run's LLM spend limit, checked before each call (its estimated cost from the price "
+        "table); a call that would pass it stops the run with exit 3 (records kept); needs a priced model",
+    )
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
