@@ -235,7 +235,7 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("rounds", f"{prep.rounds} treatment rounds; at most {MAX_ROUNDS}")
     cap = prep.new_world(treatment=False).reference_cap()
     if cap > MAX_ROUNDS:
-        raise ConfigError("params.max_rounds", f"the reference may run {cap} rounds; at most {MAX_ROUNDS}")
+        raise ConfigError("param.max_rounds", f"the reference may run {cap} rounds; at most {MAX_ROUNDS}")
     if spec.policy == "llm":
         from mam_bench.extras import require
 
