@@ -10,14 +10,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from mam_bench.cli import main
+from tests.support.cli import cli_in_process, cli_pipeline, cli_process
 
 HUGE = "1999999999999999999/2000000000000000000"
 
@@ -378,11 +377,7 @@ def test_bad_input_is_a_clear_error_and_touches_nothing(argv, world, capsys, mon
     monkeypatch.chdir(world)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     before = tree_state(world)
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse: usage error
-        code = exc.code
-    err = capsys.readouterr().err
+    code, err = cli_in_process(capsys, *argv)
     assert code in (2, 3), (code, err)
     assert "Traceback" not in err
     assert "error:" in err
@@ -409,9 +404,8 @@ REPLAY_NAMES = {
 @pytest.mark.parametrize("name", sorted(REPLAY_NAMES))
 def test_replay_names_what_differs(name, world, capsys, monkeypatch):
     monkeypatch.chdir(world)
-    argv = dict(CASES)[name]
-    assert main(argv) == 2
-    err = capsys.readouterr().err
+    code, err = cli_in_process(capsys, *dict(CASES)[name])
+    assert code == 2
     assert err.startswith("error: replay: ") and REPLAY_NAMES[name] in err, err
 
 
@@ -432,9 +426,7 @@ SUBPROCESS: list[tuple[str, list[str]]] = [
 @pytest.mark.parametrize("argv", [c[1] for c in SUBPROCESS], ids=[c[0] for c in SUBPROCESS])
 def test_bad_input_in_a_real_process(argv, world):
     before = tree_state(world)
-    proc = subprocess.run(
-        [sys.executable, "-m", "mam_bench", *argv], cwd=world, capture_output=True, text=True, timeout=300
-    )
+    proc = cli_process(*argv, cwd=world)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
     assert tree_state(world) == before
@@ -442,12 +434,5 @@ def test_bad_input_in_a_real_process(argv, world):
 
 def test_worlds_into_a_closed_pipe_prints_no_traceback(world):
     """`mam-bench worlds | head -1`: the reader leaves early; no BrokenPipeError traceback."""
-    proc = subprocess.run(
-        f"{sys.executable} -m mam_bench worlds | head -1",
-        shell=True,
-        cwd=world,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = cli_pipeline("worlds", into="head -1", cwd=world)
     assert proc.stdout.strip() and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
