@@ -9,7 +9,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PlainSerializer,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from mam_bench.errors import ConfigError, config_error_from
 
@@ -52,10 +60,35 @@ ExactFraction = Annotated[
 ]
 
 
+#: upper bounds on the integer parameters that set a world's scale (a grid side, an agent count),
+#: for every world, user worlds too: `size=1000` must be a clear error, not a MemoryError or a run
+#: that never ends. A field that declares its own upper bound (`Field(le=...)`) keeps it instead.
+MAX_SIDE = 200
+MAX_COUNT = 10_000
+SCALE_LIMITS: dict[str, int] = {
+    **dict.fromkeys(("size", "side", "width", "height", "grid_size", "board_size"), MAX_SIDE),
+    **dict.fromkeys(("n", "agents", "n_agents", "num_agents", "population", "nodes", "n_nodes"), MAX_COUNT),
+}
+
+
+def own_upper_bound(field: Any) -> bool:
+    return any(hasattr(m, "le") or hasattr(m, "lt") for m in field.metadata)
+
+
 class WorldParams(BaseModel):
-    """Base of every world's parameters: frozen, no unknown keys."""
+    """Base of every world's parameters: frozen, no unknown keys, bounded scale."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    @field_validator("*")
+    @classmethod
+    def _bounded_scale(cls, value: Any, info: ValidationInfo) -> Any:
+        top = SCALE_LIMITS.get(str(info.field_name).lower())
+        if top is None or isinstance(value, bool) or not isinstance(value, int):
+            return value
+        if not own_upper_bound(cls.model_fields[info.field_name]) and value > top:
+            raise ValueError(f"{value} is above the limit of {top} (a world's scale is bounded)")
+        return value
 
     @classmethod
     def from_strings(cls, pairs: dict[str, Any]) -> WorldParams:

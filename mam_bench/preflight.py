@@ -22,6 +22,7 @@ LLM_ONLY = (
     "timeout",
     "max_retries",
     "deadline",
+    "max_cost",
 )
 
 

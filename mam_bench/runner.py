@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -309,8 +309,12 @@ async def arun_pair(
     controller: Controller | None = None,
     prep: Prepared | None = None,
     on_round: Callable[[int, SteerableWorld], None] | None = None,
+    baselines: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Play the pair and write its run directory (if `out`); returns the result dict.
+
+    `baselines` (e.g. `("stay", "mimic")`) are rule-based controllers played against the same
+    reference; result.json then holds their lift beside the controller's (`mam-bench run` asks).
 
     An LLM controller without an explicit cache gets `out/llm_cache.sqlite`, so rerunning the
     same directory (`mam-bench run --resume DIR`) repeats no call that completed.
@@ -337,14 +341,7 @@ async def arun_pair(
         board.to_jsonl(records.out / "board.jsonl")
     judged = {"reference": await ref.ajudge(records.out), "treatment": await tre.ajudge(records.out)}
     metric = prep.world_cls.metric_for(prep.objective)
-    # A treatment cut by the horizon is compared with the reference at the same round (its final
-    # state held if it came to rest earlier), so null steering gives lift exactly 0 even when
-    # the reference is still moving at the horizon. Only a treatment that ended on its own before
-    # the horizon (an early-stopping world's task done) is compared with the reference's final.
-    ended_on_its_own = tre.treatment_stops_early and tre.round < prep.rounds
-    ref_cmp = ref_rows[-1] if ended_on_its_own else ref_rows[min(tre.round, len(ref_rows) - 1)]
-    m_ref = ref_cmp["metrics"][metric]
-    m_tre = tre_rows[-1]["metrics"][metric]
+    ref_cmp = compared_reference(tre, ref_rows, prep.rounds)
     audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, mismatches)
     tre_path = [row["metrics"][metric] for row in tre_rows]
     ref_path = [row["metrics"][metric] for row in ref_rows]
@@ -366,7 +363,7 @@ async def arun_pair(
             "compared": ref_cmp["metrics"],
         },
         "treatment": {**_run_summary(tre, tre_rows), "audit": audit},
-        **delta_lift_relative(m_tre, m_ref, prep.direction),
+        **delta_lift_relative(tre_rows[-1]["metrics"][metric], ref_cmp["metrics"][metric], prep.direction),
         **trajectory_lift(tre_path, ref_path, prep.direction),
         "llm": controller.usage(),
         "validity": validity(records.memory.get("decisions.jsonl", []), spec.max_policy_error_share),
@@ -375,6 +372,8 @@ async def arun_pair(
     }
     if judged["reference"] or judged["treatment"]:
         result["judged"] = judged
+    if baselines:
+        result["baselines"] = {name: await play_baseline(prep, name, ref_rows) for name in baselines}
     if spec.settle:
         result["settled"] = settle(tre, ref_rows, metric, prep.direction)
     if prep.world_cls.secondary_metric:
@@ -401,6 +400,41 @@ def outcomes(
         }
         for m in names
     }
+
+
+def compared_reference(tre: SteerableWorld, ref_rows: list[dict[str, Any]], horizon: int) -> dict[str, Any]:
+    """The reference row a treatment is compared with.
+
+    A treatment cut by the horizon is compared with the reference at the same round (its final
+    state held if it came to rest earlier), so null steering gives lift exactly 0 even when the
+    reference is still moving at the horizon. Only a treatment that ended on its own before the
+    horizon (an early-stopping world's task done) is compared with the reference's final.
+    """
+    ended_on_its_own = tre.treatment_stops_early and tre.round < horizon
+    return ref_rows[-1] if ended_on_its_own else ref_rows[min(tre.round, len(ref_rows) - 1)]
+
+
+async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A rule-based baseline treatment (`stay`, `mimic`) against the given reference, in memory:
+    its lift, delta and status; `n/a` with the reason when the world cannot play it."""
+    if name == "mimic" and not has_rule_action(prep.world_cls):
+        return {"status": "n/a", "reason": "world has no rule_action", "lift": None, "delta": None}
+    controller = make_controller(name, prep.world_cls, prep.objective, {})
+    try:
+        tre, tre_rows, _, _ = await run_treatment(prep, controller)
+    finally:
+        await controller.aclose()
+    metric = prep.world_cls.metric_for(prep.objective)
+    ref_cmp = compared_reference(tre, ref_rows, prep.rounds)
+    lift = delta_lift_relative(tre_rows[-1]["metrics"][metric], ref_cmp["metrics"][metric], prep.direction)
+    return {"status": tre.status, "lift": lift["lift"], "delta": lift["delta"], "final": tre_rows[-1]["metrics"]}
+
+
+def has_rule_action(world_cls: type[SteerableWorld]) -> bool:
+    """True when the world says what its rule would do for one agent (what `mimic` plays)."""
+    from mam_bench.world import SteerableWorld
+
+    return world_cls.rule_action is not SteerableWorld.rule_action
 
 
 def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:

@@ -52,40 +52,47 @@ class ReplayController(Controller):
         folder = Path(self.source).parent
         result_file = folder / "result.json"
         if not result_file.is_file():
-            raise ConfigError("replay", f"{folder} holds no result.json (an unfinished or foreign run)")
+            raise ConfigError(
+                "replay",
+                f"{folder} holds no result.json (an unfinished, interrupted or foreign run cannot be replayed)",
+            )
         try:
             recorded = json.loads(result_file.read_text(encoding="utf-8"))
-            assert isinstance(recorded, dict)
-        except (OSError, UnicodeDecodeError, ValueError, AssertionError):
-            raise ConfigError("replay", f"{result_file} is damaged") from None
+        except (OSError, UnicodeDecodeError, ValueError):
+            raise ConfigError("replay", f"{result_file} is damaged (not JSON)") from None
+        treatment = recorded.get("treatment") if isinstance(recorded, dict) else None
+        played = treatment.get("rounds") if isinstance(treatment, dict) else None
+        if not isinstance(played, int) or isinstance(played, bool) or played < 0:
+            raise ConfigError("replay", f"{result_file} is damaged (no treatment rounds)")
         mine = {
             "world": spec.world,
             "seed": spec.seed,
             "params": prep.params.as_json(),
             "objective": prep.objective,
             "influence_ids": list(prep.influence_ids),
+            "horizon": prep.rounds,
         }
+        recorded.setdefault("horizon", played)  # runs recorded before result.json named the horizon
         for name, value in mine.items():
             if json.loads(json.dumps(recorded.get(name), default=str)) != json.loads(json.dumps(value, default=str)):
                 raise ConfigError(
                     "replay", f"the recorded run has another {name} ({recorded.get(name)!r}, this run: {value!r})"
                 )
-        rounds = (recorded.get("treatment") or {}).get("rounds")
-        if rounds != prep.rounds:
-            raise ConfigError("replay", f"the recorded treatment ran {rounds} rounds, this run would run {prep.rounds}")
+        if played > prep.rounds:
+            raise ConfigError("replay", f"{result_file} is damaged ({played} rounds played, horizon {prep.rounds})")
         ids = set(prep.influence_ids)
         for (r, actor), _ in self.rows.items():
-            if actor not in ids or not 0 <= r < prep.rounds:
+            if actor not in ids or not 0 <= r < played:
                 raise ConfigError(
                     "replay",
                     f"{self.source} holds a decision for actor {actor} in round {r}, "
-                    "which this run has not (tampered or foreign records)",
+                    "which the recorded run has not (tampered or foreign records)",
                 )
-        if len(self.rows) != len(ids) * prep.rounds:
+        if len(self.rows) != len(ids) * played:
             raise ConfigError(
                 "replay",
                 f"{self.source} holds {len(self.rows)} decisions, expected "
-                f"{len(ids)} x {prep.rounds} (a torn or partial record)",
+                f"{len(ids)} x {played} (a torn or partial record)",
             )
 
     async def post(self, requests: Sequence[Request]) -> list[str | None]:

@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # the runner brings Mesa, numpy and pydantic; `run --help` mu
 
 #: LLM and replay flags passed through to the controller when given (one list: preflight's)
 CONTROLLER_FLAGS = (*LLM_ONLY, "replay")
+#: rule-based treatments every run plays against the same reference: a lift is never shown alone
+BASELINES = ("stay", "mimic")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -71,6 +73,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         type=float,
         metavar="SECONDS",
         help="the whole run's time limit; past it the run stops with exit 3 (records kept)",
+    )
+    llm.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="the run's LLM spend limit, checked before each call (its estimated cost from the price "
+        "table); a call that would pass it stops the run with exit 3 (records kept); needs a priced model",
     )
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
     p.set_defaults(handler=handle)
@@ -210,12 +219,14 @@ def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str
 
     seconds = spec.controller_options.get("deadline")
     if not seconds:
-        return run_pair(spec, out, prep=prep)
+        return run_pair(spec, out, prep=prep, baselines=BASELINES)
     left = seconds - (time.monotonic() - started)
 
     async def bounded() -> dict[str, Any]:
         try:
-            return await asyncio.wait_for(arun_pair(spec, out, prep=prep), timeout=max(left, 0.001))
+            return await asyncio.wait_for(
+                arun_pair(spec, out, prep=prep, baselines=BASELINES), timeout=max(left, 0.001)
+            )
         except TimeoutError:
             raise BackendFailed(f"the run's --deadline of {seconds:g}s passed") from None
 
@@ -236,7 +247,7 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("rounds", f"{prep.rounds} treatment rounds; at most {MAX_ROUNDS}")
     cap = prep.new_world(treatment=False).reference_cap()
     if cap > MAX_ROUNDS:
-        raise ConfigError("params.max_rounds", f"the reference may run {cap} rounds; at most {MAX_ROUNDS}")
+        raise ConfigError("param.max_rounds", f"the reference may run {cap} rounds; at most {MAX_ROUNDS}")
     if spec.policy == "llm":
         from mam_bench.extras import require
 
@@ -277,6 +288,12 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def _baseline_text(name: str, b: dict[str, Any]) -> str:
+    if b.get("lift") is None:
+        return f"{name}: n/a ({b.get('reason', b.get('status'))})"
+    return f"{name} lift {b['lift']:+.4f} (delta {b['delta']:+.4f})"
+
+
 def format_result(result: dict[str, Any], out: Path | None = None) -> str:
     metric, sec = result["metric"], result.get("secondary_metric")
     cols = [metric] + ([sec] if sec else [])
@@ -305,6 +322,11 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
     rel = result.get("relative")
     rel_s = f"{rel:+.2%}" if isinstance(rel, float) else "n/a"
     lines.append(f"delta {result['delta']:+.4f}   lift {result['lift']:+.4f}   relative {rel_s}")
+    if result.get("baselines"):
+        lines.append(
+            "baselines (same seed and reference): "
+            + ", ".join(_baseline_text(name, b) for name, b in result["baselines"].items())
+        )
     if result.get("settled"):
         st = result["settled"]
         lines.append(

@@ -53,11 +53,15 @@ class Citizen(Person):
         if self.serve():
             return
         self.move()
+        self.active = self.would_be_active()
+
+    def would_be_active(self) -> bool:
+        """Epstein's activation rule on what the citizen sees from where it stands."""
         seen = self.seen()
         cops = sum(isinstance(a, Cop) for a in seen)
         active = 1 + sum(isinstance(a, Citizen) and a.active for a in seen)
         p_arrest = 1 - math.exp(-self.model.k * round(cops / active))
-        self.active = self.grievance - self.risk_aversion * p_arrest > self.model.threshold
+        return self.grievance - self.risk_aversion * p_arrest > self.model.threshold
 
 
 class Cop(Person):
@@ -148,6 +152,14 @@ class CivilViolenceWorld(MesaWorld):
             "cops_in_sight": sum(isinstance(a, Cop) for a in seen),
             "active_in_sight": sum(isinstance(a, Citizen) and a.active for a in seen),
         }
+
+    def rule_action(self, actor_id: int) -> dict[str, Any]:
+        """The stance the rule would take now. An influence citizen does not move, so the rule's
+        move (its one random draw) is left out: the stance is judged from where it stands."""
+        agent = self.actors()[actor_id]
+        if agent.jail > 0 or agent.cell is None:
+            return {"stance": None}
+        return {"stance": "active" if agent.would_be_active() else "quiet"}
 
 
 class CivilViolenceHeuristic(Controller):

@@ -27,7 +27,7 @@ from mam_bench.steering.llm.transport import RetryPolicy, TransportError, call_w
 from pydantic import ValidationError
 
 from mam_bench.controller import Controller, Decision, Request
-from mam_bench.errors import BackendFailed, config_error_from
+from mam_bench.errors import BackendFailed, ConfigError, config_error_from
 
 RAW_KEEP = 2000  # characters of an answer kept in decisions.jsonl
 REPAIR_QUOTE = 2000  # characters of a rejected answer quoted back to the model
@@ -73,6 +73,14 @@ class LLMController(Controller):
         )
         self.cache = ResponseCache(self.options.cache)
         self.prices = PriceTable(self.options.price_table)
+        if self.options.max_cost is not None and not self.prices.priced(self.options.model):
+            raise ConfigError(
+                "max_cost",
+                f"{self.options.model} has no price, so --max-cost cannot bound it; "
+                "give --price-table FILE with its input and output USD per million tokens",
+            )
+        #: estimated cost of the calls under way (the cost guard counts them as spent)
+        self._reserved = 0.0
         self.totals = Totals()
         deadline = time.monotonic() + self.options.deadline if self.options.deadline else None
         self.policy = RetryPolicy(
@@ -248,6 +256,7 @@ class LLMController(Controller):
             assert self._sem is not None
             await self._first_call_gate()
             async with self._sem:
+                estimate = self._reserve(row["prompt_chars"])  # counts only the calls actually under way
                 try:
                     msg, retries = await self._call(runnable, messages)
                 except TransportError as exc:
@@ -261,8 +270,13 @@ class LLMController(Controller):
                         latency_s=round(time.perf_counter() - started, 4),
                         error=self._scrub(str(exc))[:500],
                     )
+                    self._reserved -= estimate
                     self._record(row)
                     return None, row["error"]
+                except BaseException:
+                    self._reserved -= estimate
+                    raise
+            self._reserved -= estimate
             text = message_text(msg)
             usage = getattr(msg, "usage_metadata", None) or {}
             bad = [k for k in ("input_tokens", "output_tokens") if not _count_ok(usage.get(k, 0))]
@@ -305,6 +319,25 @@ class LLMController(Controller):
         row["answer_chars"] = len(text)
         self._record(row)
         return text, None
+
+    def _reserve(self, prompt_chars: int) -> float:
+        """The cost guard, before each provider call: spent + calls under way + this call's estimate
+        (prompt at 3 characters a token, the answer at max_tokens or 1024) must stay within
+        --max-cost, else the run stops before the call is made. Returns the reserved estimate."""
+        cap = self.options.max_cost
+        if cap is None:
+            return 0.0
+        estimate = self.prices.cost(self.options.model, prompt_chars // 3 + 1, self.options.max_tokens or 1024)
+        if self.totals.cost + self._reserved + estimate > cap:
+            self._backend_failure = BackendFailed(
+                f"--max-cost {cap:g}: the next call (estimated ${estimate:.4f}) would pass it "
+                f"(${self.totals.cost:.4f} spent, ${self._reserved:.4f} under way); no further call is made"
+            )
+            if self._first_done is not None:  # calls waiting behind the first one stop too
+                self._first_done.set()
+            raise self._backend_failure
+        self._reserved += estimate
+        return estimate
 
     def provider_models(self) -> list[str]:
         return sorted(self.returned_models)

@@ -27,6 +27,12 @@ class LLMOptions(BaseModel):
         allow_inf_nan=False,
         description="seconds for the whole run; past it the run stops (exit 3)",
     )
+    max_cost: float | None = Field(
+        None,
+        ge=0,
+        allow_inf_nan=False,
+        description="USD for the run's calls; checked before each call against its estimated cost",
+    )
     max_retries: int = Field(6, ge=0, le=100)
     retry_budget: float = Field(300.0, gt=0, description="seconds of retrying per call, all attempts")
     backoff_base: float = Field(0.5, ge=0)

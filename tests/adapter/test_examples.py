@@ -36,7 +36,7 @@ def test_heuristic_steers(world: str, seed: int, objective: str, expected: float
     assert result["lift"] == pytest.approx(expected, abs=5e-5)
 
 
-@pytest.mark.parametrize("world", ["boltzmann", "voter"])
+@pytest.mark.parametrize("world", ["boltzmann", "voter", "civil_violence"])
 def test_mimic_runs_the_rule_through_the_influence_path(world: str) -> None:
     result = run_pair(PairSpec.build(world=world, seed=3, policy="mimic", influence=3))
     assert result["treatment"]["audit"]["identity_holds"]

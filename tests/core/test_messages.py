@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mam_bench.cli import main
-
-
-def run(capsys, *argv: str) -> tuple[int, str]:
-    code = main(list(argv))
-    return code, capsys.readouterr().err.strip()
+from tests.support.cli import cli_in_process as run
 
 
 def test_a_seed_range_points_to_experiment(capsys, tmp_path) -> None:

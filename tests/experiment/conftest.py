@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import cli as support
+
+REPO = support.REPO
+#: the experiment tests' CLI runner: the suite's one real-process helper (tests/support/cli.py)
+cli = support.cli_process
 
 
 def second_world() -> dict:
@@ -44,14 +45,3 @@ def write_suite(tmp_path: Path):
         return p
 
     return write
-
-
-def cli(*args: str, env: dict | None = None, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mam_bench", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )

@@ -9,7 +9,7 @@ import socket
 
 from mam_bench.experiment.run_suite import run_experiment
 from mam_bench.experiment.suite import parse_suite
-from tests.experiment.conftest import cli
+from tests.support.cli import cli_process as cli
 
 KEY_ENV = "MAM_TEST_DEAD_KEY"
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from mam_bench.cli import main
+from tests.support.cli import cli_in_process, cli_pipeline, cli_process
 
 HUGE = "1999999999999999999/2000000000000000000"
 
@@ -136,6 +135,11 @@ def world(tmp_path_factory) -> Path:
             (d / "decisions.jsonl").read_text().replace('"actor_id": 0,', '"actor_id": 9999,', 1)
         ),
         "noresult": lambda d: (d / "result.json").unlink(),
+        "badresult": lambda d: (d / "result.json").write_text("{not json"),
+        "listresult": lambda d: (d / "result.json").write_text("[1, 2]"),
+        "notreatment": lambda d: (d / "result.json").write_text(
+            (d / "result.json").read_text().replace('"treatment"', '"treatmant"')
+        ),
         "binrecords": lambda d: (d / "treatment.jsonl").write_bytes(bytes(range(256))),
     }.items():
         shutil.copytree(root / "run", root / name)
@@ -193,6 +197,13 @@ CASES: list[tuple[str, list[str]]] = [
     ("run param vacancy 1", [*RUN, "--param", "vacancy=1", "--out", "new1"]),
     ("run param size zero", [*RUN, "--param", "size=0", "--out", "new1"]),
     ("run param size text", [*RUN, "--param", "size=big", "--out", "new1"]),
+    # --- the scale of every world is bounded by its parameter model (issue 14, item 8)
+    ("run schelling size 1000", [*RUN, "--param", "size=1000", "--out", "new1"]),
+    ("run civil_violence size 1000", ["run", "civil_violence", "--param", "size=1000", "--out", "new1"]),
+    ("run boltzmann n 1e6", ["run", "boltzmann", "--param", "n=1000000", "--out", "new1"]),
+    ("run voter n 20000", ["run", "voter", "--param", "n=20000", "--out", "new1"]),
+    ("run pursuit size 1000", ["run", "pursuit", "--param", "size=1000", "--out", "new1"]),
+    ("run foraging agents 1e5", ["run", "foraging", "--param", "agents=100000", "--out", "new1"]),
     ("run board window zero", [*RUN, "--board-window", "0", "--out", "new1"]),
     ("run board window huge", [*RUN, "--board-window", "99999999", "--out", "new1"]),
     ("run post cap zero", [*RUN, "--post-cap", "0", "--out", "new1"]),
@@ -241,6 +252,10 @@ CASES: list[tuple[str, list[str]]] = [
     ("llm unknown provider", [*RUN, "--policy", "llm", "--model", "nope:x", "--out", "new1"]),
     ("llm one call with stay", [*RUN, "--policy", "stay", "--one-call", "--out", "new1"]),
     ("llm timeout with rule", [*RUN, "--timeout", "5", "--out", "new1"]),
+    ("llm max cost nan", [*LLM, "--max-cost", "nan", "--out", "new1"]),
+    ("llm max cost negative", [*LLM, "--max-cost", "-1", "--out", "new1"]),
+    ("llm max cost unpriced model", [*LLM, "--max-cost", "1", "--out", "new1"]),
+    ("llm max cost with rule", [*RUN, "--max-cost", "1", "--out", "new1"]),
     # --- replay (item 9)
     ("replay without source", [*REPLAY, "--out", "new1"]),
     ("replay missing source", [*REPLAY, "--replay", "nowhere", "--out", "new1"]),
@@ -269,6 +284,9 @@ CASES: list[tuple[str, list[str]]] = [
     ("replay torn decisions", [*REPLAY, "--replay", "torndec", "--out", "new1"]),
     ("replay tampered id", [*REPLAY, "--replay", "tampered", "--out", "new1"]),
     ("replay unfinished run", [*REPLAY, "--replay", "noresult", "--out", "new1"]),
+    ("replay damaged result", [*REPLAY, "--replay", "badresult", "--out", "new1"]),
+    ("replay result a list", [*REPLAY, "--replay", "listresult", "--out", "new1"]),
+    ("replay result without treatment", [*REPLAY, "--replay", "notreatment", "--out", "new1"]),
     ("replay a binary file", [*REPLAY, "--replay", "binary.bin", "--out", "new1"]),
     ("replay a directory without decisions", [*REPLAY, "--replay", "adir", "--out", "new1"]),
     # --- landscape (items 8, 10, 13)
@@ -359,16 +377,36 @@ def test_bad_input_is_a_clear_error_and_touches_nothing(argv, world, capsys, mon
     monkeypatch.chdir(world)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     before = tree_state(world)
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse: usage error
-        code = exc.code
-    err = capsys.readouterr().err
+    code, err = cli_in_process(capsys, *argv)
     assert code in (2, 3), (code, err)
     assert "Traceback" not in err
     assert "error:" in err
     assert "fuzz-pasted-key-123456x" not in err
     assert tree_state(world) == before
+
+
+#: replay mismatches: the error names what differs (the expected word was read off verify_source)
+REPLAY_NAMES = {
+    "replay other seed": "another seed",
+    "replay other horizon": "another horizon",
+    "replay default horizon": "another horizon",
+    "replay other params": "another params",
+    "replay other objective": "another objective",
+    "replay other influence ids": "another influence_ids",
+    "replay other world": "another world",
+    "replay unfinished run": "holds no result.json",
+    "replay damaged result": "is damaged",
+    "replay result a list": "is damaged",
+    "replay result without treatment": "is damaged",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPLAY_NAMES))
+def test_replay_names_what_differs(name, world, capsys, monkeypatch):
+    monkeypatch.chdir(world)
+    code, err = cli_in_process(capsys, *dict(CASES)[name])
+    assert code == 2
+    assert err.startswith("error: replay: ") and REPLAY_NAMES[name] in err, err
 
 
 def test_the_table_is_large_enough():
@@ -388,9 +426,7 @@ SUBPROCESS: list[tuple[str, list[str]]] = [
 @pytest.mark.parametrize("argv", [c[1] for c in SUBPROCESS], ids=[c[0] for c in SUBPROCESS])
 def test_bad_input_in_a_real_process(argv, world):
     before = tree_state(world)
-    proc = subprocess.run(
-        [sys.executable, "-m", "mam_bench", *argv], cwd=world, capture_output=True, text=True, timeout=300
-    )
+    proc = cli_process(*argv, cwd=world)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
     assert tree_state(world) == before
@@ -398,12 +434,5 @@ def test_bad_input_in_a_real_process(argv, world):
 
 def test_worlds_into_a_closed_pipe_prints_no_traceback(world):
     """`mam-bench worlds | head -1`: the reader leaves early; no BrokenPipeError traceback."""
-    proc = subprocess.run(
-        f"{sys.executable} -m mam_bench worlds | head -1",
-        shell=True,
-        cwd=world,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = cli_pipeline("worlds", into="head -1", cwd=world)
     assert proc.stdout.strip() and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
