@@ -65,6 +65,12 @@ class Catalog:
     mobs: dict[str, MobSpec] = field(default_factory=dict)
     hidden: dict[str, str] = field(default_factory=dict)  # hidden site -> the known site to explore from
 
+    @property
+    def node_order(self) -> tuple[str, ...]:
+        """The nodes' stream index: by name, with nodes at hidden sites after the rest, so adding
+        an exploration site leaves the draws of every earlier node where they were."""
+        return tuple(sorted(self.nodes, key=lambda n: (self.nodes[n].site in self.hidden, n)))
+
     def kind(self, item: str) -> str:
         return self.items[item]
 

@@ -83,6 +83,13 @@ def attack(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any], rid: 
     return parents, f"dealt {dealt}, took {taken}"
 
 
+def see(world: CraftingWorld, a: CraftingAgent) -> None:
+    """At the start of its turn an agent sees the mobs at its site (its memory of the others)."""
+    for m in world.cat.mobs.values():
+        if m.site == a.site:
+            a.memory[m.mob_id] = world.mob_health[m.mob_id]
+
+
 def respawn(world: CraftingWorld) -> None:
     for mob, back in list(world.mob_back.items()):
         if world.round + 1 >= back:
@@ -109,9 +116,9 @@ def hunt(world: CraftingWorld, a: CraftingAgent, loot: str) -> dict[str, Any] | 
     weapon = [t for t in sorted(WEAPONS) if a.held(t) > 0 and t not in a.equipment]
     if weapon:
         return {"tool": "equip", "item": weapon[0]}
-    sites = sorted({m.site for m in mobs if alive(world, m.mob_id)})
+    sites = sorted({m.site for m in mobs if a.memory.get(m.mob_id, m.health) > 0})  # as last seen
     if not sites:
-        return None  # every such mob is down: wait for one to return
+        return None  # every such mob was down when last seen: wait for one to return
     x, y = a.xy
     site = min(sites, key=lambda s: (max(abs(world.cat.sites[s][0] - x), abs(world.cat.sites[s][1] - y)), s))
     return world.move_toward(a, site) if site != a.site else None

@@ -139,8 +139,7 @@ def market_action(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
             continue
         if trading.trade_order(order):  # an offer: sell spare units by accepting it, all at once
             offer = world.offers[order["trade"]]
-            covered = world.agent(offer["frm"]).held(offer["item"]) >= offer["qty"]
-            if offer["to"] in (None, a.actor_id) and covered and spare(world, a, order["item"]) >= order["qty"]:
+            if offer["to"] in (None, a.actor_id) and spare(world, a, order["item"]) >= order["qty"]:
                 return {"tool": "accept_trade", "offer": offer["id"]}
             continue
         n = min(spare(world, a, order["item"]), order["qty"] - order["filled"])

@@ -59,7 +59,7 @@ class CraftingWorld(SteerableWorld):
         jitter = self.params.stock_jitter
         self.stock: dict[str, int] = {}
         self.max_stock: dict[str, int] = {}
-        for k, (nid, spec) in enumerate(sorted(self.cat.nodes.items())):
+        for k, (nid, spec) in enumerate((n, self.cat.nodes[n]) for n in self.cat.node_order):
             delta = int(stream(self.seed, "stocks", k).integers(-jitter, jitter + 1)) if jitter else 0
             self.stock[nid] = self.max_stock[nid] = max(1, spec.stock + delta)
         self.actors: list[CraftingAgent] = []
@@ -159,6 +159,7 @@ class CraftingWorld(SteerableWorld):
     def receive(self, a: CraftingAgent) -> None:
         """At the start of an agent's turn: it sees its site's stocks and receives its requests."""
         exploration.share(self, a)
+        combat.see(self, a)
         for n in self.cat.nodes.values():
             if n.site == a.site:
                 a.memory[n.node_id] = self.stock[n.node_id]
@@ -339,7 +340,7 @@ class CraftingWorld(SteerableWorld):
 
     def _world_events(self) -> None:
         """Regrowth and rival orders: one fixed-size draw per round from world streams."""
-        nodes = sorted(self.stock)
+        nodes = list(self.cat.node_order)
         grow = stream(self.seed, "regrow", self.round).random(len(nodes))
         rival = stream(self.seed, "rivals", self.round).random(len(nodes))
         for k, nid in enumerate(nodes):
@@ -350,7 +351,7 @@ class CraftingWorld(SteerableWorld):
 
     def _harvest_yield(self, node_id: str) -> int:
         """0, 1 or 2 units by the `yields` chances; keyed by node, round and hit (a world stream)."""
-        k = sorted(self.stock).index(node_id)
+        k = self.cat.node_order.index(node_id)
         hit = self._hits.get((self.round, node_id), 0)
         self._hits[(self.round, node_id)] = hit + 1
         u = float(stream(self.seed, "yield", self.round, k, hit).random())

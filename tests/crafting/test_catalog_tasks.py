@@ -65,3 +65,13 @@ def test_list_tasks_one_line_each():
     assert len(rows) == len(all_tasks())
     assert all("\n" not in d and d for _, d in rows)
     assert "forge_vanguard" in dict(rows)
+
+
+def test_hidden_site_nodes_take_the_last_stream_indices():
+    """A node's index keys its stock, yield, regrowth and rival draws: the exploration sites' nodes
+    come after the rest, so adding them left every other node's draws where they were."""
+    cat = catalog()
+    order = cat.node_order
+    hidden = [n for n in order if cat.nodes[n].site in cat.hidden]
+    assert hidden and order[-len(hidden) :] == tuple(sorted(hidden))
+    assert order[: -len(hidden)] == tuple(sorted(n for n in cat.nodes if n not in hidden))
