@@ -1,6 +1,7 @@
 """The action schema an influence agent may use, and its parsing from LLM text.
 
-Eight tools (AgentWorld names accepted as aliases). Anything that does not validate becomes an
+Thirteen tools, as many as AgentWorld's (its names accepted as aliases): the economy's eight plus
+combat, survival, exploration and the atomic trade pair. Anything that does not validate becomes an
 `invalid` audit outcome with the reason; it never raises into the round.
 """
 
@@ -21,8 +22,24 @@ ALIASES = {
     "equip_item": "equip",
     "wait": "sleep",
     "send_chat": "chat",
+    "attack_entity": "attack",
+    "eat_food": "eat",
 }
-TOOLS = ("move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep")
+TOOLS = (
+    "move_to",
+    "harvest",
+    "craft",
+    "transfer",
+    "chat",
+    "request",
+    "equip",
+    "sleep",
+    "attack",
+    "eat",
+    "explore",
+    "offer_trade",
+    "accept_trade",
+)
 
 
 REQUIRED = {
@@ -34,9 +51,21 @@ REQUIRED = {
     "request": ("item",),
     "equip": ("item",),
     "sleep": (),
+    "attack": ("mob",),
+    "eat": ("item",),
+    "explore": (),
+    "offer_trade": ("item", "qty", "want", "want_qty"),
+    "accept_trade": ("offer",),
 }
-OPTIONAL = {"craft": ("skill",), "transfer": ("qty",), "chat": ("to",), "request": ("qty", "to", "recipient")}
-FIELDS = ("site", "node", "item", "skill", "qty", "to", "recipient", "message")
+OPTIONAL = {
+    "craft": ("skill",),
+    "transfer": ("qty",),
+    "chat": ("to",),
+    "request": ("qty", "to", "recipient"),
+    "offer_trade": ("to",),
+}
+FIELDS = ("site", "node", "item", "skill", "qty", "to", "recipient", "message", "mob", "want", "want_qty", "offer")
+MAX_OFFER = 100_000  # offer ids are action ids; a run never logs more actions than this
 
 
 class CraftingAction(BaseModel):
@@ -48,7 +77,21 @@ class CraftingAction(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    tool: Literal["move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep"]
+    tool: Literal[
+        "move_to",
+        "harvest",
+        "craft",
+        "transfer",
+        "chat",
+        "request",
+        "equip",
+        "sleep",
+        "attack",
+        "eat",
+        "explore",
+        "offer_trade",
+        "accept_trade",
+    ]
     site: str | None = None
     node: str | None = None
     item: str | None = None
@@ -57,6 +100,10 @@ class CraftingAction(BaseModel):
     to: int | None = None
     recipient: int | None = None
     message: str | None = Field(None, min_length=1, max_length=500)
+    mob: str | None = None
+    want: str | None = None
+    want_qty: int | None = Field(None, ge=1, le=50)
+    offer: int | None = Field(None, ge=0, le=MAX_OFFER)
 
     @model_validator(mode="before")
     @classmethod
@@ -152,6 +199,10 @@ def strict_schema() -> dict[str, Any]:
         "to": agent,
         "recipient": agent,
         "message": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[A-Za-z0-9_]+( [A-Za-z0-9_]+)*$"},
+        "mob": {"enum": sorted(cat.mobs)},
+        "want": {"enum": sorted(cat.items)},
+        "want_qty": qty,
+        "offer": {"type": "integer", "minimum": 0, "maximum": MAX_OFFER},
     }
     branches = []
     for tool in TOOLS:

@@ -34,6 +34,18 @@ class NodeSpec:
 
 
 @dataclass(frozen=True)
+class MobSpec:
+    mob_id: str
+    site: str
+    kind: str
+    health: int
+    damage: int
+    loot: str
+    loot_qty: int
+    respawn: int
+
+
+@dataclass(frozen=True)
 class Role:
     name: str
     skills: dict[str, int]
@@ -50,6 +62,14 @@ class Catalog:
     stations: dict[str, str]
     roles: dict[str, Role]
     depth: dict[str, int] = field(default_factory=dict)
+    mobs: dict[str, MobSpec] = field(default_factory=dict)
+    hidden: dict[str, str] = field(default_factory=dict)  # hidden site -> the known site to explore from
+
+    @property
+    def node_order(self) -> tuple[str, ...]:
+        """The nodes' stream index: by name, with nodes at hidden sites after the rest, so adding
+        an exploration site leaves the draws of every earlier node where they were."""
+        return tuple(sorted(self.nodes, key=lambda n: (self.nodes[n].site in self.hidden, n)))
 
     def kind(self, item: str) -> str:
         return self.items[item]
@@ -78,6 +98,10 @@ def catalog() -> Catalog:
         name: Role(name, dict(v.get("skills") or {}), tuple(v.get("makes") or ()), bool(v.get("coordinator")))
         for name, v in world_doc["roles"].items()
     }
+    mobs = {
+        mid: MobSpec(mid, v[0], v[1], int(v[2]), int(v[3]), v[4], int(v[5]), int(v[6]))
+        for mid, v in world_doc.get("mobs", {}).items()
+    }
     memo: dict[str, int] = {}
     depth = {item: _depth(item, recipes, memo) for item in items_doc["items"]}
     return Catalog(
@@ -88,4 +112,6 @@ def catalog() -> Catalog:
         stations=dict(world_doc["stations"]),
         roles=roles,
         depth=depth,
+        mobs=mobs,
+        hidden=dict(world_doc.get("hidden") or {}),
     )

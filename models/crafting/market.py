@@ -15,6 +15,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from mam_bench.models.crafting import combat, exploration, survival, trading
 
 from mam_bench.streams import agent_stream
 
@@ -43,6 +44,8 @@ def capable(world: CraftingWorld, a: CraftingAgent, item: str) -> bool:
         return a.skills.get(r.skill, 0) > 0
     if cat.kind(item) == "raw":
         return any(a.skills.get(n.skill, 0) > 0 for n in cat.raw_nodes(item))
+    if cat.kind(item) == "loot":
+        return a.skills.get("strength", 0) > 0 and any(m.loot == item for m in cat.mobs.values())
     return False
 
 
@@ -124,12 +127,20 @@ def market_action(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
     """The first rule that applies, from what this agent knows; draws DRAWS uniforms first."""
     u = draws(world, a.actor_id)
     cat = world.cat
+    act = survival.rule(world, a)  # 0. eat, or order food, when low
+    if act is not None:
+        return act
     # 1. hand over: accepted requests first, then open orders, to a co-located consumer
     for o in a.ordered_obligations():
         if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0 and world.colocated(a.actor_id, o.to):
             return {"tool": "transfer", "item": o.item, "qty": min(a.held(o.item), o.outstanding), "to": o.to}
     for order in world.orders_by_priority():
         if order["frm"] == a.actor_id or not world.colocated(a.actor_id, order["frm"]):
+            continue
+        if trading.trade_order(order):  # an offer: sell spare units by accepting it, all at once
+            offer = world.offers[order["trade"]]
+            if offer["to"] in (None, a.actor_id) and spare(world, a, order["item"]) >= order["qty"]:
+                return {"tool": "accept_trade", "offer": offer["id"]}
             continue
         n = min(spare(world, a, order["item"]), order["qty"] - order["filled"])
         if n > 0:
@@ -140,7 +151,8 @@ def market_action(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
             continue
         ordered = sum(o["qty"] - o["filled"] for o in world.open_orders(item) if o["frm"] == a.actor_id)
         if missing > ordered:
-            return {"tool": "request", "item": item, "qty": min(20, missing - ordered)}
+            buy = trading.buy(world, a, item, missing - ordered)  # pay in coin if it has some
+            return buy or {"tool": "request", "item": item, "qty": min(20, missing - ordered)}
     goal = choose_goal(world, a, float(u[0]))
     a.goal = goal
     if goal is not None:
@@ -155,15 +167,19 @@ def market_action(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
         if order["frm"] == a.actor_id:
             continue
         left = order["qty"] - order["filled"]
-        if spare(world, a, order["item"]) >= min(left, BATCH) and world.agent(order["frm"]).site:
+        batch = left if trading.trade_order(order) else min(left, BATCH)
+        if spare(world, a, order["item"]) >= batch and world.agent(order["frm"]).site:
             return world.move_toward(a, world.agent(order["frm"]).site)
     if a.coordinator:
         req = reroute(world, a, u)
         if req is not None:
             return req
+    act = exploration.rule(world, a)
+    if act is not None:
+        return act
     rally = world.task.rally
     if rally and a.site != rally and goal is None:
-        return world.move_toward(a, rally)
+        return exploration.search(world, a, {rally}) or world.move_toward(a, rally)
     del cat
     return {"tool": "sleep"}
 
@@ -197,9 +213,16 @@ def _work_on(
         if a.site != site:
             return world.move_toward(a, site)
         return None
+    if cat.kind(goal) == "loot":
+        if want is None and a.held(goal) > 0 and a.held(goal) >= min(BATCH, demand_for(world, a, goal) + a.held(goal)):
+            return None  # a batch is ready: carry it (rule 4)
+        return combat.hunt(world, a, goal)
     if cat.kind(goal) != "raw":
         return None
     nodes = [n for n in cat.raw_nodes(goal) if a.skills.get(n.skill, 0) > 0]
+    if nodes and not any(exploration.visible(world, a, n.site) for n in nodes):
+        return exploration.search(world, a, {n.site for n in nodes})
+    nodes = [n for n in nodes if exploration.visible(world, a, n.site)]
     tool = nodes[0].tool if nodes else None
     if tool and tool not in a.equipment:
         if a.held(tool) > 0:

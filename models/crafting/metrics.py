@@ -135,6 +135,8 @@ def success_actions(task: Task, world: CraftingWorld) -> set[int]:
                 ):
                     s.add(a["id"])
                     left -= 1
+        elif cp.kind != "at_site":
+            s |= mechanic_success(task, world, cp)
         else:
             here = [h for h in task.holders(cp.scope) if world.actors[h].site == cp.site][: cp.qty]
             for h in here:
@@ -142,6 +144,32 @@ def success_actions(task: Task, world: CraftingWorld) -> set[int]:
                 if moves:
                     s.add(moves[-1])
     return s
+
+
+def mechanic_success(task: Task, world: CraftingWorld, cp: Any) -> set[int]:
+    """S for the combat, survival, exploration and trade checkpoints: the killing blows, each
+    living agent's last meal, the explore actions that found the site, the accepted trades."""
+    ok = [a for a in world.log if a["ok"]]
+    if cp.kind == "kills":
+        kinds = {m.mob_id: m.kind for m in world.cat.mobs.values()}
+        blows = [
+            a["id"]
+            for a in ok
+            if a["tool"] == "attack" and a["detail"].startswith("killed") and kinds[a["args"]["mob"]] == cp.item
+        ]
+        return set(blows[: cp.qty])
+    if cp.kind == "alive":
+        out = set()
+        for h in task.holders(cp.scope):
+            meals = [a["id"] for a in ok if a["agent"] == h and a["tool"] == "eat"]
+            if world.health[h] > 0 and meals:
+                out.add(meals[-1])
+        return out
+    if cp.kind == "discovered":
+        finds = {world.actors[h].found.get(cp.site, -1) for h in task.holders(cp.scope)}
+        finds.add(world.discovered.get(cp.site, -1))
+        return {f for f in finds if f >= 0}
+    return {a["id"] for a in ok if a["tool"] == "accept_trade"}  # traded
 
 
 def collaboration(world: CraftingWorld, judged_edges: Iterable[tuple[int, int]] | None = None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
-from mam_bench.models.crafting import market
+from mam_bench.models.crafting import combat, exploration, market, survival, trading
 from mam_bench.models.crafting import metrics as crafting_metrics
 from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
 from mam_bench.models.crafting.agents import (
@@ -72,7 +72,7 @@ class CraftingWorld(SteerableWorld):
         jitter = self.params.stock_jitter
         self.stock: dict[str, int] = {}
         self.max_stock: dict[str, int] = {}
-        for k, (nid, spec) in enumerate(sorted(self.cat.nodes.items())):
+        for k, (nid, spec) in enumerate((n, self.cat.nodes[n]) for n in self.cat.node_order):
             delta = int(stream(self.seed, "stocks", k).integers(-jitter, jitter + 1)) if jitter else 0
             self.stock[nid] = self.max_stock[nid] = max(1, spec.stock + delta)
         self.actors: list[CraftingAgent] = []
@@ -107,6 +107,8 @@ class CraftingWorld(SteerableWorld):
         self.psr_own_curve: list[float] = []  # the same over own work only (for `progress`)
         self.crafted_own: dict[str, int] = {}  # crafts and harvests by seats outside the mask
         self.harvested_own: dict[str, int] = {}
+        for mechanic in (survival, combat, exploration, trading):
+            mechanic.setup(self)
 
     # --- contract: identities and horizon -----------------------------------------------------
     def actor_ids(self) -> list[int]:
@@ -169,6 +171,8 @@ class CraftingWorld(SteerableWorld):
 
     def receive(self, a: CraftingAgent) -> None:
         """At the start of an agent's turn: it sees its site's stocks and receives its requests."""
+        exploration.share(self, a)
+        combat.see(self, a)
         for n in self.cat.nodes.values():
             if n.site == a.site:
                 a.memory[n.node_id] = self.stock[n.node_id]
@@ -353,6 +357,8 @@ class CraftingWorld(SteerableWorld):
             for nid in self.stock:
                 self.stock[nid] = min(self.max_stock[nid], self.stock[nid] + 1)
         self._world_events()
+        survival.drain(self)
+        combat.respawn(self)
         if self.params.strategy == "market":
             market.update_prices(self)
         self.price_history.append({i: round(p, 4) for i, p in sorted(self.prices.items())})
@@ -365,7 +371,7 @@ class CraftingWorld(SteerableWorld):
 
     def _world_events(self) -> None:
         """Regrowth and rival orders: one fixed-size draw per round from world streams."""
-        nodes = sorted(self.stock)
+        nodes = list(self.cat.node_order)
         grow = stream(self.seed, "regrow", self.round).random(len(nodes))
         rival = stream(self.seed, "rivals", self.round).random(len(nodes))
         for k, nid in enumerate(nodes):
@@ -376,7 +382,7 @@ class CraftingWorld(SteerableWorld):
 
     def _harvest_yield(self, node_id: str) -> int:
         """0, 1 or 2 units by the `yields` chances; keyed by node, round and hit (a world stream)."""
-        k = sorted(self.stock).index(node_id)
+        k = self.cat.node_order.index(node_id)
         hit = self._hits.get((self.round, node_id), 0)
         self._hits[(self.round, node_id)] = hit + 1
         u = float(stream(self.seed, "yield", self.round, k, hit).random())
@@ -413,6 +419,7 @@ class CraftingWorld(SteerableWorld):
         tool = action["tool"]
         rid = len(self.log)
         parents: list[int] = []
+        detail = ""
         if tool == "move_to":
             self._travel(a, action["site"])
             a.last_move = rid
@@ -484,8 +491,20 @@ class CraftingWorld(SteerableWorld):
             self.chats.append(
                 {"id": rid, "round": self.round, "frm": a.actor_id, "to": action.get("to"), "text": action["message"]}
             )
-        self._record(a, action, True, "", parents)
-        return True, ""
+        elif tool == "sleep":
+            survival.rest(self, a)
+        elif tool == "eat":
+            parents += survival.eat(self, a, action)
+        elif tool == "attack":
+            parents, detail = combat.attack(self, a, action, rid)
+        elif tool == "explore":
+            parents, detail = exploration.explore(self, a, rid)
+        elif tool == "offer_trade":
+            parents += trading.offer(self, a, action, rid)
+        elif tool == "accept_trade":
+            parents += trading.accept(self, a, action, rid)
+        self._record(a, action, True, detail, parents)
+        return True, detail
 
     def _credit(self, a: CraftingAgent, item: str, qty: int, to: int) -> list[int]:
         """Count a transfer against the giver's obligations; return the requests it fulfils."""
@@ -507,7 +526,7 @@ class CraftingWorld(SteerableWorld):
         for order in self.open_orders(item):
             if qty <= 0:
                 break
-            if order["frm"] == to:
+            if order["frm"] == to and not trading.trade_order(order):  # a trade fills only by accept_trade
                 n = min(qty, order["qty"] - order["filled"])
                 order["filled"] += n
                 qty -= n
@@ -538,6 +557,10 @@ class CraftingWorld(SteerableWorld):
             "sites": {a.actor_id: a.site for a in self.actors if a.actor_id not in mask},
             "crafted": dict(self.crafted_own),
             "harvested": dict(self.harvested_own),
+            "kills": dict(self.kills_own),
+            "health": {i: h for i, h in self.health.items() if i not in mask},
+            "known": {a.actor_id: sorted(a.known) for a in self.actors if a.actor_id not in mask},
+            "trades": sum(1 for t in self.trades if t["frm"] not in mask and t["by"] not in mask),
         }
 
     def final_state(self) -> dict[str, Any]:
@@ -548,6 +571,10 @@ class CraftingWorld(SteerableWorld):
             "sites": {a.actor_id: a.site for a in self.actors},
             "crafted": dict(self.crafted),
             "harvested": dict(self.harvested),
+            "kills": dict(self.kills),
+            "health": dict(self.health),
+            "known": {a.actor_id: sorted(a.known) for a in self.actors},
+            "trades": len(self.trades),
         }
 
     def verify(self) -> tuple[int, str]:
@@ -605,6 +632,12 @@ class CraftingWorld(SteerableWorld):
             "prices": {i: round(p, 4) for i, p in sorted(self.prices.items())},
             "orders": [[o["frm"], o["item"], o["qty"] - o["filled"]] for o in self.orders if o["filled"] < o["qty"]],
             "stock": dict(self.stock),
+            "health": [self.health[a.actor_id] for a in self.actors],
+            "mobs": dict(self.mob_health),
+            "known": [sorted(a.known) for a in self.actors],
+            "offers": [
+                [o["id"], o["frm"], o["item"], o["qty"], o["want"], o["want_qty"]] for o in trading.open_offers(self)
+            ],
             "actions": this_round,
             "checkpoints": self.verify()[1],
         }
@@ -630,8 +663,19 @@ def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]
     cat = world.cat
     tool = action["tool"]
     n = len(world.actors)
+    down = survival.precondition(world, a, action)
+    if down or tool == "eat":
+        return down
+    if tool == "attack":
+        return combat.precondition(world, a, action)
+    if tool in ("explore",):
+        return exploration.precondition(world, a, action)
+    if tool in ("offer_trade", "accept_trade"):
+        return trading.precondition(world, a, action)
     if tool == "move_to":
-        return "" if action["site"] in cat.sites else f"unknown site {action['site']}"
+        if action["site"] not in cat.sites:
+            return f"unknown site {action['site']}"
+        return exploration.precondition(world, a, action)
     if tool == "harvest":
         spec = cat.nodes.get(action["node"])
         if spec is None:
@@ -673,7 +717,7 @@ def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]
         return ""
     if tool == "equip":
         item = action["item"]
-        if cat.items.get(item) != "tool":
+        if cat.items.get(item) != "tool" and item not in combat.WEAPONS and item not in combat.ARMOR:
             return f"{item} is not a tool"
         return "" if a.held(item) > 0 else f"holds no {item}"
     return ""

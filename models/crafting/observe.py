@@ -39,6 +39,10 @@ class CraftingObservation(BaseModel):
     team: list[tuple[int, str, str]]  # id, username, role
     last: str
     chat: list[tuple[int, int, int, str]]  # round, from, to (-1 = everyone), text
+    health: int = 20
+    mobs: list[tuple[str, str, int, int]] = []  # mob, kind, health (0 = down), damage: at this site
+    known: list[str] = []  # hidden sites this agent has found (or been told of)
+    offers: list[tuple[int, int, str, int, str, int]] = []  # offer id, from, item, qty, want, want_qty
 
     # --- compact text -----------------------------------------------------------------------
     def to_text(self) -> str:
@@ -53,6 +57,10 @@ class CraftingObservation(BaseModel):
             f"eq {' '.join(self.equipment) or '-'}",
             f"nodes {' '.join(f'{n}:{r}={s}/{t}' for n, r, s, t in self.nodes) or '-'}",
             f"stations {' '.join(self.stations) or '-'}",
+            f"hp {self.health}",
+            f"mobs {' '.join(f'{m}:{k}={h}/{d}' for m, k, h, d in self.mobs) or '-'}",
+            f"known {' '.join(self.known) or '-'}",
+            f"offers {' '.join(f'#{i}:{f}>{it}={q}>{w}={wq}' for i, f, it, q, w, wq in self.offers) or '-'}",
             f"here {' '.join(map(str, self.here)) or '-'}",
             f"owed {' '.join(f'{i}={q}>{t}' for i, q, t in self.owed) or '-'}",
             f"req {' '.join(f'#{r}:{f}>{i}={q}>{to}' for r, f, i, q, to in self.requests) or '-'}",
@@ -94,6 +102,14 @@ class CraftingObservation(BaseModel):
             for m in (re.match(r"#(\d+):(\d+)>(\w+)=(\d+)>(\d+)$", x) for x in items(f["req"]))
         ]
         team = [(int(i), u, r) for i, u, r in (x.split(":") for x in items(f["team"]))]
+        mobs = [
+            (m[1], m[2], int(m[3]), int(m[4]))
+            for m in (re.match(r"(\w+):(\w+)=(\d+)/(\d+)$", x) for x in items(f["mobs"]))
+        ]
+        offers = [
+            (int(m[1]), int(m[2]), m[3], int(m[4]), m[5], int(m[6]))
+            for m in (re.match(r"#(\d+):(\d+)>(\w+)=(\d+)>(\w+)=(\d+)$", x) for x in items(f["offers"]))
+        ]
         return cls(
             task=head[1],
             round=int(head[2]),
@@ -113,6 +129,10 @@ class CraftingObservation(BaseModel):
             team=team,
             last="" if f["last"] == "-" else f["last"],
             chat=chat,
+            health=int(f["hp"]),
+            mobs=mobs,
+            known=items(f["known"]),
+            offers=offers,
         )
 
     # --- prompts ------------------------------------------------------------------------------
@@ -191,6 +211,11 @@ TOOL_LINES = [
     "  (to null: an open order to everyone)",
     '- {"tool": "equip", "item": TOOL}',
     '- {"tool": "sleep"}',
+    '- {"tool": "attack", "mob": MOB}  (a mob at your site; needs strength; it strikes back)',
+    '- {"tool": "eat", "item": FOOD}  (restores health; the only action left when health is 0)',
+    '- {"tool": "explore"}  (search near your site for a hidden site; it may take several tries)',
+    '- {"tool": "offer_trade", "item": ITEM, "qty": N, "want": ITEM, "want_qty": N, "to": AGENT_ID or null}',
+    '- {"tool": "accept_trade", "offer": OFFER_ID}  (same site as the offerer; both sides swap at once)',
 ]
 
 
@@ -212,6 +237,8 @@ def relevant_context(task_name: str) -> str:
             tool = cat.raw_nodes(item)[0].tool
             if tool and tool in cat.recipes:
                 todo.append(tool)
+        elif cat.items[item] == "loot":
+            tree.add(item)
     parts = []
     for item in sorted(tree):
         r = cat.recipes.get(item)
@@ -221,6 +248,14 @@ def relevant_context(task_name: str) -> str:
         elif cat.items[item] == "raw":
             n = cat.raw_nodes(item)
             parts.append(f"{item}: harvest at {n[0].site} ({n[0].skill}, tool {n[0].tool or 'none'})")
+    for m in sorted({(m.kind, m.site, m.health, m.damage, m.loot) for m in cat.mobs.values() if m.loot in tree}):
+        parts.append(f"{m[0]} at {m[1]}: health {m[2]}, damage {m[3]}, drops {m[4]}")
+    hidden = set(task.survey) | {n.site for n in cat.nodes.values() if n.resource in tree}
+    hidden |= {m.site for m in cat.mobs.values() if m.loot in tree}
+    for site in sorted(hidden & set(cat.hidden)):
+        parts.append(f"{site} lies hidden near {cat.hidden[site]} (explore there)")
+    if task.hunger:
+        parts.append(f"hunger: -{task.hunger} health per round; food restores it")
     parts.append("stations: " + ", ".join(f"{s} at {site}" for s, site in cat.stations.items()))
     return "; ".join(parts)
 
@@ -261,4 +296,16 @@ def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
         team=[(b.actor_id, b.username, b.role) for b in world.actors],
         last=world.last_outcome.get(actor_id, ""),
         chat=chat,
+        health=world.health[actor_id],
+        mobs=[
+            (m.mob_id, m.kind, world.mob_health[m.mob_id], m.damage)
+            for m in sorted(cat.mobs.values(), key=lambda m: m.mob_id)
+            if m.site == a.site
+        ],
+        known=sorted(a.known),
+        offers=[
+            (o["id"], o["frm"], o["item"], o["qty"], o["want"], o["want_qty"])
+            for o in world.offers.values()
+            if o["status"] == "open" and o["frm"] != actor_id and o["to"] in (None, actor_id)
+        ],
     )

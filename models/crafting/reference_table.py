@@ -42,6 +42,20 @@ NOTES = """## Choices where the issues left room
   agents). Economy outcomes: `gini` (wealth at current prices), `throughput` (units crafted or
   harvested per round), `price_level`, `price_volatility` (SD of per-round log-price changes),
   `time_to_completion` (budget + 1 when the task failed).
+- **Task coverage (issue 13, item 3).** 24 tasks over AgentWorld's 8 categories, each with a
+  verifier and checkpoints. Four mechanics, one small file each: `combat.py` (mobs with health and
+  damage at sites; `attack` trades blows, a kill drops loot; hits from the world stream `combat`
+  keyed by round, mob and swing; killed mobs return after a delay), `survival.py` (health 20;
+  a task's `hunger` drains it each round; `eat` restores it; at 0 an agent is down and may only
+  eat; without hunger a sleep heals 1), `exploration.py` (hidden sites are off an agent's map
+  until `explore` at the site they lie near finds them, chance 0.4 from the world stream `explore`
+  keyed by round and agent; agents who meet share what they found), `trading.py` (atomic
+  `offer_trade`/`accept_trade`: both sides move in one action or nothing moves; an offer is also an
+  open order, so suppliers see the demand). Ordinary agents use them from local information: a
+  fighter hunts the mobs that drop what is in demand and rests when hurt; an agent at or below 12
+  health eats food it does not owe, else orders its task's staple; an agent whose goal lies at a
+  site it has not found explores where it lies near (scouts search the task's survey sites); a
+  buyer holding coin pays at the going price with an offer, and a seller with spare units accepts.
 - **CCE.** Exact provenance (FIFO lots): producer -> consumer/transfer for every unit, transfer ->
   later use, the last move -> each located action, equip -> harvests with the tool, request ->
   the transfer that fulfils it. Chat x -> y if y is by another agent within 3 rounds and the chat
@@ -103,6 +117,20 @@ def main() -> None:
         f"mean CCE {statistics.mean(r['cce'] for r in rows):.3f}. `distinct` counts the different "
         "progress values among the 20 seeds. progress here is `progress_all` (every agent counts; the "
         "reference has no influence seats).",
+        "",
+        "Checks (issue 13, acceptance 1): "
+        + "; ".join(f"{r['task']} SR {r['sr']:.2f}" for r in rows if r["task"] in ("forge_vanguard", "grand_armory"))
+        + " (target 0.3-0.8); tasks with more than 4 agents whose progress takes a single value over the "
+        + "20 seeds: "
+        + (", ".join(r["task"] for r in rows if r["agents"] > 4 and r["progress_distinct"] < 2) or "none")
+        + ".",
+        "",
+        "SR by category: "
+        + "; ".join(
+            f"{c} {statistics.mean(r['sr'] for r in rows if r['category'] == c):.2f}"
+            for c in sorted({r["category"] for r in rows})
+        )
+        + ".",
         "",
         NOTES,
     ]

@@ -33,7 +33,7 @@ class Target(BaseModel):
 class Checkpoint(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
-    kind: Literal["held", "crafted", "harvested", "at_site"]
+    kind: Literal["held", "crafted", "harvested", "at_site", "kills", "alive", "discovered", "traded"]
     qty: int
     item: str | None = None
     scope: str = "any"  # any | role:<role> | agent:<index>
@@ -52,6 +52,9 @@ class Task(BaseModel):
     targets: list[Target]
     checkpoints: list[Checkpoint]
     rally: str | None = None
+    hunger: int = Field(0, ge=0, le=5, description="health every standing agent loses per round (survival.py)")
+    staple: str | None = None  # the food an ordinary agent orders when low
+    survey: list[str] = Field(default_factory=list)  # hidden sites the task asks to find (exploration.py)
 
     def holders(self, scope: str | int) -> list[int]:
         """Agent indices a scope names (targets and checkpoints share the syntax)."""
@@ -80,6 +83,12 @@ class Task(BaseModel):
                 assert item in cat.items, f"{self.name}: unknown item {item}"
         for t in self.targets:
             assert t.item in cat.items, f"{self.name}: unknown target {t.item}"
+        assert self.staple is None or self.staple in cat.items, f"{self.name}: unknown staple"
+        assert all(s in cat.hidden for s in self.survey), f"{self.name}: survey names a site that is not hidden"
+        kinds = {m.kind for m in cat.mobs.values()}
+        for cp in self.checkpoints:
+            assert cp.kind != "kills" or cp.item in kinds, f"{self.name}: {cp.name} names no mob kind"
+            assert cp.kind not in ("at_site", "discovered") or cp.site in cat.sites, f"{self.name}: {cp.name}"
         return self
 
 
@@ -110,10 +119,14 @@ def checkpoint_progress(task: Task, state: dict[str, Any]) -> list[tuple[str, in
     """(name, achieved, target) per checkpoint over a final state.
 
     state: inventories {index: {item: n}}, sites {index: site}, crafted {item: n},
-    harvested {item: n} (string or int keys accepted).
+    harvested {item: n}, kills {mob kind: n}, health {index: n} (an agent missing from it does
+    not count as alive), known {index: [hidden sites]}, trades (accepted, a count); string or
+    int keys accepted.
     """
     inv = {int(k): v for k, v in state.get("inventories", {}).items()}
     sites = {int(k): v for k, v in state.get("sites", {}).items()}
+    health = {int(k): v for k, v in state.get("health", {}).items()}
+    known = {int(k): v for k, v in state.get("known", {}).items()}
     out = []
     for cp in task.checkpoints:
         if cp.kind == "held":
@@ -122,6 +135,14 @@ def checkpoint_progress(task: Task, state: dict[str, Any]) -> list[tuple[str, in
             got = state.get("crafted", {}).get(cp.item, 0)
         elif cp.kind == "harvested":
             got = state.get("harvested", {}).get(cp.item, 0)
+        elif cp.kind == "kills":
+            got = state.get("kills", {}).get(cp.item, 0)
+        elif cp.kind == "alive":
+            got = sum(1 for i in task.holders(cp.scope) if health.get(i, 0) > 0)
+        elif cp.kind == "discovered":
+            got = sum(1 for i in task.holders(cp.scope) if cp.site in known.get(i, ()))
+        elif cp.kind == "traded":
+            got = state.get("trades", 0)
         else:
             got = sum(1 for i in task.holders(cp.scope) if sites.get(i) == cp.site)
         out.append((cp.name, int(got), cp.qty))

@@ -60,7 +60,21 @@ def test_random_actions_are_valid_schema():
 
 def test_action_schema_is_flat_for_structured_output():
     schema = CraftingWorld.Action.model_json_schema()
-    assert set(schema["properties"]) == {"tool", "site", "node", "item", "skill", "qty", "to", "recipient", "message"}
+    assert set(schema["properties"]) == {
+        "tool",
+        "site",
+        "node",
+        "item",
+        "skill",
+        "qty",
+        "to",
+        "recipient",
+        "message",
+        "mob",
+        "want",
+        "want_qty",
+        "offer",
+    }
     a = CraftingWorld.Action.model_validate(
         {"name": "craft_item", "arguments": {"item": "stick", "skill": "fletching"}}
     )

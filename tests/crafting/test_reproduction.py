@@ -56,9 +56,30 @@ def test_scripted_llm_drives_a_full_task_in_reproduction_mode(tmp_path, protocol
     audit = res["treatment"]["audit"]
     assert audit["identity_holds"] and audit["policy_error"] == 1
     decisions = read_jsonl(tmp_path / "decisions.jsonl")
-    assert {d["action"]["tool"] for d in decisions if d["action"]} >= set(TOOLS)
+    assert {d["action"]["tool"] for d in decisions if d["action"]} >= set(TOOLS[:8])  # the economy's eight tools
     assert all(d["raw"] for d in decisions) and not any(d["deferred"] for d in decisions)
     assert (tmp_path / "board.jsonl").read_text() == ""  # chat only: no board
     assert len(llm.prompts) == len(decisions)
     rows = read_jsonl(tmp_path / "treatment.jsonl")
     assert rows[-1]["metrics"]["sr"] == 1.0 and "checkpoints" in rows[-1]
+
+
+def test_reproduction_mode_reaches_the_new_tools(tmp_path):
+    """Every seat scripted in fur_trade: the rule's own actions (attacks, offers, accepts) replayed
+    as text, plus an explore and a meal in place of two sleeps, so the five new tools pass
+    through the LLM path."""
+    params = {"task": "fur_trade", "board": "off", "turn_order": "fixed"}
+    w = CraftingWorld(**params, seed=2)
+    while not w.done and w.round < w.budget:
+        w.play_round()
+    script = {(a["round"], a["agent"]): json.dumps({"tool": a["tool"], **a["args"]}) for a in w.log}
+    sleeps = sorted(k for k, v in script.items() if '"sleep"' in v)
+    script[sleeps[0]] = '{"tool": "explore"}'  # in place of sleeps, so the replay stays on course
+    script[sleeps[1]] = '{"tool": "eat_food", "item": "apple"}'  # an AgentWorld-style alias
+    n = len(w.actors)
+    spec = PairSpec.build(world="crafting", seed=2, params=params, influence=n, policy="llm")
+    res = run_pair(spec, out=tmp_path, controller=ScriptedLLM(script))
+    assert res["treatment"]["audit"]["identity_holds"]
+    decisions = read_jsonl(tmp_path / "decisions.jsonl")
+    assert {d["action"]["tool"] for d in decisions if d["action"]} >= set(TOOLS[8:])
+    assert res["treatment"]["final"]["psr"] > 0  # the replayed hunt and trades still moved the task

@@ -28,7 +28,16 @@ def test_the_schema_rejects_mixed_and_unbounded_actions():
         {"tool": "request", "item": "logs", "qty": 21},  # request above 20
         {"tool": "harvest", "node": "nowhere"},
         {"tool": "transfer", "item": "logs", "to": 20},  # agent id beyond any task
+        {"tool": "offer_trade", "item": "coin", "qty": 2, "want": "plank"},  # want_qty missing
+        {"tool": "offer_trade", "item": "coin", "qty": 2, "want": "plank", "want_qty": 51},
+        {"tool": "accept_trade"},  # which offer?
+        {"tool": "accept_trade", "offer": 1, "item": "coin"},  # a field of another tool
+        {"tool": "attack", "mob": "dragon"},
+        {"tool": "explore", "site": "cave"},
     ]
     for action in bad:
         assert not jsonschema.Draft202012Validator(SCHEMA).is_valid(action), action
     assert jsonschema.Draft202012Validator(SCHEMA).is_valid({"tool": "request", "item": "coal", "qty": 2})
+    trade = {"tool": "offer_trade", "item": "coin", "qty": 2, "want": "plank", "want_qty": 1}
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid(trade)
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid({"tool": "accept_trade", "offer": 7})

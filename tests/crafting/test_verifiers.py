@@ -6,10 +6,29 @@ from mam_bench.models.crafting.tasks import all_tasks, checkpoint_progress, psr,
 
 def _state(task, fraction: float) -> dict:
     """A final state meeting each checkpoint to `fraction` of its target (rounded down)."""
-    st = {"inventories": {}, "sites": {i: a.spawn for i, a in enumerate(task.agents)}, "crafted": {}, "harvested": {}}
+    st = {
+        "inventories": {},
+        "sites": {i: a.spawn for i, a in enumerate(task.agents)},
+        "crafted": {},
+        "harvested": {},
+        "kills": {},
+        "health": {},
+        "known": {},
+        "trades": 0,
+    }
     for cp in task.checkpoints:
         n = int(cp.qty * fraction)
-        if cp.kind == "held":
+        holders = task.holders(cp.scope)
+        if cp.kind == "kills":
+            st["kills"][cp.item] = n
+        elif cp.kind == "alive":
+            st["health"] = {i: (20 if k < n else 0) for k, i in enumerate(holders)}
+        elif cp.kind == "discovered":
+            for i in holders[:n]:
+                st["known"].setdefault(i, []).append(cp.site)
+        elif cp.kind == "traded":
+            st["trades"] = n
+        elif cp.kind == "held":
             holder = task.holders(cp.scope)[0]
             inv = st["inventories"].setdefault(holder, {})
             inv[cp.item] = inv.get(cp.item, 0) + n
@@ -39,7 +58,15 @@ def test_verifier_pass_fail_partial(name):
     # one checkpoint short, the rest met: binary PSR counts the others
     st = _state(task, 1.0)
     cp = task.checkpoints[-1]
-    if cp.kind == "held":
+    if cp.kind == "kills":
+        st["kills"][cp.item] -= 1
+    elif cp.kind == "alive":
+        st["health"][task.holders(cp.scope)[0]] = 0
+    elif cp.kind == "discovered":
+        st["known"] = {i: [x for x in sites if x != cp.site] for i, sites in st["known"].items()}
+    elif cp.kind == "traded":
+        st["trades"] -= 1
+    elif cp.kind == "held":
         st["inventories"][task.holders(cp.scope)[0]][cp.item] -= 1
     elif cp.kind in ("crafted", "harvested"):
         st[cp.kind][cp.item] -= 1
