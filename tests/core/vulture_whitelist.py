@@ -11,6 +11,7 @@ __getattr__  # PEP 562 module __getattr__ in mam_bench/__init__.py: Python calls
 _.steps  # mesa.Model.steps, the round counter Mesa's own step() and DataCollector read
 _.model_config  # pydantic reads each model's ConfigDict (frozen, extra="forbid")
 _.recipient  # crafting CraftAction field: filled by pydantic, read back through model_dump()
+_.want_qty  # crafting CraftAction field (offer_trade): filled by pydantic, read back through model_dump()
 _._llm_type  # LangChain BaseChatModel hook of the local model
 _._identifying_params  # LangChain BaseChatModel hook of the local model
 _._generate  # LangChain BaseChatModel hook of the local model
