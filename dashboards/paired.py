@@ -76,7 +76,9 @@ def LiftCard(state: Any, version: int = 0, baselines: dict[str, dict[str, float 
                 solara.Text("same seed and settings:", classes=["mam-line"], style="font-size:13px")
                 for policy, b in baselines.items():
                     solara.Text(
-                        f"{policy} lift {_fmt(b['lift'])}",
+                        f"{policy} lift {_fmt(b['lift'])}"
+                        if b["lift"] is not None
+                        else f"{policy}: n/a (no rule_action)",
                         classes=[f"mam-baseline-{policy}", "mam-line"],
                         style="font-size:13px",
                     )

@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from mam_bench.outcome import delta_lift_relative
 from mam_bench.registry import make_controller
-from mam_bench.runner import PairSpec, Prepared, Treatment, prepare, round_row, run_treatment, step_reference
+from mam_bench.runner import (
+    PairSpec,
+    Prepared,
+    Treatment,
+    has_rule_action,
+    prepare,
+    round_row,
+    run_treatment,
+    step_reference,
+)
 
 #: the baselines a lift is shown beside (house rule), paired by seed: influence agents idle, or
 #: doing what the rule would without deferring
@@ -137,6 +146,8 @@ class PairSession:
             if self._baselines is None:
                 out = {}
                 for policy in BASELINES:
+                    if policy == "mimic" and not has_rule_action(self.prep.world_cls):
+                        continue  # shown as n/a: the world cannot say what its rule would do
                     prep = replace(self.prep, spec=self.spec.model_copy(update={"policy": policy}))
                     controller = make_controller(policy, prep.world_cls, prep.objective, {})
                     _, rows, _, _ = run_sync(run_treatment(prep, controller))
@@ -149,9 +160,14 @@ class PairSession:
         """Each baseline's lift at the current round, against the same reference row as the controller's."""
         st, m = self.state, self.state.info.primary
         ref = st.reference[-1]["metrics"][m]
+        played = self.baselines()
         return {
-            policy: delta_lift_relative(rows[min(st.round, len(rows) - 1)]["metrics"][m], ref, st.info.direction)
-            for policy, rows in self.baselines().items()
+            policy: delta_lift_relative(
+                played[policy][min(st.round, len(played[policy]) - 1)]["metrics"][m], ref, st.info.direction
+            )
+            if policy in played
+            else {"lift": None, "delta": None, "relative": None}
+            for policy in BASELINES
         }
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ OWN = {
     "steering/heuristics/crafting.py",
     "steering/llm/prompts/schelling.py",
     "steering/llm/prompts/swarm.py",
+    "steering/llm/prompts/crafting.py",
     "dashboards/worlds/schelling.py",
     "dashboards/worlds/schelling_board.py",
     "dashboards/worlds/swarm.py",

@@ -110,3 +110,19 @@ def test_baseline_lifts_are_the_runners_stay_and_mimic_pairs(world: str, tmp_pat
     s.reset()  # same seed and settings: the baselines are kept, not played again
     assert s.baselines() is s.baselines()
     s.close()
+
+
+def test_a_world_without_rule_action_shows_mimic_as_not_available() -> None:
+    """A user's world may have no rule_action: the card shows stay, and mimic as n/a, no crash."""
+    from mam_bench import registry
+    from mam_bench.registry import WorldRegistration
+
+    table = registry.registrations()
+    table["test-no-rule-schelling"] = WorldRegistration(world="tests.experiment.mimic_world:NoRuleSchelling")
+    try:
+        s = PairSession(PairSpec.build(world="test-no-rule-schelling", seed=5, policy="random", params=SMALL))
+        got = s.baseline_lifts()
+        assert got["mimic"]["lift"] is None and isinstance(got["stay"]["lift"], float)
+        s.close()
+    finally:
+        del table["test-no-rule-schelling"]

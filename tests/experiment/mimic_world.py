@@ -8,6 +8,7 @@ from typing import Any
 from mam_bench.models.schelling.model import SchellingWorld
 
 from mam_bench.streams import agent_stream
+from mam_bench.world import SteerableWorld
 
 
 class MimicSchelling(SchellingWorld):
@@ -16,3 +17,10 @@ class MimicSchelling(SchellingWorld):
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         rng = agent_stream(self.seed, "test.rule_action", self.round, actor_id)
         return self.random_action(self.observe(actor_id), rng)
+
+
+class NoRuleSchelling(SchellingWorld):
+    """Schelling without a rule_action, as a user's world may be: `mimic` cannot be played on it."""
+
+    name = "test-no-rule-schelling"
+    rule_action = SteerableWorld.rule_action
