@@ -114,6 +114,15 @@ def job_of(out: Path, pair: Pair, max_policy_error_share: float = 0.5) -> dict[s
     return {"spec": spec.model_dump(mode="json"), "out": str(where), "pair_id": pair.pair_id}
 
 
+def spent_by(where: Path) -> tuple[int, float]:
+    """Calls and cost a pair's run directory recorded (a failed pair has no result row)."""
+    calls = where / "llm_calls.jsonl"
+    if not calls.is_file():
+        return 0, 0.0
+    rows = [json.loads(line) for line in calls.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return len(rows), sum(float(r.get("cost") or 0.0) for r in rows)
+
+
 class _Budget:
     def __init__(self, max_calls: int | None, max_cost: float | None, calls: int, cost: float, pairs: int):
         self.max_calls, self.max_cost = max_calls, max_cost
@@ -145,6 +154,19 @@ class _Budget:
             f"{limits}: the next pair would pass the limit ({self.calls} calls, ${self.cost:.4f} spent; "
             f"about {per:.1f} calls per pair)"
         )
+
+    def pair_cap(self, reserved: float, free_slots: int) -> float | None:
+        """The spend one more LLM pair may make (its run's own `max_cost`): the unreserved rest of
+        `--max-cost`, split over the free slots, so that the pairs under way can never pass it
+        together, however much more than the mean one of them costs."""
+        if self.max_cost is None:
+            return None
+        return max(self.max_cost - self.cost - reserved, 0.0) / max(free_slots, 1)
+
+    def add_failed(self, calls: int, cost: float) -> None:
+        """A pair that failed (a guard stop included) still spent what its calls cost."""
+        self.calls += calls
+        self.cost += cost
 
     def room_for(self, in_flight: int) -> bool:
         """Would one more pair (at the mean spend per finished pair) stay within the limits?"""
@@ -219,6 +241,7 @@ def _run_locked(
     done = outcome.skipped
     pool = make_executor(executor, address, jobs) if todo else None
     in_flight: dict[Any, Pair] = {}
+    caps: dict[Any, float] = {}  # the max_cost each LLM pair under way was given
     queue = list(todo)
     try:
         while queue or in_flight:
@@ -230,8 +253,14 @@ def _run_locked(
                     for child in where.iterdir():
                         if not child.name.startswith("llm_cache"):
                             shutil.rmtree(child) if child.is_dir() else child.unlink()
+                job = job_of(out, pair, suite.max_policy_error_share)
+                cap = budget.pair_cap(sum(caps.values()), pool.slots - len(in_flight))
+                if cap is not None and pair.case.controller in LLM_POLICIES:
+                    job["spec"]["controller_options"]["max_cost"] = cap
                 try:
-                    in_flight[pool.submit(job_of(out, pair, suite.max_policy_error_share))] = pair
+                    handle = pool.submit(job)
+                    in_flight[handle] = pair
+                    caps[handle] = cap or 0.0
                 except BrokenProcessPool:  # a worker died hard (OOM killer): a fresh pool, same pair later
                     queue.insert(0, pair)
                     pool.shutdown()
@@ -243,7 +272,9 @@ def _run_locked(
                 break
             for handle, result, exc in pool.wait(list(in_flight), timeout=1.0):
                 pair = in_flight.pop(handle)
+                caps.pop(handle, None)
                 if exc is not None:
+                    budget.add_failed(*spent_by(pair_dir(out, pair)))
                     error = str(exc) if isinstance(exc, PairFailed) else f"{type(exc).__name__}: {exc}"
                     outcome.failed.append((pair.pair_id, error))
                     with open(failures, "a", encoding="utf-8") as fh:

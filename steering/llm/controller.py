@@ -169,7 +169,13 @@ class LLMController(Controller):
         if self._sem is None:
             self._sem = asyncio.Semaphore(self.options.max_concurrency)
         tasks = [self._guarded(req, phase) for req in requests]
-        return list(await asyncio.gather(*tasks))
+        # every call under way finishes and is recorded before a backend failure (a guard stop, a
+        # 401) ends the phase: a call the provider answered is paid for, so it must be in the records
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        failures = [r for r in results if isinstance(r, BaseException)]
+        if failures:
+            raise next((f for f in failures if isinstance(f, BackendFailed)), failures[0])
+        return list(results)
 
     async def _guarded(self, req: Request, phase: str) -> Any:
         """One agent's turn; whatever goes wrong stays with this agent."""
