@@ -6,6 +6,9 @@ the agent's own recent actions; answers are the world's tool JSON, read by its o
 
 from __future__ import annotations
 
+from typing import Any
+
+from mam_bench.models.crafting.actions import strict_schema
 from mam_bench.steering.llm.prompts.generic import WorldPrompts
 
 from mam_bench.controller import Request
@@ -18,6 +21,14 @@ OBJECTIVES = {
 
 
 class CraftingPrompts(WorldPrompts):
+    def action_schema(self) -> dict[str, Any]:
+        """The strict tool schema (one `oneOf` branch per tool, required fields, bounds): with
+        constrained decoding a schema-valid answer is a well-formed tool call."""
+        cache = self.__dict__.setdefault("_schemas", {})
+        if "action" not in cache:
+            cache["action"] = strict_schema()
+        return cache["action"]
+
     def system(self, req: Request) -> str:
         return req.observation.system_prompt()
 
