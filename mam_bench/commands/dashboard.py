@@ -83,6 +83,9 @@ def server_env(
         else:
             env.pop(key, None)
     env.setdefault("SOLARA_TELEMETRY_MIXPANEL_ENABLE", "False")
+    # Solara's corner banner sits over the feed's last row in a screenshot; the page is ours
+    env.setdefault("SOLARA_THEME_SHOW_BANNER", "False")
+    env.setdefault("SOLARA_THEME_TITLE", "MAM-Bench")
     assets = offline_assets()
     if assets and "SOLARA_ASSETS_PROXY_CACHE_DIR" not in env:
         env["SOLARA_ASSETS_PROXY_CACHE_DIR"] = str(assets)

@@ -34,6 +34,7 @@ def body_has_no_traceback(page: Page) -> None:
     text = page.inner_text("body")
     assert "Traceback" not in text and "Error:" not in text, text[:2000]
     assert page.locator(".mam-error").count() == 0, text[:2000]
+    assert "This website runs on" not in text  # Solara's banner would cover the feed's last row
 
 
 def boards_render(page: Page) -> None:
