@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import time
@@ -51,14 +52,25 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv holding a regular (non-editable) install of mam-bench and of the user's package."""
     tmp = tmp_path_factory.mktemp("install")
     base = Path(getattr(sys, "_base_executable", sys.executable))
-    _run(base, "-m", "venv", "--system-site-packages", tmp / "venv")
+    _run(base, "-m", "venv", tmp / "venv")
     py = tmp / "venv" / "bin" / "python"
+    # The dependencies come from the test interpreter's own site directories (the project's .venv,
+    # and the base Python's when that venv includes it), named in a .pth file: a directory named
+    # there joins sys.path after the new venv's own, but its .pth files are not run, so the
+    # checkout's editable mam_bench stays invisible and only the wheel's is imported. (A
+    # --system-site-packages venv would see the base Python's packages only: nothing, under
+    # Debian's /usr/bin/python3.)
+    site_dir = next((tmp / "venv" / "lib").glob("python3*/site-packages"))
+    deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (site_dir / "zz_test_dependencies.pth").write_text("\n".join(deps) + "\n")
     # the data files pip writes into a venv's prefix when it installs the dependencies there
-    # (widget registrations, Solara's offline CDN copy); ours come from the system site-packages,
-    # so copy the system prefix's, as an ordinary install would have them
+    # (widget registrations, Solara's offline CDN copy): copy the test interpreter's, as an
+    # ordinary install would have them
     for data in ("etc/jupyter", "share/jupyter", "share/solara"):
-        if (Path(sys.base_prefix) / data).is_dir():
-            shutil.copytree(Path(sys.base_prefix) / data, tmp / "venv" / data, dirs_exist_ok=True)
+        for prefix in (Path(sys.prefix), Path(sys.base_prefix)):
+            if (prefix / data).is_dir():
+                shutil.copytree(prefix / data, tmp / "venv" / data, dirs_exist_ok=True)
+                break
     _run(py, "-m", "pip", "install", "--no-deps", "--no-index", _wheel(ROOT, tmp / "dist"))
     pkg = tmp / "user-package"
     (pkg / "rumour").mkdir(parents=True)
@@ -91,6 +103,9 @@ def test_only_top_level_name_is_mam_bench(venv: Path) -> None:
     assert roots - {info.name, ".."} == {"mam_bench"}
     editable = [p.name for p in site.glob("__editable__*mam_bench*")]
     assert editable == []  # a regular install
+    # and it is the wheel's package that imports, not the checkout's editable one
+    where = _run(venv, "-c", "import mam_bench; print(mam_bench.__file__)", cwd=venv.parent).stdout.strip()
+    assert where.startswith(str(site)), where
 
 
 def test_worlds_all_available_from_a_project_with_its_own_models(venv: Path, project: Path) -> None:

@@ -63,7 +63,6 @@ scan_reference_outcome  # the plain scan the numba kernel is checked against (te
 _.to_naive_text  # the verbose rendering the compact text is measured against (tests/schelling/test_observe.py)
 _.count_tokens  # local model tokenizer: the token-count comparison in tests/llm/test_observation_text.py
 _.place_prey  # test seam: tests/swarm/test_scores.py and test_parity.py place the prey by hand
-strict_schema  # crafting action JSON schema, checked by tests/crafting/test_schema.py
 STATIC_WORLD  # crafting params restoring the old static world (RESULTS.md; tests/crafting)
 cohen_kappa  # judge agreement, run by bench/crafting_judge.py and tests/crafting/test_judge.py
 judge_chat_edges  # optional LLM judge of chat edges; only tests/crafting/test_cce.py calls it so far
