@@ -21,7 +21,6 @@ from mam_bench.runner import (
     PairSpec,
     Prepared,
     Treatment,
-    has_rule_action,
     prepare,
     round_row,
     run_treatment,
@@ -146,7 +145,7 @@ class PairSession:
             if self._baselines is None:
                 out = {}
                 for policy in BASELINES:
-                    if policy == "mimic" and not has_rule_action(self.prep.world_cls):
+                    if policy == "mimic" and not self.prep.world_cls.has_rule_action():
                         continue  # shown as n/a: the world cannot say what its rule would do
                     prep = replace(self.prep, spec=self.spec.model_copy(update={"policy": policy}))
                     controller = make_controller(policy, prep.world_cls, prep.objective, {})

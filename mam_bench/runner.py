@@ -417,7 +417,7 @@ def compared_reference(tre: SteerableWorld, ref_rows: list[dict[str, Any]], hori
 async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]]) -> dict[str, Any]:
     """A rule-based baseline treatment (`stay`, `mimic`) against the given reference, in memory:
     its lift, delta and status; `n/a` with the reason when the world cannot play it."""
-    if name == "mimic" and not has_rule_action(prep.world_cls):
+    if name == "mimic" and not prep.world_cls.has_rule_action():
         return {"status": "n/a", "reason": "world has no rule_action", "lift": None, "delta": None}
     controller = make_controller(name, prep.world_cls, prep.objective, {})
     try:
@@ -428,13 +428,6 @@ async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]
     ref_cmp = compared_reference(tre, ref_rows, prep.rounds)
     lift = delta_lift_relative(tre_rows[-1]["metrics"][metric], ref_cmp["metrics"][metric], prep.direction)
     return {"status": tre.status, "lift": lift["lift"], "delta": lift["delta"], "final": tre_rows[-1]["metrics"]}
-
-
-def has_rule_action(world_cls: type[SteerableWorld]) -> bool:
-    """True when the world says what its rule would do for one agent (what `mimic` plays)."""
-    from mam_bench.world import SteerableWorld
-
-    return world_cls.rule_action is not SteerableWorld.rule_action
 
 
 def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:

@@ -139,16 +139,12 @@ def _from_regex(tree: Any, rng: np.random.Generator, budget: int) -> str:
 
 
 def _from_class(items: list, rng: np.random.Generator) -> str:
-    chars = _CLASSES.get(id(items))
-    if chars is None:
-        chars = _CLASSES[id(items)] = _class_chars(items)
+    chars = _class_chars(tuple(items))
     return chars[int(rng.integers(len(chars)))]
 
 
-_CLASSES: dict[int, str] = {}  # keyed by the cached parse tree's node, which lives as long as the process
-
-
-def _class_chars(items: list) -> str:
+@functools.cache
+def _class_chars(items: tuple) -> str:
     chars: list[str] = []
     for op, arg in items:
         if op is sre.LITERAL:

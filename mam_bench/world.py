@@ -167,6 +167,11 @@ class SteerableWorld(mesa.Model):
         """A uniformly random legal action for the `random` controller (override per world)."""
         raise NotImplementedError(f"{cls.__name__} has no random_action")
 
+    @classmethod
+    def has_rule_action(cls) -> bool:
+        """True when the world says what its rule would do for one agent (what `mimic` plays)."""
+        return cls.rule_action is not SteerableWorld.rule_action
+
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """The action the world's own rule would take for `actor_id` now (the `mimic` baseline).
 

@@ -299,9 +299,8 @@ def _placed(case: Case, placement: Any) -> Case:
 
 
 def has_rule_action(world: str) -> bool:
-    from mam_bench.world import SteerableWorld
-
-    return get_world(world).rule_action is not SteerableWorld.rule_action
+    """By world name (a suite names its worlds): see `SteerableWorld.has_rule_action`."""
+    return get_world(world).has_rule_action()
 
 
 @dataclass(frozen=True)

@@ -25,23 +25,6 @@ ALIASES = {
     "attack_entity": "attack",
     "eat_food": "eat",
 }
-TOOLS = (
-    "move_to",
-    "harvest",
-    "craft",
-    "transfer",
-    "chat",
-    "request",
-    "equip",
-    "sleep",
-    "attack",
-    "eat",
-    "explore",
-    "offer_trade",
-    "accept_trade",
-)
-
-
 REQUIRED = {
     "move_to": ("site",),
     "harvest": ("node",),
@@ -57,6 +40,7 @@ REQUIRED = {
     "offer_trade": ("item", "qty", "want", "want_qty"),
     "accept_trade": ("offer",),
 }
+TOOLS = tuple(REQUIRED)  # the one list of tool names: the action's `tool` literal is derived from it
 OPTIONAL = {
     "craft": ("skill",),
     "transfer": ("qty",),
@@ -77,21 +61,7 @@ class CraftingAction(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    tool: Literal[
-        "move_to",
-        "harvest",
-        "craft",
-        "transfer",
-        "chat",
-        "request",
-        "equip",
-        "sleep",
-        "attack",
-        "eat",
-        "explore",
-        "offer_trade",
-        "accept_trade",
-    ]
+    tool: Literal[TOOLS]  # type: ignore[valid-type]
     site: str | None = None
     node: str | None = None
     item: str | None = None

@@ -34,8 +34,14 @@ USER = Path(__file__).resolve().parent / "user_model"
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
+def _child_env() -> dict[str, str]:
+    """The environment minus anything that would point a child at this checkout or the test venv
+    (nothing is added): the installed wheel must stand on its own."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+
 def _run(*cmd: str | Path, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = _child_env()
     proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
     if check and proc.returncode != 0:
         raise AssertionError(f"{cmd} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
@@ -177,7 +183,7 @@ def dashboard(venv: Path, project: Path, tmp_path: Path) -> Iterator[str]:
 
     port = free_port()
     log = open(tmp_path / "dashboard.log", "w")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = _child_env()
     proc = subprocess.Popen(
         [str(venv), "-m", "mam_bench", "dashboard", "rumour", "--port", str(port)],
         cwd=project,

@@ -10,6 +10,7 @@ import socket
 from mam_bench.experiment.run_suite import run_experiment
 from mam_bench.experiment.suite import parse_suite
 from tests.support.cli import cli_process as cli
+from tests.support.cli import llm_pair_args
 
 KEY_ENV = "MAM_TEST_DEAD_KEY"
 
@@ -23,31 +24,8 @@ def dead_url() -> str:
 
 def test_dead_endpoint_run_exits_3_and_is_invalid(tmp_path) -> None:
     out = tmp_path / "run"
-    proc = cli(
-        "run",
-        "schelling",
-        "--seed",
-        "22",
-        "--policy",
-        "llm",
-        "--model",
-        "openai:dead",
-        "--base-url",
-        dead_url(),
-        "--api-key-env",
-        KEY_ENV,
-        "--rounds",
-        "2",
-        "--influence",
-        "2",
-        "--max-retries",
-        "0",
-        "--timeout",
-        "1",
-        "--out",
-        str(out),
-        env={KEY_ENV: "sk-test-not-a-secret"},
-    )
+    flags = ("--api-key-env", KEY_ENV, "--influence", "2", "--max-retries", "0", "--timeout", "1")
+    proc = cli(*llm_pair_args(dead_url(), out, *flags, model="openai:dead"), env={KEY_ENV: "sk-test-not-a-secret"})
     assert proc.returncode == 3, proc.stderr
     assert "invalid run" in proc.stderr and "first error: transport" in proc.stderr
     validity = json.loads((out / "result.json").read_text())["validity"]

@@ -6,6 +6,7 @@ import json
 
 from mam_bench.cli import main
 from mam_bench.records import read_jsonl
+from tests.support.cli import llm_pair_args
 from tests.support.openai_server import OpenAIServer, schelling_reply
 
 KEY = "sk-reliability-key-5b7c9d1e3f"
@@ -17,25 +18,7 @@ def _auth(headers: dict) -> str:
 
 
 def _run(srv: OpenAIServer, out, *extra: str) -> int:
-    return main(
-        [
-            "run",
-            "schelling",
-            "--seed",
-            "22",
-            "--policy",
-            "llm",
-            "--model",
-            "openai:m",
-            "--base-url",
-            srv.base_url,
-            "--rounds",
-            "2",
-            "--out",
-            str(out),
-            *extra,
-        ]
-    )
+    return main(llm_pair_args(srv.base_url, out, *extra))
 
 
 def test_a_401_stops_the_run_after_the_first_call(tmp_path, monkeypatch, capsys):

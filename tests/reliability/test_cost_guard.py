@@ -9,6 +9,7 @@ import yaml
 
 from mam_bench.cli import main
 from mam_bench.records import read_jsonl
+from tests.support.cli import llm_pair_args
 from tests.support.openai_server import OpenAIServer, schelling_reply
 
 KEY = "sk-costguard-key-8d2f4a6c1e"
@@ -18,27 +19,7 @@ PRICES = {"openai:m": {"input": 1000.0, "output": 1000.0}}
 
 def _llm_run(srv: OpenAIServer, out, *extra: str) -> int:
     return main(
-        [
-            "run",
-            "schelling",
-            "--seed",
-            "22",
-            "--policy",
-            "llm",
-            "--model",
-            "openai:m",
-            "--base-url",
-            srv.base_url,
-            "--api-key-env",
-            "COSTGUARD_KEY",
-            "--rounds",
-            "3",
-            "--max-concurrency",
-            "2",
-            "--out",
-            str(out),
-            *extra,
-        ]
+        llm_pair_args(srv.base_url, out, "--api-key-env", "COSTGUARD_KEY", "--max-concurrency", "2", *extra, rounds=3)
     )
 
 

@@ -42,3 +42,10 @@ def cli_pipeline(*args: str, into: str, cwd: Path | str = REPO, timeout: float =
     """`python -m mam_bench ARGS | INTO` through the shell (e.g. a reader that leaves early)."""
     command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "mam_bench", *args))
     return subprocess.run(f"{command} | {into}", shell=True, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def llm_pair_args(base_url: str, out: Path | str, *extra: str, model: str = "openai:m", rounds: int = 2) -> list[str]:
+    """`run` arguments for the tests' standard LLM pair: Schelling seed 22 through an
+    OpenAI-compatible server at `base_url`; `extra` adds flags (key variable, limits, ...)."""
+    head = ["run", "schelling", "--seed", "22", "--policy", "llm", "--model", model, "--base-url", base_url]
+    return [*head, "--rounds", str(rounds), "--out", str(out), *extra]
