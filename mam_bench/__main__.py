@@ -1,5 +1,5 @@
 import sys
 
-from mam_bench.cli import main
+from mam_bench.cli import console
 
-sys.exit(main())
+sys.exit(console())

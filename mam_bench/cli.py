@@ -8,6 +8,7 @@ Bad input fails before any work with `error: FIELD: message` and exit code 2.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -70,5 +71,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def console() -> int:
+    """The `mam-bench` command: `main`, then an exit without the collector's last sweep.
+
+    A process that has loaded numba, pydantic or Mesa spends about 0.4 s at exit collecting
+    objects the OS reclaims anyway (a third of a short `landscape`). Freezing them skips that.
+    It loses nothing: every record and table row is flushed when written, and files are closed.
+    Only the command does this; `main` called in a long-lived process keeps its collector.
+    """
+    code = main()
+    gc.freeze()
+    return code
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(console())

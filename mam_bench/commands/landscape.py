@@ -90,6 +90,21 @@ def _one(job: tuple[str, dict[str, Any], int, int]) -> dict[str, Any]:
     return {"seed": seed, **cls.reference_outcome(p, seed, cap)}
 
 
+def _sweep(jobs: list[tuple[str, dict[str, Any], int, int]], workers: int) -> list[dict[str, Any]]:
+    """Every job's result, in order, on `workers` forked processes (here, if only one)."""
+    if workers <= 1 or len(jobs) < 2:
+        return [_one(j) for j in jobs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork, where the platform has it: workers inherit the loaded kernel and world (a spawned
+    # worker imports Mesa and the kernel again; some installs make spawn the default)
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        return list(pool.map(_one, jobs, chunksize=max(1, len(jobs) // (16 * workers))))
+
+
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.experiment.executors import MAX_JOBS
     from mam_bench.params import parse_param_pairs
@@ -125,21 +140,8 @@ def handle(args: argparse.Namespace) -> int:
     ensure_writable(out.parent if str(out.parent) else Path("."))
     jobs = [(args.world, params, s, args.max_rounds) for _, _, params in cells for s in seeds]
     started = time.perf_counter()
-    if args.jobs > 1:
-        # the first run here loads the compiled kernel once, before the workers fork (else each
-        # worker loads it again); its result is the first row
-        first = _one(jobs[0])
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # fork, where the platform has it: workers inherit the loaded kernel and world (a spawned
-        # worker imports Mesa and the kernel again; some installs make spawn the default)
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(args.jobs, mp_context=ctx) as pool:
-            results = [first, *pool.map(_one, jobs[1:], chunksize=max(1, len(jobs) // (16 * args.jobs)))]
-    else:
-        results = [_one(j) for j in jobs]
+    first = _one(jobs[0])  # loads the compiled kernel here, once, before any worker forks
+    results = [first, *_sweep(jobs[1:], args.jobs)]
     elapsed = time.perf_counter() - started
     rows = []
     it = iter(results)
