@@ -51,3 +51,42 @@ def test_vectorised_gini_and_components_match_the_formulas():
         cheb = np.abs(pts[:, None, :] - pts[None, :, :]).max(-1)
         vis = (cheb <= 2) & (cheb > 0)
         assert components(vis) == connected_components(vis | np.eye(len(pts), dtype=bool), directed=False)[0]
+
+
+def _plain_best_fit(agents, targets, scale, bounds):
+    """The dissimilarity's definition: every translation in sorted order, the first least cost."""
+    from mam_bench.models.swarm.flocking.metrics import _cost
+
+    diffs = {tuple(d) for d in (agents[:, None, :] - targets[None, :, :]).reshape(-1, 2).tolist()}
+    if bounds is not None:
+        r0, r1, c0, c1 = bounds
+        lo, hi = targets.min(axis=0), targets.max(axis=0)
+        diffs = {
+            t for t in diffs if r0 <= t[0] + lo[0] and t[0] + hi[0] <= r1 and c0 <= t[1] + lo[1] and t[1] + hi[1] <= c1
+        }
+        diffs = diffs or {(r0 - int(lo[0]), c0 - int(lo[1]))}
+    best = None
+    for t in sorted(diffs):
+        cost, r, k = _cost(agents, targets, t, scale)
+        if best is None or cost < best[0]:
+            best = (cost, t, {int(a): int(b) for a, b in zip(r, k)})
+    return best
+
+
+@pytest.mark.parametrize("n", [1, 4, 10, 16, 30])
+def test_pruned_best_fit_equals_trying_every_translation(n):
+    """Skipping translations whose floor cannot win gives the exhaustive answer, ties included."""
+    from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
+
+    rng = np.random.default_rng(n)
+    for trial in range(40):
+        size = int(rng.integers(8, 20))
+        side = max(1, min(n // 4 + 1, size - 2))
+        cells = rng.choice(size * size, size=n, replace=False)
+        agents = np.stack([cells // size, cells % size], axis=1).astype(np.int64)
+        if trial % 5 == 0:  # a swarm already in formation: many translations tie near zero
+            agents = (hollow_square(side) + 1)[:n]
+        bounds = (1, size - 2, 1, size - 2) if trial % 2 else None
+        scale = 0.5 if trial % 3 == 0 else 1.0
+        got = best_fit(agents, hollow_square(side), scale, bounds=bounds)
+        assert got == _plain_best_fit(agents, hollow_square(side), scale, bounds)

@@ -29,33 +29,73 @@ def _cost(
     return float(c[r, k].sum()), r, k
 
 
+def _distances(agents: np.ndarray, targets: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """Manhattan distance from each agent to each target at each translation (T x n x m), as `_cost`'s."""
+    placed = targets[None, :, :] + shifts[:, None, :]
+    return np.abs(agents[None, :, None, 0] - placed[:, None, :, 0]) + np.abs(
+        agents[None, :, None, 1] - placed[:, None, :, 1]
+    )
+
+
 def best_fit(
     agents: np.ndarray, targets: np.ndarray, scale: float = 1.0, bounds: tuple[int, int, int, int] | None = None
 ) -> tuple[float, tuple[int, int], dict[int, int]]:
-    """(cost, translation, agent index -> target index). `bounds` (r0, r1, c0, c1) keeps the shape inside."""
+    """(cost, translation, agent index -> target index). `bounds` (r0, r1, c0, c1) keeps the shape inside.
+
+    Exhaustive: the least cost, ties to the smallest translation. Translations are tried in order
+    of a lower bound and skipped once the bound shows they cannot win, which gives the very same
+    answer as trying them all in sorted order.
+    """
     if len(agents) == 0 or len(targets) == 0:
         return 0.0, (0, 0), {}
-    diffs = {tuple(d) for d in (agents[:, None, :] - targets[None, :, :]).reshape(-1, 2).tolist()}
+    shifts = np.unique((agents[:, None, :] - targets[None, :, :]).reshape(-1, 2), axis=0)  # sorted rows
     if bounds is not None:
         r0, r1, c0, c1 = bounds
         lo, hi = targets.min(axis=0), targets.max(axis=0)
         ok = lambda t: r0 <= t[0] + lo[0] and t[0] + hi[0] <= r1 and c0 <= t[1] + lo[1] and t[1] + hi[1] <= c1  # noqa: E731
-        diffs = {t for t in diffs if ok(t)}
-        if not diffs:
-            diffs = {(r0 - int(lo[0]), c0 - int(lo[1]))}
+        inside = (
+            (r0 <= shifts[:, 0] + lo[0])
+            & (shifts[:, 0] + hi[0] <= r1)
+            & (c0 <= shifts[:, 1] + lo[1])
+            & (shifts[:, 1] + hi[1] <= c1)
+        )
+        shifts = shifts[inside]
+        if not len(shifts):
+            shifts = np.array([[r0 - int(lo[0]), c0 - int(lo[1])]], dtype=np.int64)
     else:
         ok = lambda t: True  # noqa: E731
     best = None
-    if len(diffs) * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET:
-        for t in sorted(diffs):
-            cost, r, k = _cost(agents, targets, t, scale)
-            if best is None or cost < best[0]:
+    if len(shifts) * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET:
+        dist = _distances(agents, targets, shifts)
+        # a floor under each translation's cost: every agent (or every target, when agents
+        # outnumber targets) pays at least the distance to its nearest partner
+        floors = scale * (dist.min(axis=2) if len(agents) <= len(targets) else dist.min(axis=1)).sum(axis=1)
+        for i in np.argsort(floors, kind="stable"):
+            t = (int(shifts[i, 0]), int(shifts[i, 1]))
+            if best is not None and (floors[i] > best[0] or (floors[i] == best[0] and t > best[1])):
+                if floors[i] > best[0]:
+                    break  # every later floor is at least as high
+                continue
+            c = scale * dist[i]  # the very matrix `_cost` builds for t
+            r, k = linear_sum_assignment(c)
+            cost = float(c[r, k].sum())
+            if best is None or cost < best[0] or (cost == best[0] and t < best[1]):
                 best = (cost, t, r, k)
     else:
+        seen: dict[tuple[int, int], tuple[float, np.ndarray, np.ndarray]] = {}
+
+        def at(t: tuple[int, int]) -> tuple[float, np.ndarray, np.ndarray]:
+            if t not in seen:
+                seen[t] = _cost(agents, targets, t, scale)
+            return seen[t]
+
         t = tuple(int(x) for x in np.round(np.median(agents, axis=0) - np.median(targets, axis=0)))
-        if not ok(t):
-            t = min(diffs, key=lambda d: abs(d[0] - t[0]) + abs(d[1] - t[1]))
-        cost, r, k = _cost(agents, targets, t, scale)
+        if not ok(t):  # the nearest allowed translation, first in the order a set of them iterates
+            pairs = (agents[:, None, :] - targets[None, :, :]).reshape(-1, 2).tolist()
+            allowed = {(int(a), int(b)) for a, b in shifts.tolist()}
+            choices = {d for d in map(tuple, pairs) if d in allowed} or allowed
+            t = min(choices, key=lambda d: abs(d[0] - t[0]) + abs(d[1] - t[1]))
+        cost, r, k = at(t)
         best = (cost, t, r, k)
         improved = True
         while improved:
@@ -64,7 +104,7 @@ def best_fit(
                 cand = (best[1][0] + dr, best[1][1] + dc)
                 if not ok(cand):
                     continue
-                cost, r, k = _cost(agents, targets, cand, scale)
+                cost, r, k = at(cand)
                 if cost < best[0]:
                     best, improved = (cost, cand, r, k), True
     cost, t, r, k = best
