@@ -67,6 +67,27 @@ def components(adjacent: np.ndarray) -> int:
     return count
 
 
+def _kept_contacts(before: list[list[int]], after: list[list[int]]) -> int:
+    """Pairs of agents side by side (Manhattan 1) both before and after the round.
+
+    Agents stand on distinct cells, so each agent looks up its four neighbours' cells instead of
+    comparing every pair.
+    """
+    at = {(r, c): i for i, (r, c) in enumerate(before)}
+    if len(at) < len(before):  # two on one cell: compare every pair
+        a, b = np.array(before), np.array(after)
+        side_a = np.abs(a[:, None, :] - a[None, :, :]).sum(-1) == 1
+        side_b = np.abs(b[:, None, :] - b[None, :, :]).sum(-1) == 1
+        return int(np.triu(side_a & side_b, 1).sum())
+    kept = 0
+    for i, (r, c) in enumerate(before):
+        for cell in ((r + 1, c), (r, c + 1), (r - 1, c), (r, c - 1)):
+            j = at.get(cell)
+            if j is not None and j > i and abs(after[i][0] - after[j][0]) + abs(after[i][1] - after[j][1]) == 1:
+                kept += 1
+    return kept
+
+
 class DynamicsTracker:
     """Keeps what the metrics need across rounds: visited cells and per-agent action counts."""
 
@@ -104,17 +125,18 @@ class DynamicsTracker:
             out["directional_entropy"] = float(-(ps * np.log2(ps)).sum())
         if acted:
             out["stillness_proportion"] = sum(1 for a in acted if a == "STAY") / len(acted)
-            vec = np.array([_UNIT.get(a, (0, 0)) for a in acted], dtype=float)
-            out["polarization_index"] = float(np.linalg.norm(vec.mean(axis=0)))
+            # unit steps sum exactly in any order, so the mean vector is the integer sums over n
+            sx = sum(_UNIT[a][0] for a in acted if a in _UNIT)
+            sy = sum(_UNIT[a][1] for a in acted if a in _UNIT)
+            out["polarization_index"] = float(np.linalg.norm(np.array([sx / len(acted), sy / len(acted)])))
         if base:
             out["dominant_action_prop"] = max(base.values()) / sum(base.values())
         both = was_active & active
         if both.any():
-            out["avg_moving_distance"] = float(np.abs(pos[both] - prev[both]).sum(axis=1).mean())
-            a, b = prev[both], pos[both]
-            adj_a = np.abs(a[:, None, :] - a[None, :, :]).sum(-1) == 1
-            adj_b = np.abs(b[:, None, :] - b[None, :, :]).sum(-1) == 1
-            out["local_structure_preservation"] = float(np.triu(adj_a & adj_b, 1).sum())
+            a, b = prev[both].tolist(), pos[both].tolist()
+            steps = sum(abs(r1 - r0) + abs(c1 - c0) for (r0, c0), (r1, c1) in zip(a, b))
+            out["avg_moving_distance"] = steps / len(a)  # an integer total: exact as numpy's mean
+            out["local_structure_preservation"] = float(_kept_contacts(a, b))
         self._mark(pos, active)
         out["exploration_rate"] = float(self.visited.sum())
         out["agent_push_events"] = float(push_events)
@@ -125,14 +147,15 @@ class DynamicsTracker:
         if len(live):
             out["action_gini"] = float(np.mean(ginis(self.counts[live])))
             p = pos[live].astype(float)
-            diff = p[:, None, :] - p[None, :, :]
-            cheb = np.abs(diff).max(-1)
+            dr, dc = p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1]
+            cheb = np.maximum(np.abs(dr), np.abs(dc))
             vis = (cheb <= self.reach) & (cheb > 0)
             out["visibility_components"] = float(components(vis))
-            d2 = (diff**2).sum(-1)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                f = np.where(vis[..., None], diff / np.where(d2 > 0, d2, 1)[..., None], 0.0).sum(1)
-            out["separation_force"] = float(np.linalg.norm(f, axis=1).mean())
+            d2 = dr**2 + dc**2
+            safe = np.where(d2 > 0, d2, 1)
+            # summed as an (n, n, 2) array along axis 1, the float order the metric was defined in
+            push = np.stack([np.where(vis, dr / safe, 0.0), np.where(vis, dc / safe, 0.0)], axis=-1).sum(1)
+            out["separation_force"] = float(np.linalg.norm(push, axis=1).mean())
         msgs = [m for m in messages if m]
         if msgs:
             lengths = np.array([len(m) for m in msgs], dtype=float)

@@ -10,11 +10,12 @@ own force plus what its predecessors pass on to reach its mass, and passes on at
 So a front pusher cannot pay for idle agents behind it.
 
 We solve the same program: when no pusher steps into an agent or a body, each moves unless a
-wall stops it (no program at all); chains (no node with two predecessors or two successors) exactly in
-closed form (the moving set is the longest feasible suffix, which is unique), anything branching
-(a box, a merge) with `scipy.optimize.milp`. Where a branching component has several maximal
-sets, the solver's tie may differ from upstream's CBC. An agent that leaves the map is gone for
-the rest of the round's directions, as upstream removes it at once.
+wall stops it (no program at all); components where every node shoves at most one other (chains,
+pushers converging on one agent, a box pushed from behind) in closed form (the optimum is then
+unique, see `_solve_tree`); the rest (a box shoving two things) with `scipy.optimize.milp`.
+Where such a component has several maximal sets, the solver's tie may differ from upstream's
+CBC. An agent that leaves the map is gone for the rest of the round's directions, as upstream
+removes it at once.
 """
 
 from __future__ import annotations
@@ -236,46 +237,49 @@ def _weak_components(keep: list[int], succ: list[set[int]]) -> list[list[int]]:
 
 
 def _solve_component(comp: list[int], succ: list[set[int]], force: np.ndarray, mass: np.ndarray) -> list[int]:
-    """The largest moving set of one weakly connected component (closed form on a chain)."""
+    """The largest moving set of one weakly connected component (closed form on a tree)."""
     inside = set(comp)
     edges = [(u, v) for u in comp for v in succ[u] if v in inside]
     outdeg = {u: 0 for u in comp}
-    indeg = {u: 0 for u in comp}
-    for u, v in edges:
+    for u, _ in edges:
         outdeg[u] += 1
-        indeg[v] += 1
-    if all(outdeg[u] <= 1 and indeg[u] <= 1 for u in comp):
-        return _solve_chain(comp, succ, force, mass, indeg)
+    if all(d <= 1 for d in outdeg.values()):
+        return _solve_tree(comp, edges, force, mass)
     return _solve_milp(comp, edges, force, mass)
 
 
-def _solve_chain(
-    comp: list[int],
-    succ: list[set[int]],
-    force: np.ndarray,
-    mass: np.ndarray,
-    indeg: dict[int, int],
-) -> list[int]:
-    """On a path the moving set is a suffix; the longest suffix whose forward flow suffices."""
-    head = next(u for u in comp if indeg[u] == 0)
-    chain = [head]
-    inside = set(comp)
-    while True:
-        nxt = [v for v in succ[chain[-1]] if v in inside]
-        if not nxt:
-            break
-        chain.append(nxt[0])
-    for start in range(len(chain)):
-        carry, ok = 0, True
-        for u in chain[start:]:
-            net = int(force[u]) + carry
-            if net < mass[u]:
-                ok = False
-                break
-            carry = net - int(mass[u])
-        if ok:
-            return chain[start:]
-    return []
+def _solve_tree(comp: list[int], edges: list[tuple[int, int]], force: np.ndarray, mass: np.ndarray) -> list[int]:
+    """The program's answer when every node shoves at most one other: an in-tree.
+
+    Only a body of several cells can shove two things, so this is every component without one
+    (chains, pushers converging on one agent) and a box pushed from behind. Force then flows
+    toward the root along one path. A node can move iff its own force plus the leftovers of the
+    children that can move reaches its mass; including a child that can move never hurts (its
+    leftover is >= 0), so every feasible moving set lies inside "the nodes that can move whose
+    every node on the way to the root can move" and that set is feasible: the unique optimum,
+    which is what the program returns.
+    """
+    children: dict[int, list[int]] = {u: [] for u in comp}
+    has_parent = set()
+    for u, v in edges:
+        children[v].append(u)
+        has_parent.add(u)
+    root = next(u for u in comp if u not in has_parent)
+    order, stack = [], [root]
+    while stack:
+        u = stack.pop()
+        order.append(u)
+        stack.extend(children[u])
+    leftover: dict[int, int | None] = {}
+    for u in reversed(order):  # children before parents
+        net = int(force[u]) + sum(leftover[c] or 0 for c in children[u])
+        leftover[u] = net - int(mass[u]) if net >= mass[u] else None
+    moving, stack = [], ([root] if leftover[root] is not None else [])
+    while stack:
+        u = stack.pop()
+        moving.append(u)
+        stack.extend(c for c in children[u] if leftover[c] is not None)
+    return sorted(moving)
 
 
 def _solve_milp(comp: list[int], edges: list[tuple[int, int]], force: np.ndarray, mass: np.ndarray) -> list[int]:

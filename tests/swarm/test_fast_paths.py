@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mam_bench.models.swarm import physics
-from mam_bench.models.swarm.dynamics import components, ginis
+from mam_bench.models.swarm.dynamics import DynamicsTracker, components, ginis
 from mam_bench.models.swarm.grid import BASE_ACTIONS
 from mam_bench.models.swarm.layouts import walled
 from scipy.sparse.csgraph import connected_components
@@ -53,6 +53,44 @@ def test_vectorised_gini_and_components_match_the_formulas():
         assert components(vis) == connected_components(vis | np.eye(len(pts), dtype=bool), directed=False)[0]
 
 
+def _dense_metrics(prev, pos, active, reach):
+    """The spatial dynamics metrics as first written: every pair compared in (n, n, 2) arrays."""
+    a, b = prev[active], pos[active]
+    adj_a = np.abs(a[:, None, :] - a[None, :, :]).sum(-1) == 1
+    adj_b = np.abs(b[:, None, :] - b[None, :, :]).sum(-1) == 1
+    p = b.astype(float)
+    diff = p[:, None, :] - p[None, :, :]
+    cheb = np.abs(diff).max(-1)
+    vis = (cheb <= reach) & (cheb > 0)
+    d2 = (diff**2).sum(-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(vis[..., None], diff / np.where(d2 > 0, d2, 1)[..., None], 0.0).sum(1)
+    return {
+        "local_structure_preservation": float(np.triu(adj_a & adj_b, 1).sum()),
+        "visibility_components": float(connected_components(vis | np.eye(len(b), dtype=bool), directed=False)[0]),
+        "separation_force": float(np.linalg.norm(f, axis=1).mean()),
+    }
+
+
+@pytest.mark.parametrize("n", [2, 10, 60, 200])
+def test_sparse_dynamics_equal_the_dense_formulas(n):
+    """Neighbour lookups and a sparse component count give the dense metrics bit for bit."""
+    rng = np.random.default_rng(n)
+    size = 10 if n <= 10 else 50
+    contacts = 0.0
+    for _ in range(30):
+        cells = rng.choice((size - 2) ** 2, size=n, replace=False)
+        prev = np.stack([cells // (size - 2) + 1, cells % (size - 2) + 1], axis=1)
+        pos = prev + rng.integers(-1, 2, size=(n, 2)) * (rng.random((n, 1)) < 0.5)
+        active = np.ones(n, dtype=bool)
+        tracker = DynamicsTracker((size, size), n, reach=3)
+        got = tracker.update(prev, pos, active, active, ["STAY"] * n, [], 0)
+        for key, want in _dense_metrics(prev, pos, active, 3).items():
+            assert got[key] == want, key
+        contacts += got["local_structure_preservation"]
+    assert contacts > 0 or n < 10  # the boards had neighbours to keep
+
+
 def _plain_best_fit(agents, targets, scale, bounds):
     """The dissimilarity's definition: every translation in sorted order, the first least cost."""
     from mam_bench.models.swarm.flocking.metrics import _cost
@@ -90,3 +128,45 @@ def test_pruned_best_fit_equals_trying_every_translation(n):
         scale = 0.5 if trial % 3 == 0 else 1.0
         got = best_fit(agents, hollow_square(side), scale, bounds=bounds)
         assert got == _plain_best_fit(agents, hollow_square(side), scale, bounds)
+
+
+def _box_board(rng: np.random.Generator, size: int, n: int):
+    """A walled board with a connected box of 2-6 cells (mass 1-6) and n agents around it."""
+    r, c = int(rng.integers(2, size - 3)), int(rng.integers(2, size - 3))
+    box = [(r, c)]
+    while len(box) < int(rng.integers(2, 7)):
+        br, bc = box[int(rng.integers(len(box)))]
+        dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][int(rng.integers(4))]
+        cell = (min(max(br + dr, 1), size - 2), min(max(bc + dc, 1), size - 2))
+        if cell not in box:
+            box.append(cell)
+    free = [(i, j) for i in range(1, size - 1) for j in range(1, size - 1) if (i, j) not in box]
+    picks = rng.choice(len(free), size=min(n, len(free)), replace=False)
+    pos = np.array([free[k] for k in picks], dtype=np.int64)
+    actions = [str(a) for a in rng.choice(BASE_ACTIONS, size=len(pos), p=[0.3, 0.3, 0.15, 0.15, 0.1])]
+    body = physics.Body(box, int(rng.integers(1, 7)), "B")
+    return walled(size), pos, np.ones(len(pos), dtype=bool), actions, [body]
+
+
+@pytest.mark.parametrize("density", [6, 20, 45])
+def test_tree_solution_equals_the_integer_program(monkeypatch, density):
+    """Where every node shoves at most one other, the closed form is the program's unique optimum."""
+    rng = np.random.default_rng(100 + density)
+    boards = [_box_board(rng, 10, density) for _ in range(200)] + [_board(rng, 10, density) for _ in range(100)]
+    trees = []
+    real_tree = physics._solve_tree
+
+    def counted(comp, edges, force, mass):
+        trees.append(len(comp))
+        return real_tree(comp, edges, force, mass)
+
+    monkeypatch.setattr(physics, "_free_run", lambda *a: None)  # always build the push graph
+    monkeypatch.setattr(physics, "_solve_tree", counted)
+    closed = [physics.resolve(*b) for b in boards]
+    monkeypatch.setattr(physics, "_solve_tree", physics._solve_milp)  # the program everywhere
+    program = [physics.resolve(*b) for b in boards]
+    for f, s in zip(closed, program):
+        assert (f.positions == s.positions).all() and f.push_events == s.push_events
+        assert [b.cells for b in f.bodies] == [b.cells for b in s.bodies]
+    assert max(trees) >= 3  # trees of several nodes were met, not only lone agents
+    assert any((f.moved != 0).any() for f in closed)

@@ -174,16 +174,15 @@ def test_a_resisting_agent_weighs_three():
     assert pos == row([2, 3, 4, 5])
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(1, 6)), min_size=1, max_size=8))
-def test_chain_closed_form_equals_the_integer_program(spec):
-    # the fast path must give the same moving set as the MILP on every chain (forces 0/2/4, masses 1-6)
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(1, 6), st.integers(0, 10**6)), min_size=1, max_size=9))
+def test_tree_closed_form_equals_the_integer_program(spec):
+    # the closed form must give the MILP's moving set on every in-tree (chains, several pushers on
+    # one node, pushers behind pushers): node k > 0 shoves an earlier node; forces 0/2/4, masses 1-6
     from mam_bench.models.swarm import physics
 
     comp = list(range(len(spec)))
-    succ = [{k + 1} if k + 1 < len(spec) else set() for k in comp]
-    force = np.array([2 * f for f, _ in spec])
-    mass = np.array([m for _, m in spec])
-    indeg = {k: int(k > 0) for k in comp}
-    edges = [(k, k + 1) for k in comp[:-1]]
-    assert physics._solve_chain(comp, succ, force, mass, indeg) == physics._solve_milp(comp, edges, force, mass)
+    edges = [(k, spec[k][2] % k) for k in comp[1:]]
+    force = np.array([2 * f for f, _, _ in spec])
+    mass = np.array([m for _, m, _ in spec])
+    assert physics._solve_tree(comp, edges, force, mass) == physics._solve_milp(comp, edges, force, mass)
