@@ -14,21 +14,22 @@ FAR = 10**6
 def bfs(passable: np.ndarray, targets: Iterable[tuple[int, int]]) -> np.ndarray:
     """Steps from every cell to the nearest target over passable cells (targets count as passable)."""
     H, W = passable.shape
-    dist = np.full((H, W), FAR, dtype=np.int64)
-    q: deque[tuple[int, int]] = deque()
+    open_ = passable.ravel().tolist()  # flat Python lists: a sweep of every cell stays cheap
+    dist = [FAR] * (H * W)
+    q: deque[int] = deque()
     for t in targets:
-        if 0 <= t[0] < H and 0 <= t[1] < W and dist[t] == FAR:
-            dist[t] = 0
-            q.append(t)
+        if 0 <= t[0] < H and 0 <= t[1] < W and dist[t[0] * W + t[1]] == FAR:
+            dist[t[0] * W + t[1]] = 0
+            q.append(t[0] * W + t[1])
     while q:
-        r, c = q.popleft()
-        d = dist[r, c] + 1
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            nr, nc = r + dr, c + dc
-            if 0 <= nr < H and 0 <= nc < W and passable[nr, nc] and dist[nr, nc] > d:
-                dist[nr, nc] = d
-                q.append((nr, nc))
-    return dist
+        k = q.popleft()
+        d = dist[k] + 1
+        r, c = divmod(k, W)
+        for nk, ok in ((k - W, r > 0), (k + W, r < H - 1), (k - 1, c > 0), (k + 1, c < W - 1)):
+            if ok and open_[nk] and dist[nk] > d:
+                dist[nk] = d
+                q.append(nk)
+    return np.array(dist, dtype=np.int64).reshape(H, W)
 
 
 def downhill(pos: tuple[int, int], dist: np.ndarray, rng: Callable[[], np.random.Generator]) -> str:

@@ -329,15 +329,15 @@ def _solve_milp(comp: list[int], edges: list[tuple[int, int]], force: np.ndarray
 
 def push_events(start: np.ndarray, end: np.ndarray, active: np.ndarray, actions: list[str | None]) -> int:
     """Pairs (A, B): A moved into B's old cell and B moved one cell the same way (spec section 6)."""
-    where = {(int(start[i, 0]), int(start[i, 1])): i for i in range(len(start)) if active[i]}
+    before, after, live = start.tolist(), end.tolist(), active.tolist()
+    where = {(r, c): i for i, (r, c) in enumerate(before) if live[i]}
     count = 0
-    for a in range(len(start)):
-        if not active[a]:
+    for a, ((r0, c0), (r1, c1)) in enumerate(zip(before, after)):
+        if not live[a] or abs(r1 - r0) + abs(c1 - c0) != 1:
             continue
-        da = end[a] - start[a]
-        if abs(int(da[0])) + abs(int(da[1])) != 1:
-            continue
-        b = where.get((int(end[a, 0]), int(end[a, 1])))
-        if b is not None and b != a and tuple(end[b] - start[b]) == tuple(da) and actions[b] != actions[a]:
-            count += 1
+        b = where.get((r1, c1))
+        if b is not None and b != a and actions[b] != actions[a]:
+            (br0, bc0), (br1, bc1) = before[b], after[b]
+            if (br1 - br0, bc1 - bc0) == (r1 - r0, c1 - c0):
+                count += 1
     return count
