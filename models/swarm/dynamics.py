@@ -154,15 +154,18 @@ class DynamicsTracker:
         live = np.flatnonzero(active)
         if len(live):
             out["action_gini"] = float(np.mean(ginis(self.counts[live])))
-            p = pos[live].astype(float)
-            dr, dc = p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1]
+            rows, cols = pos[live, 0].astype(float), pos[live, 1].astype(float)
+            dr, dc = rows[:, None] - rows[None, :], cols[:, None] - cols[None, :]
             cheb = np.maximum(np.abs(dr), np.abs(dc))
             vis = (cheb <= self.reach) & (cheb > 0)
             out["visibility_components"] = float(components(vis))
             d2 = dr**2 + dc**2
             safe = np.where(d2 > 0, d2, 1)
-            # summed as an (n, n, 2) array along axis 1, the float order the metric was defined in
-            push = np.stack([np.where(vis, dr / safe, 0.0), np.where(vis, dc / safe, 0.0)], axis=-1).sum(1)
+            # summed over the others one by one (a running sum): the float order of the metric's
+            # first form, an (n, n, 2) array summed along axis 1
+            push_r = np.cumsum(np.where(vis, dr / safe, 0.0), axis=1)[:, -1]
+            push_c = np.cumsum(np.where(vis, dc / safe, 0.0), axis=1)[:, -1]
+            push = np.stack([push_r, push_c], axis=-1)
             out["separation_force"] = float(np.linalg.norm(push, axis=1).mean())
         msgs = [m for m in messages if m]
         if msgs:
