@@ -58,20 +58,26 @@ def ginis(counts: np.ndarray) -> np.ndarray:
 def components(adjacent: np.ndarray) -> int:
     """Connected components of a symmetric boolean adjacency matrix.
 
-    A breadth-first sweep of matrix rows for a few agents; scipy's sparse count for a crowd,
-    where the sweep would take one pass of the whole matrix per component.
+    Union-find over the adjacent pairs for a few agents; scipy's sparse count for a crowd.
     """
-    if len(adjacent) > 40:
+    n = len(adjacent)
+    if n > 40:
         return int(connected_components(csr_matrix(adjacent), directed=False)[0])
-    unseen = np.ones(len(adjacent), dtype=bool)
-    count = 0
-    while unseen.any():
-        count += 1
-        front = np.zeros(len(adjacent), dtype=bool)
-        front[int(np.argmax(unseen))] = True
-        while front.any():
-            unseen &= ~front
-            front = adjacent[front].any(axis=0) & unseen
+    root = list(range(n))
+
+    def find(x: int) -> int:
+        while root[x] != x:
+            root[x] = root[root[x]]
+            x = root[x]
+        return x
+
+    count = n
+    rows, cols = np.nonzero(np.triu(adjacent, 1))
+    for i, j in zip(rows.tolist(), cols.tolist()):
+        a, b = find(i), find(j)
+        if a != b:
+            root[a] = b
+            count -= 1
     return count
 
 

@@ -63,8 +63,10 @@ def resolve(
 ) -> PhysicsResult:
     """Apply every agent's move; `static` marks immovable cells (walls, food, nest, a static prey)."""
     H, W = static.shape
-    pos = positions.copy()
-    live = active.copy()
+    # plain lists inside: a round touches each agent a few times, and numpy scalars are slow
+    pos = positions.tolist()
+    live = active.tolist()
+    walls = static.tolist()
     bodies = [Body(list(b.cells), b.mass, b.symbol) for b in bodies]
     n = len(pos)
     for d in MOVES:
@@ -72,24 +74,31 @@ def resolve(
         if not pushers:
             continue
         dr, dc = DELTA[d]
-        movers = _free_run(dr, dc, static, pos, live, bodies, pushers)
+        movers = _free_run(dr, dc, walls, pos, live, bodies, pushers)
         if movers is None:
-            movers = _movers(d, static, pos, live, actions, bodies, pushers)
+            movers = _movers(d, walls, pos, live, actions, bodies, pushers)
         for u in movers:
             if u < n:
-                pos[u, 0] += dr
-                pos[u, 1] += dc
+                pos[u][0] += dr
+                pos[u][1] += dc
             else:
                 bodies[u - n] = bodies[u - n].shifted(dr, dc)
         for u in movers:  # an agent that left the map frees its cell at once
-            if u < n and not (0 <= pos[u, 0] < H and 0 <= pos[u, 1] < W):
+            if u < n and not (0 <= pos[u][0] < H and 0 <= pos[u][1] < W):
                 live[u] = False
     kept = [b for b in bodies if any(0 <= r < H and 0 <= c < W for r, c in b.cells)]
-    return PhysicsResult(pos, kept, pos - positions, push_events(positions, pos, active, actions))
+    end = np.array(pos, dtype=positions.dtype).reshape(positions.shape)
+    return PhysicsResult(end, kept, end - positions, push_events(positions, end, active, actions))
 
 
 def _free_run(
-    dr: int, dc: int, static: np.ndarray, pos: np.ndarray, live: np.ndarray, bodies: list[Body], pushers: list[int]
+    dr: int,
+    dc: int,
+    walls: list[list[bool]],
+    pos: list[list[int]],
+    live: list[bool],
+    bodies: list[Body],
+    pushers: list[int],
 ) -> list[int] | None:
     """The fast path: when no pusher steps into an agent or a body, no push is ambiguous.
 
@@ -97,43 +106,44 @@ def _free_run(
     cell or off the map, and stays before a wall or other static cell, which is exactly the
     program's answer. None when any pusher meets an agent or a body (then the program decides).
     """
-    H, W = static.shape
-    occupied = {(int(r), int(c)) for r, c in pos[live].tolist()}
+    H, W = len(walls), len(walls[0])
+    occupied = {(r, c) for (r, c), on in zip(pos, live) if on}
     for b in bodies:
         occupied.update(b.cells)
     movers = []
     for i in pushers:
-        t = (int(pos[i, 0]) + dr, int(pos[i, 1]) + dc)
+        t = (pos[i][0] + dr, pos[i][1] + dc)
         if t in occupied:
             return None
-        if not (0 <= t[0] < H and 0 <= t[1] < W and static[t]):
+        if not (0 <= t[0] < H and 0 <= t[1] < W and walls[t[0]][t[1]]):
             movers.append(i)
     return movers
 
 
 def _movers(
     d: str,
-    static: np.ndarray,
-    pos: np.ndarray,
-    live: np.ndarray,
+    walls: list[list[bool]],
+    pos: list[list[int]],
+    live: list[bool],
     actions: list[str | None],
     bodies: list[Body],
     pushers: list[int],
 ) -> list[int]:
     """Node ids (agents 0..n-1, bodies n..) that move in direction `d`."""
-    H, W = static.shape
+    H, W = len(walls), len(walls[0])
     n = len(pos)
     dr, dc = DELTA[d]
     opp = OPPOSITE[d]
     occ: dict[tuple[int, int], int] = {}
-    for i in np.flatnonzero(live).tolist():
-        occ[(int(pos[i, 0]), int(pos[i, 1]))] = i
+    for i, on in enumerate(live):
+        if on:
+            occ[(pos[i][0], pos[i][1])] = i
     for b, body in enumerate(bodies):
         for cell in body.cells:
             occ[cell] = n + b
 
     def cells_of(u: int) -> list[tuple[int, int]]:
-        return [(int(pos[u, 0]), int(pos[u, 1]))] if u < n else bodies[u - n].cells
+        return [(pos[u][0], pos[u][1])] if u < n else bodies[u - n].cells
 
     # the part of the push graph the pushers reach (nothing else can move: it has no force)
     children: dict[int, list[int]] = {}
@@ -146,7 +156,7 @@ def _movers(
         kids: list[int] = []
         for r, c in cells_of(u):
             t = (r + dr, c + dc)
-            if 0 <= t[0] < H and 0 <= t[1] < W and static[t]:
+            if 0 <= t[0] < H and 0 <= t[1] < W and walls[t[0]][t[1]]:
                 blocked.add(u)
             v = occ.get(t)
             if v is not None and v != u and v not in kids:
