@@ -229,8 +229,9 @@ class SwarmWorld(SteerableWorld):
         actions: list[str | None] = [None] * self.n
         messages: list[str | None] = [None] * self.n
         verdict: dict[int, tuple[str, str, bool]] = {}
+        on_map = self.active.tolist()
         for aid in range(self.n):
-            if not self.active[aid]:
+            if not on_map[aid]:
                 if aid in influence:
                     verdict[aid] = ("stay", "escaped", bool(decisions.get(aid, Decision.follow_rule()).defer))
                 continue
@@ -263,15 +264,16 @@ class SwarmWorld(SteerableWorld):
         escaped = [int(i) for i in np.flatnonzero(off & self.active)]
         self.active &= ~off
         self.after_physics(escaped)
+        before, after, live = prev.tolist(), self.pos.tolist(), self.active.tolist()
         for aid in range(self.n):
             if messages[aid]:
-                self.bus.send(r, aid, (int(prev[aid, 0]), int(prev[aid, 1])), messages[aid])
+                self.bus.send(r, aid, (before[aid][0], before[aid][1]), messages[aid])
             if actions[aid] is not None:
                 self.history[aid].append(ActionRecord(round=r, action=actions[aid], message=messages[aid]))
-            if self.active[aid]:
-                self.recent[aid].append((int(self.pos[aid, 0]), int(self.pos[aid, 1])))
+            if live[aid]:
+                self.recent[aid].append((after[aid][0], after[aid][1]))
         self.inbox = self.bus.deliver(r + 1, self.pos, self.active)
-        self._sync_mesa(prev, was_active)
+        self._sync_mesa(before, after, was_active.tolist(), live)
         self._dyn = self.tracker.update(
             prev, self.pos, was_active, self.active, actions, [m for m in messages if m], res.push_events
         )
@@ -296,14 +298,16 @@ class SwarmWorld(SteerableWorld):
             return "stay"
         return "accepted"
 
-    def _sync_mesa(self, prev: np.ndarray, was_active: np.ndarray) -> None:
+    def _sync_mesa(
+        self, before: list[list[int]], after: list[list[int]], was_active: list[bool], live: list[bool]
+    ) -> None:
         for aid in range(self.n):
-            agent = self.swarm[aid]
-            if was_active[aid] and not self.active[aid]:
+            if was_active[aid] and not live[aid]:
+                agent = self.swarm[aid]
                 agent.escaped = True
                 agent.cell = None
-            elif self.active[aid] and (prev[aid] != self.pos[aid]).any():
-                agent.cell = self.grid[(int(self.pos[aid, 0]), int(self.pos[aid, 1]))]
+            elif live[aid] and before[aid] != after[aid]:
+                self.swarm[aid].cell = self.grid[(after[aid][0], after[aid][1])]
 
     def _record_frame(self, next_round: int = 0) -> None:
         box = frozenset(c for b in self.bodies if b.symbol == "B" for c in b.cells)
