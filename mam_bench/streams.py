@@ -17,8 +17,17 @@ MAGIC = (0x4D414D42, 0x454E4348)  # "MAMB", "ENCH"
 
 
 def seeded(words: list[int]) -> np.random.Generator:
-    """A PCG64 generator from an explicit word list (used for pilot-compatible seeding)."""
+    """A PCG64 generator from an explicit word list (used for pilot-compatible seeding).
+
+    numpy reads each Python int in [0, 2**32) as one 32-bit word; handing it those words as a
+    uint32 array gives the same SeedSequence a third faster (agents make one stream per round).
+    """
+    if all(type(w) is int and 0 <= w < _WORD for w in words):
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(np.array(words, dtype=np.uint32))))
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(words)))
+
+
+_WORD = 2**32
 
 
 def purpose_word(purpose: str) -> int:
