@@ -1,7 +1,8 @@
 """Pursuit rule agents: two seeded strategies (spec section 7).
 
 hungarian: agents are assigned to the prey's free neighbour cells by a Hungarian assignment on
-BFS distances, then take a BFS step; the rest close in to two steps and wait.
+BFS distances (`slot_fields`, the same steps as `navigation.bfs`), then take a BFS step; the
+rest close in to two steps and wait.
 greedy: each agent uses only its own view and memory: it heads for the nearest neighbour cell of
 the prey it last saw that no visible agent holds, and random-walks while it has no sighting.
 """
@@ -11,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from mam_bench.models.swarm.grid import DELTA, MOVES, manhattan
-from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs, downhill, toward, wander
+from mam_bench.models.swarm.grid import DELTA, MOVES, chebyshev, manhattan
+from mam_bench.models.swarm.navigation import FAR, LazyRng, downhill, toward, wander
 from scipy.optimize import linear_sum_assignment
 
 
@@ -25,22 +26,86 @@ class PursuitPlan:
     passable: np.ndarray | None = None
 
 
+@dataclass
+class GreedyPlan:
+    """What every greedy agent reads this round, built once: passable cells, the cells agents
+    stand on, and the prey slots of each sighted cell (few distinct sightings, many agents)."""
+
+    passable: np.ndarray
+    cells: set[tuple[int, int]]
+    terrain: np.ndarray
+    slots: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)
+
+    def slots_of(self, prey: tuple[int, int]) -> list[tuple[int, int]]:
+        if prey not in self.slots:
+            self.slots[prey] = prey_slots(prey, self.terrain)
+        return self.slots[prey]
+
+
 def prey_slots(prey: tuple[int, int], terrain: np.ndarray) -> list[tuple[int, int]]:
     return [
         (prey[0] + dr, prey[1] + dc) for dr, dc in (DELTA[m] for m in MOVES) if terrain[prey[0] + dr, prey[1] + dc] == 0
     ]
 
 
+def slot_fields(passable: np.ndarray, slots: list[tuple[int, int]]) -> np.ndarray:
+    """`bfs(passable, [slot])` for every slot at once, stacked: the same steps, found level by
+    level over the whole board (one array step per distance instead of one Python step per cell)."""
+    H, W = passable.shape
+    dist = np.full((len(slots), H, W), FAR, dtype=np.int64)
+    frontier = np.zeros(dist.shape, dtype=bool)
+    for k, cell in enumerate(slots):
+        frontier[(k, *cell)] = True
+    unseen = ~frontier
+    dist[frontier] = 0
+    steps = 0
+    while frontier.any():
+        steps += 1
+        grown = np.zeros_like(frontier)
+        grown[:, 1:, :] |= frontier[:, :-1, :]
+        grown[:, :-1, :] |= frontier[:, 1:, :]
+        grown[:, :, 1:] |= frontier[:, :, :-1]
+        grown[:, :, :-1] |= frontier[:, :, 1:]
+        frontier = grown & passable & unseen
+        unseen &= ~frontier
+        dist[frontier] = steps
+    return dist
+
+
+class SlotFields:
+    """The BFS field of each prey slot, and their minimum, kept while the prey and the passable
+    cells stay the same: the fields depend on nothing else (terrain never changes), and a prey
+    far from the swarm stands still for many rounds."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._value: tuple = ()
+
+    def __call__(
+        self, prey: tuple[int, int], terrain: np.ndarray, passable: np.ndarray
+    ) -> tuple[list[tuple[int, int]], list[np.ndarray], np.ndarray | None]:
+        key = (prey, passable.tobytes())
+        if key != self._key:
+            slots = prey_slots(prey, terrain)
+            fields = slot_fields(passable, slots)
+            self._key, self._value = key, (slots, list(fields), fields.min(axis=0) if slots else None)
+        return self._value
+
+
 def hungarian_plan(
-    prey: tuple[int, int], terrain: np.ndarray, passable: np.ndarray, pos: np.ndarray, active: np.ndarray
+    prey: tuple[int, int],
+    terrain: np.ndarray,
+    passable: np.ndarray,
+    pos: np.ndarray,
+    active: np.ndarray,
+    slot_fields: SlotFields | None = None,
 ) -> PursuitPlan:
-    slots = prey_slots(prey, terrain)
-    fields = [bfs(passable, [s]) for s in slots]
+    slots, fields, nearest = (slot_fields or SlotFields())(prey, terrain, passable)
     ids = np.flatnonzero(active)
     assigned: dict[int, int] = {}
-    nearest = np.minimum.reduce(fields) if fields else None
     if slots and len(ids):
-        cost = np.array([[f[tuple(pos[i])] for f in fields] for i in ids], dtype=float)
+        at = (pos[ids, 0], pos[ids, 1])
+        cost = np.stack([f[at] for f in fields], axis=1).astype(float)
         rows, cols = linear_sum_assignment(cost)
         assigned = {int(ids[r]): int(c) for r, c in zip(rows, cols) if cost[r, c] < FAR}
     return PursuitPlan(slots, fields, nearest, assigned, passable)
@@ -62,22 +127,22 @@ def hungarian_rule(aid: int, here: tuple[int, int], plan: PursuitPlan, rng: Lazy
 def greedy_rule(
     here: tuple[int, int],
     seen: tuple[int, int] | None,
-    others: set[tuple[int, int]],
-    terrain: np.ndarray,
-    passable: np.ndarray,
+    plan: GreedyPlan,
+    reach: int,
     rng: LazyRng,
     recent,
 ) -> str:
     if seen is None:
-        return wander(here, recent, passable, rng)
-    slots = prey_slots(seen, terrain)
+        return wander(here, recent, plan.passable, rng)
+    slots = plan.slots_of(seen)
     if here in slots:
         return "STAY"
-    free = [s for s in slots if s not in others] or slots
+    # a slot is held when another agent stands on it within my view (here is not a slot)
+    free = [s for s in slots if not (s in plan.cells and chebyshev(s, here) <= reach)] or slots
     if not free:
-        return wander(here, recent, passable, rng)
+        return wander(here, recent, plan.passable, rng)
     best = min(manhattan(here, s) for s in free)
     goals = [s for s in free if manhattan(here, s) == best]
     goal = goals[0] if len(goals) == 1 else goals[int(rng().integers(len(goals)))]
-    step = toward(here, goal, passable, rng)
-    return step if step != "STAY" else wander(here, recent, passable, rng)
+    step = toward(here, goal, plan.passable, rng)
+    return step if step != "STAY" else wander(here, recent, plan.passable, rng)

@@ -17,7 +17,7 @@ from mam_bench.models.swarm.layouts import free_cells, place
 from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.physics import Body
 from mam_bench.models.swarm.pursuit import prey as upstream_prey
-from mam_bench.models.swarm.pursuit.agents import greedy_rule, hungarian_plan, hungarian_rule
+from mam_bench.models.swarm.pursuit.agents import GreedyPlan, SlotFields, greedy_rule, hungarian_plan, hungarian_rule
 from mam_bench.models.swarm.pursuit.metrics import captured, threat
 from mam_bench.models.swarm.pursuit.observe import PursuitObservation
 from mam_bench.models.swarm.pursuit.params import PursuitParams
@@ -58,6 +58,7 @@ class PursuitWorld(SwarmWorld):
         self.marks = {self.prey: "P"}
         self.catches = 0
         self.seen: dict[int, tuple[int, int] | None] = {i: None for i in range(self.n)}
+        self.slot_fields = SlotFields()
         self._remember()
 
     # --- state helpers --------------------------------------------------------------------------
@@ -69,10 +70,9 @@ class PursuitWorld(SwarmWorld):
         self.bodies = [Body([self.prey], 1, "P")] if pushable else []
 
     def _agent_grid(self) -> np.ndarray:
-        g = np.zeros((self.size, self.size), dtype=np.int64)
+        """Agents per cell (active agents are always on the map)."""
         p = self.pos[self.active]
-        np.add.at(g, (p[:, 0], p[:, 1]), 1)
-        return g
+        return np.bincount(p[:, 0] * self.size + p[:, 1], minlength=self.size**2).reshape(self.size, self.size)
 
     def static_mask(self) -> np.ndarray:
         m = self.terrain != EMPTY
@@ -82,9 +82,9 @@ class PursuitWorld(SwarmWorld):
 
     def _remember(self) -> None:
         """Each agent's memory of the prey: its last sighting in its own view."""
-        for i in range(self.n):
-            here = (int(self.pos[i, 0]), int(self.pos[i, 1]))
-            if chebyshev(here, self.prey) <= self.reach:
+        sees = (np.abs(self.pos - self.prey).max(axis=1) <= self.reach).tolist()
+        for i, (here, sighted) in enumerate(zip(map(tuple, self.pos.tolist()), sees)):
+            if sighted:
                 self.seen[i] = self.prey
             elif self.seen[i] is not None and chebyshev(here, self.seen[i]) <= 1:
                 self.seen[i] = None
@@ -93,8 +93,8 @@ class PursuitWorld(SwarmWorld):
     def plan(self) -> Any:
         passable = self.passable()
         if self.params.strategy == "hungarian":
-            return hungarian_plan(self.prey, self.terrain, passable, self.pos, self.active)
-        return {"passable": passable, "cells": {(int(r), int(c)) for r, c in self.pos[self.active].tolist()}}
+            return hungarian_plan(self.prey, self.terrain, passable, self.pos, self.active, self.slot_fields)
+        return GreedyPlan(passable, set(map(tuple, self.pos[self.active].tolist())), self.terrain)
 
     def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
         here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
@@ -102,8 +102,7 @@ class PursuitWorld(SwarmWorld):
         msg = f"P at {self.prey[0]},{self.prey[1]}" if visible else None
         if self.params.strategy == "hungarian":
             return hungarian_rule(aid, here, plan, rng, self.recent[aid]), msg
-        others = {c for c in plan["cells"] if c != here and chebyshev(c, here) <= self.reach}
-        return greedy_rule(here, self.seen[aid], others, self.terrain, plan["passable"], rng, self.recent[aid]), msg
+        return greedy_rule(here, self.seen[aid], plan, self.reach, rng, self.recent[aid]), msg
 
     # --- task -----------------------------------------------------------------------------------
     def after_physics(self, escaped: list[int]) -> None:

@@ -36,27 +36,53 @@ def threat_map(agents: np.ndarray, terrain: np.ndarray) -> np.ndarray:
 
 
 def _threat(cell: tuple[int, int], agents: np.ndarray, terrain: np.ndarray) -> float:
+    """H of one cell, straight from the definition (`_threat_lookup` is checked against it)."""
     i, j = cell
     r0, c0 = max(i - 4, 0), max(j - 4, 0)
     return (agents[r0 : i + 4, c0 : j + 4] > 0).sum() + (terrain[r0 : i + 4, c0 : j + 4] == WALL).sum() * 0.9
 
 
+def _window_counts(grid: np.ndarray) -> np.ndarray:
+    """Integral image: entry [r, c] counts the true cells of grid[:r, :c]."""
+    s = np.zeros((grid.shape[0] + 1, grid.shape[1] + 1), dtype=np.int64)
+    s[1:, 1:] = grid.cumsum(axis=0).cumsum(axis=1)
+    return s
+
+
+def _threat_lookup(agents: np.ndarray, terrain: np.ndarray):
+    """`_threat` for many cells of one board: the same window counts and float arithmetic, read
+    from integral images built once (cells at most 4 off the map, like the slices). Plain ints
+    via `item`: a few look-ups per cell are far slower as numpy scalars."""
+    H, W = terrain.shape
+    sa, sw = _window_counts(agents > 0).item, _window_counts(terrain == WALL).item
+
+    def h(cell: tuple[int, int]) -> float:
+        i, j = cell
+        r0, r1, c0, c1 = max(i - 4, 0), min(i + 4, H), max(j - 4, 0), min(j + 4, W)
+        a = sa(r1, c1) - sa(r0, c1) - sa(r1, c0) + sa(r0, c0)
+        w = sw(r1, c1) - sw(r0, c1) - sw(r1, c0) + sw(r0, c0)
+        return a + w * 0.9
+
+    return h
+
+
 def flee(prey: tuple[int, int], agents: np.ndarray, terrain: np.ndarray) -> tuple[int, int]:
     """Where the prey ends up this round (it stays when no move beats the left cell's H)."""
-    H, W = terrain.shape
     i, j = prey
+    threat = _threat_lookup(agents, terrain)
+    # the empty cells within two steps (a 5 x 5 block clipped to the map), the prey's own excluded
+    r0, c0 = max(i - 2, 0), max(j - 2, 0)
+    block = ((terrain[r0 : i + 3, c0 : j + 3] == EMPTY) & (agents[r0 : i + 3, c0 : j + 3] == 0)).tolist()
+    empty = {(r0 + dr, c0 + dc) for dr, row in enumerate(block) for dc, ok in enumerate(row) if ok} - {prey}
 
-    def empty(r: int, c: int) -> bool:
-        return 0 <= r < H and 0 <= c < W and terrain[r, c] == EMPTY and not agents[r, c] and (r, c) != prey
-
-    best = _threat((i, j - 1), agents, terrain)
+    best = threat((i, j - 1))
     target = prey
     for a in FLIGHT_ORDER:
         for b in FLIGHT_ORDER:
             r, c = i + a[0] + b[0], j + a[1] + b[1]
-            if not (empty(r, c) and empty(i + a[0], j + a[1]) and empty(i + b[0], j + b[1])):
+            if not ((r, c) in empty and (i + a[0], j + a[1]) in empty and (i + b[0], j + b[1]) in empty):
                 continue
-            h = _threat((r, c), agents, terrain)
+            h = threat((r, c))
             if h < best:
                 best, target = h, (r, c)
     return target
