@@ -102,6 +102,34 @@ def _kept_contacts(before: list[list[int]], after: list[list[int]]) -> int:
     return kept
 
 
+def _visibility(at: np.ndarray, reach: int) -> tuple[float, float]:
+    """(components of the who-sees-whom graph, mean norm of the separation force).
+
+    The force on agent i is the sum over the agents j it sees of (p_i - p_j) / |p_i - p_j|^2,
+    added one j after another in ascending order (the float order of the metric's first form, an
+    (n, n, 2) array summed along axis 1). Only seen pairs are turned into floats: each row's
+    terms are packed to the left of an (n, most seen) array and summed as a running sum, the
+    padding zeros changing nothing.
+    """
+    rows, cols = at[:, 0].astype(np.int32), at[:, 1].astype(np.int32)
+    dr, dc = rows[:, None] - rows[None, :], cols[:, None] - cols[None, :]
+    cheb = np.maximum(np.abs(dr), np.abs(dc))
+    vis = (cheb <= reach) & (cheb > 0)
+    n_components = float(components(vis))
+    i, j = np.nonzero(vis)  # row-major: j ascending within each i
+    n = len(at)
+    if not len(i):
+        return n_components, 0.0
+    fr, fc = dr[i, j].astype(float), dc[i, j].astype(float)
+    d2 = fr**2 + fc**2
+    seen = np.bincount(i, minlength=n)
+    slot = np.arange(len(i)) - (np.cumsum(seen) - seen)[i]
+    packed = np.zeros((2, n, int(seen.max())))
+    packed[0, i, slot], packed[1, i, slot] = fr / d2, fc / d2
+    push = np.cumsum(packed, axis=2)[:, :, -1].T
+    return n_components, float(np.linalg.norm(push, axis=1).mean())
+
+
 class DynamicsTracker:
     """Keeps what the metrics need across rounds: visited cells and per-agent action counts."""
 
@@ -160,19 +188,7 @@ class DynamicsTracker:
         live = np.flatnonzero(active)
         if len(live):
             out["action_gini"] = float(np.mean(ginis(self.counts[live])))
-            rows, cols = pos[live, 0].astype(float), pos[live, 1].astype(float)
-            dr, dc = rows[:, None] - rows[None, :], cols[:, None] - cols[None, :]
-            cheb = np.maximum(np.abs(dr), np.abs(dc))
-            vis = (cheb <= self.reach) & (cheb > 0)
-            out["visibility_components"] = float(components(vis))
-            d2 = dr**2 + dc**2
-            safe = np.where(d2 > 0, d2, 1)
-            # summed over the others one by one (a running sum): the float order of the metric's
-            # first form, an (n, n, 2) array summed along axis 1
-            push_r = np.cumsum(np.where(vis, dr / safe, 0.0), axis=1)[:, -1]
-            push_c = np.cumsum(np.where(vis, dc / safe, 0.0), axis=1)[:, -1]
-            push = np.stack([push_r, push_c], axis=-1)
-            out["separation_force"] = float(np.linalg.norm(push, axis=1).mean())
+            out["visibility_components"], out["separation_force"] = _visibility(pos[live], self.reach)
         msgs = [m for m in messages if m]
         if msgs:
             lengths = np.array([len(m) for m in msgs], dtype=float)

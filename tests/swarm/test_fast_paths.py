@@ -78,9 +78,10 @@ def test_sparse_dynamics_equal_the_dense_formulas(n):
     rng = np.random.default_rng(n)
     size = 10 if n <= 10 else 50
     contacts = 0.0
-    for _ in range(30):
-        cells = rng.choice((size - 2) ** 2, size=n, replace=False)
-        prev = np.stack([cells // (size - 2) + 1, cells % (size - 2) + 1], axis=1)
+    for trial in range(30):
+        side = size - 2 if trial % 2 else max(2, int(np.ceil(np.sqrt(n * 1.2))))  # spread out, or a crowd
+        cells = rng.choice(side**2, size=n, replace=False)
+        prev = np.stack([cells // side + 1, cells % side + 1], axis=1)
         pos = prev + rng.integers(-1, 2, size=(n, 2)) * (rng.random((n, 1)) < 0.5)
         active = np.ones(n, dtype=bool)
         tracker = DynamicsTracker((size, size), n, reach=3)
