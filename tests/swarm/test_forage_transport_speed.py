@@ -111,3 +111,19 @@ def test_transport_kept_plan_equals_a_fresh_one(strategy):
         w.play_round()
     if strategy == "sidestep":  # (a straight push jams the upstream box against the wall)
         assert len(boxes) > 2  # the box moved, so kept plans were replaced
+
+
+def test_transport_look_is_the_chebyshev_view():
+    w = TransportWorld(TransportWorld.Params(size=20, agents=30), seed=1)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        w.pos = rng.integers(-1, 21, size=(30, 2))
+        w.active = rng.random(30) < 0.9
+        w.sighted[:] = rng.random(30) < 0.3
+        before = w.sighted.copy()
+        marks = [c for b in w.bodies for c in b.cells] + list(w.gap)
+        w._look()
+        for i in range(30):
+            here = (int(w.pos[i, 0]), int(w.pos[i, 1]))
+            sees = any(chebyshev(here, c) <= w.reach for c in marks)
+            assert w.sighted[i] == (before[i] or (bool(w.active[i]) and sees))

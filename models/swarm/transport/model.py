@@ -64,8 +64,9 @@ class TransportWorld(SwarmWorld):
         if not marks or not len(blind):
             return
         m = np.array(marks)
-        far = np.abs(self.pos[blind, None, :] - m[None, :, :]).max(axis=2)
-        self.sighted[blind] = (far <= self.reach).any(axis=1)
+        rows = np.abs(self.pos[blind, 0][:, None] - m[:, 0]) <= self.reach
+        cols = np.abs(self.pos[blind, 1][:, None] - m[:, 1]) <= self.reach
+        self.sighted[blind] = (rows & cols).any(axis=1)  # Chebyshev: both offsets within reach
 
     def plan(self) -> Any:
         """The plan depends only on where the box is (walls and gap never change), so it is
