@@ -6,24 +6,24 @@ explore: an agent random-walks until F (or N) has been in its view once, then us
 
 from __future__ import annotations
 
-import numpy as np
-from mam_bench.models.swarm.navigation import FAR, LazyRng, downhill, wander
+from mam_bench.models.swarm.foraging.steps import Exits, Slope
+from mam_bench.models.swarm.navigation import FAR, LazyRng
 
 
 def forage_rule(
     here: tuple[int, int],
     carrying: bool,
     knows_goal: bool,
-    to_food: np.ndarray,
-    to_nest: np.ndarray,
-    passable: np.ndarray,
+    to_food: Slope,
+    to_nest: Slope,
+    exits: Exits,
     jitter: float,
     rng: LazyRng,
     recent,
 ) -> str:
-    field = to_nest if carrying else to_food
-    if not knows_goal or field[here] >= FAR:
-        return wander(here, recent, passable, rng)
+    slope = to_nest if carrying else to_food
+    if not knows_goal or slope.distance(here) >= FAR:
+        return exits.wander(here, recent, rng)
     if jitter and rng().random() < jitter:
-        return wander(here, (), passable, rng)
-    return downhill(here, field, rng)
+        return exits.wander(here, (), rng)
+    return slope.downhill(here, rng)

@@ -15,6 +15,14 @@ def beside(cells: list[tuple[int, int]], shape: tuple[int, int]) -> np.ndarray:
     return m
 
 
+def within_reach(cells: list[tuple[int, int]], reach: int, shape: tuple[int, int]) -> np.ndarray:
+    """Cells within Chebyshev distance `reach` of any of `cells` (where an agent sees one)."""
+    m = np.zeros(shape, dtype=bool)
+    for r, c in cells:
+        m[max(r - reach, 0) : r + reach + 1, max(c - reach, 0) : c + reach + 1] = True
+    return m
+
+
 def settle(
     pos: np.ndarray,
     active: np.ndarray,
@@ -25,19 +33,20 @@ def settle(
 ) -> np.ndarray:
     """Deliver, then pick up, in place (upstream: pick up, then deliver, in one update).
 
+    Each agent settles on its own cell and load, so all active agents settle at once.
     Returns a bool per agent: did it deliver this round.
     """
     delivered = np.zeros(len(pos), dtype=bool)
-    for i in np.flatnonzero(active):
-        cell = (int(pos[i, 0]), int(pos[i, 1]))
-        if upstream:
-            carrying[i] |= bool(near_food[cell])
-            if near_nest[cell] and carrying[i]:
-                carrying[i] = False
-                delivered[i] = True
-        elif carrying[i] and near_nest[cell]:
-            carrying[i] = False
-            delivered[i] = True
-        elif not carrying[i] and near_food[cell]:
-            carrying[i] = True
+    live = np.flatnonzero(active)
+    at_food = near_food[pos[live, 0], pos[live, 1]]
+    at_nest = near_nest[pos[live, 0], pos[live, 1]]
+    load = carrying[live]
+    if upstream:
+        load = load | at_food
+        done = load & at_nest
+        carrying[live] = load & ~done
+    else:
+        done = load & at_nest  # a carrier beside N delivers; an empty agent beside F picks up
+        carrying[live] = (load & ~done) | (~load & at_food)
+    delivered[live] = done
     return delivered

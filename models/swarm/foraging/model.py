@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.foraging.actions import ForagingAction
 from mam_bench.models.swarm.foraging.agents import forage_rule
-from mam_bench.models.swarm.foraging.metrics import beside, settle
+from mam_bench.models.swarm.foraging.metrics import beside, settle, within_reach
 from mam_bench.models.swarm.foraging.observe import ForagingObservation
 from mam_bench.models.swarm.foraging.params import ForagingParams
-from mam_bench.models.swarm.grid import FOOD, NEST, chebyshev
+from mam_bench.models.swarm.foraging.steps import Exits, Slope
+from mam_bench.models.swarm.grid import FOOD, NEST
 from mam_bench.models.swarm.layouts import foraging_maze, free_cells, place, upstream_foraging
 from mam_bench.models.swarm.navigation import LazyRng, bfs
+
+
+class ForagePlan(NamedTuple):
+    """The start-of-round state the rule reads, as plain Python values read once per round."""
+
+    cells: list[tuple[int, int]]
+    carrying: list[bool]
+    knows: list[list[bool]]
 
 
 class ForagingWorld(SwarmWorld):
@@ -44,27 +53,35 @@ class ForagingWorld(SwarmWorld):
         passable = self.passable()
         self.to_food = bfs(passable, [tuple(c) for c in np.argwhere(self.near_food & passable).tolist()])
         self.to_nest = bfs(passable, [tuple(c) for c in np.argwhere(self.near_nest & passable).tolist()])
+        # nothing in the maze ever moves (no bodies, no marks), so the map, its distance fields
+        # and which cells see F or N are fixed for the whole game
+        self.exits = Exits(passable)
+        self.slopes = Slope(self.to_food), Slope(self.to_nest)
+        self.sees_food = within_reach(self.food, self.reach, shape)
+        self.sees_nest = within_reach(self.nest, self.reach, shape)
         self.knows = np.zeros((self.n, 2), dtype=bool)  # (seen F, seen N) per agent, for `explore`
         self._look()
 
     def _look(self) -> None:
-        for i in np.flatnonzero(self.active):
-            here = (int(self.pos[i, 0]), int(self.pos[i, 1]))
-            self.knows[i, 0] |= any(chebyshev(here, c) <= self.reach for c in self.food)
-            self.knows[i, 1] |= any(chebyshev(here, c) <= self.reach for c in self.nest)
+        """Each agent remembers seeing F or N once either was within its view (Chebyshev reach)."""
+        live = np.flatnonzero(self.active)
+        r, c = self.pos[live, 0], self.pos[live, 1]
+        self.knows[live, 0] |= self.sees_food[r, c]
+        self.knows[live, 1] |= self.sees_nest[r, c]
 
     def alt_state(self) -> np.ndarray:
         return ~self.carrying
 
-    def plan(self) -> Any:
-        return self.passable()
+    def plan(self) -> ForagePlan:
+        cells = [(r, c) for r, c in self.pos.tolist()]
+        return ForagePlan(cells, self.carrying.tolist(), self.knows.tolist())
 
-    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
-        here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
-        carrying = bool(self.carrying[aid])
-        knows = True if self.params.strategy == "bfs" else bool(self.knows[aid, 1 if carrying else 0])
+    def rule(self, aid: int, plan: ForagePlan, rng: LazyRng) -> tuple[str, str | None]:
+        carrying = plan.carrying[aid]
+        knows = True if self.params.strategy == "bfs" else plan.knows[aid][1 if carrying else 0]
+        to_food, to_nest = self.slopes
         a = forage_rule(
-            here, carrying, knows, self.to_food, self.to_nest, plan, self.params.jitter, rng, self.recent[aid]
+            plan.cells[aid], carrying, knows, to_food, to_nest, self.exits, self.params.jitter, rng, self.recent[aid]
         )
         return a, None
 

@@ -8,8 +8,9 @@ the nearest such cell, and random-walk when nothing is reachable.
 from __future__ import annotations
 
 import numpy as np
+from mam_bench.models.swarm.foraging.steps import Exits, Slope
 from mam_bench.models.swarm.grid import DELTA
-from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs, downhill, wander
+from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs
 
 
 def behind_cells(box: list[tuple[int, int]], push: str, size: int) -> set[tuple[int, int]]:
@@ -30,15 +31,25 @@ def behind_cells(box: list[tuple[int, int]], push: str, size: int) -> set[tuple[
 
 
 def transport_plan(box: list[tuple[int, int]], push: str, gap: list[tuple[int, int]], passable: np.ndarray) -> dict:
+    """What every rule agent reads while the box stands still: the behind cells and two fields.
+
+    `to_gap` and `to_behind` also come as `Slope`s and the map as `Exits`, which remember each
+    cell's steps, so a plan kept over several rounds gets cheaper to follow.
+    """
     size = passable.shape[0]
     inside = [c for c in behind_cells(box, push, size) if 0 <= c[0] < size and 0 <= c[1] < size]
     behind = {c for c in inside if passable[c]} if box else set()
+    to_behind = bfs(passable, behind) if behind else None
+    to_gap = bfs(passable, [g for g in gap if passable[g]])
     return {
         "behind": behind,
-        "to_behind": bfs(passable, behind) if behind else None,
-        "to_gap": bfs(passable, [g for g in gap if passable[g]]),
+        "to_behind": to_behind,
+        "to_gap": to_gap,
         "gap": set(gap),
         "passable": passable,
+        "behind_slope": None if to_behind is None else Slope(to_behind),
+        "gap_slope": Slope(to_gap),
+        "exits": Exits(passable),
     }
 
 
@@ -46,10 +57,10 @@ def transport_rule(here: tuple[int, int], out: str, push: str, plan: dict, rng: 
     """`out` leaves through the gap; `push` is this round's push direction for the box."""
     if here in plan["gap"]:
         return out
-    if plan["to_gap"][here] < FAR:
-        return downhill(here, plan["to_gap"], rng)
+    if plan["gap_slope"].distance(here) < FAR:
+        return plan["gap_slope"].downhill(here, rng)
     if here in plan["behind"]:
         return push
-    if plan["to_behind"] is not None and plan["to_behind"][here] < FAR:
-        return downhill(here, plan["to_behind"], rng)
-    return wander(here, recent, plan["passable"], rng)
+    if plan["behind_slope"] is not None and plan["behind_slope"].distance(here) < FAR:
+        return plan["behind_slope"].downhill(here, rng)
+    return plan["exits"].wander(here, recent, rng)

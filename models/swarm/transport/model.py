@@ -14,7 +14,7 @@ from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA
 from mam_bench.models.swarm.layouts import TRANSPORT_BOXES, free_cells, place, transport_layout, upstream_transport
-from mam_bench.models.swarm.navigation import LazyRng, wander
+from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.physics import Body
 from mam_bench.models.swarm.transport.agents import transport_plan, transport_rule
 from mam_bench.models.swarm.transport.metrics import escape_bonus
@@ -53,24 +53,33 @@ class TransportWorld(SwarmWorld):
         self.pos = place(free_cells(self.terrain, blocked=box | set(self.gap)), self.n, placement_rng)
         self.escapes = 0
         self.sighted = np.zeros(self.n, dtype=bool)  # has this agent seen the box or the gap yet
+        self._plan_box: tuple[tuple[int, int], ...] | None = None
+        self._plan: dict = {}
         self._look()
 
     def _look(self) -> None:
+        """Agents that have not yet seen the box or the gap look for them (Chebyshev reach)."""
+        blind = np.flatnonzero(self.active & ~self.sighted)
         marks = [c for b in self.bodies for c in b.cells] + list(self.gap)
-        if not marks:
+        if not marks or not len(blind):
             return
         m = np.array(marks)
-        for i in np.flatnonzero(self.active & ~self.sighted):
-            self.sighted[i] = bool((np.abs(m - self.pos[i]).max(axis=1) <= self.reach).any())
+        rows = np.abs(self.pos[blind, 0][:, None] - m[:, 0]) <= self.reach
+        cols = np.abs(self.pos[blind, 1][:, None] - m[:, 1]) <= self.reach
+        self.sighted[blind] = (rows & cols).any(axis=1)  # Chebyshev: both offsets within reach
 
     def plan(self) -> Any:
+        """The plan depends only on where the box is (walls and gap never change), so it is
+        rebuilt, with its two BFS fields, only in rounds after the box moved."""
         box = [c for b in self.bodies for c in b.cells]
-        direction = self.push
-        if self.params.strategy == "sidestep" and box and not self._clear_ahead(box):
-            direction = self.side
-        plan = transport_plan(box, direction, self.gap, self.passable())
-        plan["direction"] = direction
-        return plan
+        if tuple(box) != self._plan_box:
+            direction = self.push
+            if self.params.strategy == "sidestep" and box and not self._clear_ahead(box):
+                direction = self.side
+            self._plan = transport_plan(box, direction, self.gap, self.passable())
+            self._plan["direction"] = direction
+            self._plan_box = tuple(box)
+        return self._plan
 
     def _clear_ahead(self, box: list[tuple[int, int]]) -> bool:
         """Whether a push toward the gap would not hit the wall ring."""
@@ -85,7 +94,7 @@ class TransportWorld(SwarmWorld):
         here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
         d = plan["direction"]
         if self.params.strategy == "sidestep" and not self.sighted[aid]:
-            return wander(here, self.recent[aid], plan["passable"], rng), None
+            return plan["exits"].wander(here, self.recent[aid], rng), None
         a = transport_rule(here, self.push, d, plan, rng, self.recent[aid])
         return a, (f"push {a}" if here in plan["behind"] and a == d else None)
 
