@@ -10,20 +10,47 @@ restricted to placements inside the walls; each agent steps toward its own slot.
 from __future__ import annotations
 
 import numpy as np
-from mam_bench.models.swarm.grid import manhattan
 from mam_bench.models.swarm.navigation import LazyRng, toward
 
+#: a distance no free slot reaches: marks slots another agent holds
+HELD = np.iinfo(np.int64).max
 
-def nearest_rule(
-    here: tuple[int, int], slots: list[tuple[int, int]], taken: set[tuple[int, int]], passable: np.ndarray, rng: LazyRng
-) -> str:
-    if here in slots:
+
+def nearest_free_slots(
+    here: np.ndarray, corners: np.ndarray, sees: np.ndarray, shape: np.ndarray, side: int
+) -> list[list[tuple[int, int]]]:
+    """Per agent, the free slots nearest to it in slot (row-major) order; [] when it holds a slot.
+
+    Agent i's square has its top-left at corners[i]; a slot is free when no agent i sees
+    (sees[i, j], itself included) stands on it. One pass for the whole swarm, so the rule
+    does no per-agent search.
+    """
+    slot_of = np.full((side, side), -1, dtype=np.int64)  # offset in the square -> slot index
+    slot_of[shape[:, 0], shape[:, 1]] = np.arange(len(shape))
+    i, j = np.nonzero(sees)
+    rows, cols = here[j, 0] - corners[i, 0], here[j, 1] - corners[i, 1]  # j from i's corner
+    inside = (rows >= 0) & (rows < side) & (cols >= 0) & (cols < side)
+    slot = slot_of[rows[inside], cols[inside]]
+    held = np.zeros((len(here), len(shape)), dtype=bool)
+    held[i[inside][slot >= 0], slot[slot >= 0]] = True
+    own = here - corners  # each agent from its own corner
+    dist = np.abs(own[:, None, 0] - shape[None, :, 0]) + np.abs(own[:, None, 1] - shape[None, :, 1])
+    on_slot = (dist == 0).any(axis=1)
+    dist[held] = HELD
+    best = dist.min(axis=1)
+    moving = ~on_slot & (best < HELD)  # and some slot is free
+    a, k = np.nonzero(moving[:, None] & (dist == best[:, None]))  # row-major: slot order per agent
+    goals: list[list[tuple[int, int]]] = [[] for _ in range(len(here))]
+    slot_rows, slot_cols = corners[a, 0] + shape[k, 0], corners[a, 1] + shape[k, 1]
+    for agent, r, c in zip(a.tolist(), slot_rows.tolist(), slot_cols.tolist()):
+        goals[agent].append((r, c))
+    return goals
+
+
+def slot_rule(here: tuple[int, int], goals: list[tuple[int, int]], passable: np.ndarray, rng: LazyRng) -> str:
+    """Stay without a goal; else step toward the nearest free slot, a seeded pick among ties."""
+    if not goals:
         return "STAY"
-    free = [s for s in slots if s not in taken]
-    if not free:
-        return "STAY"
-    best = min(manhattan(here, s) for s in free)
-    goals = [s for s in free if manhattan(here, s) == best]
     goal = goals[0] if len(goals) == 1 else goals[int(rng().integers(len(goals)))]
     return toward(here, goal, passable, rng)
 

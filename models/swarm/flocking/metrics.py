@@ -23,8 +23,11 @@ def hollow_square(side: int) -> np.ndarray:
 def _cost(
     agents: np.ndarray, targets: np.ndarray, t: tuple[int, int], scale: float
 ) -> tuple[float, np.ndarray, np.ndarray]:
-    tt = targets + np.array(t)
-    c = scale * (np.abs(agents[:, None, 0] - tt[None, :, 0]) + np.abs(agents[:, None, 1] - tt[None, :, 1]))
+    """The optimal assignment at translation t: (cost, agent indices, target indices)."""
+    # per axis, as outer differences: several times faster than broadcasting strided (n, 2) columns
+    rows = np.subtract.outer(agents[:, 0], targets[:, 0] + t[0])
+    cols = np.subtract.outer(agents[:, 1], targets[:, 1] + t[1])
+    c = scale * (np.abs(rows) + np.abs(cols))
     r, k = linear_sum_assignment(c)
     return float(c[r, k].sum()), r, k
 
@@ -35,6 +38,21 @@ def _distances(agents: np.ndarray, targets: np.ndarray, shifts: np.ndarray) -> n
     return np.abs(agents[None, :, None, 0] - placed[:, None, :, 0]) + np.abs(
         agents[None, :, None, 1] - placed[:, None, :, 1]
     )
+
+
+def _differences(agents: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Every agent position minus every target offset (n*m x 2): the candidate translations."""
+    return (agents[:, None, :] - targets[None, :, :]).reshape(-1, 2)
+
+
+def _unique_rows(pairs: np.ndarray) -> np.ndarray:
+    """np.unique(pairs, axis=0), sorted by row then column, through one integer key per pair (10x faster)."""
+    if not len(pairs):
+        return pairs.reshape(0, 2)
+    lo = pairs.min(axis=0)
+    span = int(pairs[:, 1].max() - lo[1]) + 1
+    keys = np.unique((pairs[:, 0] - lo[0]) * span + (pairs[:, 1] - lo[1]))
+    return np.stack([keys // span + lo[0], keys % span + lo[1]], axis=1)
 
 
 def best_fit(
@@ -48,32 +66,41 @@ def best_fit(
     """
     if len(agents) == 0 or len(targets) == 0:
         return 0.0, (0, 0), {}
-    shifts = np.unique((agents[:, None, :] - targets[None, :, :]).reshape(-1, 2), axis=0)  # sorted rows
+    shifts = None
     if bounds is not None:
         r0, r1, c0, c1 = bounds
         lo, hi = targets.min(axis=0), targets.max(axis=0)
         ok = lambda t: r0 <= t[0] + lo[0] and t[0] + hi[0] <= r1 and c0 <= t[1] + lo[1] and t[1] + hi[1] <= c1  # noqa: E731
+        diffs = _differences(agents, targets)
         inside = (
-            (r0 <= shifts[:, 0] + lo[0])
-            & (shifts[:, 0] + hi[0] <= r1)
-            & (c0 <= shifts[:, 1] + lo[1])
-            & (shifts[:, 1] + hi[1] <= c1)
+            (r0 <= diffs[:, 0] + lo[0])
+            & (diffs[:, 0] + hi[0] <= r1)
+            & (c0 <= diffs[:, 1] + lo[1])
+            & (diffs[:, 1] + hi[1] <= c1)
         )
-        shifts = shifts[inside]
+        shifts = _unique_rows(diffs[inside])
         if not len(shifts):
             shifts = np.array([[r0 - int(lo[0]), c0 - int(lo[1])]], dtype=np.int64)
+        exhaustive = len(shifts) * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET
     else:
         ok = lambda t: True  # noqa: E731
+        # each agent alone yields one translation per distinct target: a floor on their number
+        # that settles large swarms without sorting every difference
+        least = len({(r, c) for r, c in targets.tolist()})
+        exhaustive = least * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET
+        if exhaustive:
+            shifts = _unique_rows(_differences(agents, targets))
+            exhaustive = len(shifts) * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET
     best = None
-    if len(shifts) * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET:
+    if exhaustive:
         dist = _distances(agents, targets, shifts)
         # a floor under each translation's cost: every agent (or every target, when agents
         # outnumber targets) pays at least the distance to its nearest partner
         floors = scale * (dist.min(axis=2) if len(agents) <= len(targets) else dist.min(axis=1)).sum(axis=1)
-        for i in np.argsort(floors, kind="stable"):
-            t = (int(shifts[i, 0]), int(shifts[i, 1]))
-            if best is not None and (floors[i] > best[0] or (floors[i] == best[0] and t > best[1])):
-                if floors[i] > best[0]:
+        order = np.argsort(floors, kind="stable")
+        for i, floor, t in zip(order.tolist(), floors[order].tolist(), map(tuple, shifts[order].tolist())):
+            if best is not None and (floor > best[0] or (floor == best[0] and t > best[1])):
+                if floor > best[0]:
                     break  # every later floor is at least as high
                 continue
             c = scale * dist[i]  # the very matrix `_cost` builds for t
@@ -91,7 +118,7 @@ def best_fit(
 
         t = tuple(int(x) for x in np.round(np.median(agents, axis=0) - np.median(targets, axis=0)))
         if not ok(t):  # the nearest allowed translation, first in the order a set of them iterates
-            pairs = (agents[:, None, :] - targets[None, :, :]).reshape(-1, 2).tolist()
+            pairs = _differences(agents, targets).tolist()
             allowed = {(int(a), int(b)) for a, b in shifts.tolist()}
             choices = {d for d in map(tuple, pairs) if d in allowed} or allowed
             t = min(choices, key=lambda d: abs(d[0] - t[0]) + abs(d[1] - t[1]))

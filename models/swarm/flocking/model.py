@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
-from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_rule
+from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_free_slots, slot_rule
 from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
 from mam_bench.models.swarm.flocking.observe import FlockingObservation
 from mam_bench.models.swarm.flocking.params import FlockingParams
@@ -35,45 +35,55 @@ class FlockingWorld(SwarmWorld):
             self.pos = place(free_cells(self.terrain), self.n, placement_rng)
         self.side = max(1, min(self.n // 4 + 1, self.size - 2))
         self.shape = hollow_square(self.side)
+        self._fit: tuple[bytes, float] | None = None
+        self._targets: tuple[tuple[bytes, bytes], dict[str, dict]] | None = None
         self.init_dis = self._dissimilarity()
         self.cur_dis = self.init_dis
 
     def _dissimilarity(self) -> float:
-        return best_fit(self.pos[self.active], self.shape, self.params.cost_scale)[0]
+        """The live swarm's best-fit cost; kept while nobody moves (a formed swarm often stands still)."""
+        live = self.pos[self.active]
+        if self._fit is None or self._fit[0] != live.tobytes():
+            self._fit = (live.tobytes(), best_fit(live, self.shape, self.params.cost_scale)[0])
+        return self._fit[1]
 
     def plan(self) -> Any:
-        passable = self.passable()
+        key = (self.pos.tobytes(), self.active.tobytes())
+        if self._targets is None or self._targets[0] != key:  # goals depend on positions alone
+            self._targets = (key, self._goals())
+        return {"passable": self.passable(), **self._targets[1]}
+
+    def _goals(self) -> dict[str, dict]:
+        """Every live agent's goal slots (and, for local, whether it sees nobody), in one pass."""
         live = np.flatnonzero(self.active)
-        if self.params.strategy == "local":
-            return {"passable": passable}
-        if self.params.strategy == "nearest":
-            lo = self.pos[live].min(axis=0)
-            top = int(min(max(lo[0], 1), self.size - 1 - self.side))
-            left = int(min(max(lo[1], 1), self.size - 1 - self.side))
-            slots = [(top + int(r), left + int(c)) for r, c in self.shape.tolist()]
-            taken = {(int(r), int(c)) for r, c in self.pos[live].tolist()}
-            return {"passable": passable, "slots": slots, "taken": taken}
-        inner = (1, self.size - 2, 1, self.size - 2)
-        _, t, match = best_fit(self.pos[live], self.shape, 1.0, bounds=inner)
-        goals = {int(live[a]): (int(self.shape[k, 0] + t[0]), int(self.shape[k, 1] + t[1])) for a, k in match.items()}
-        return {"passable": passable, "goals": goals}
+        here = self.pos[live]
+        if self.params.strategy == "assign":
+            inner = (1, self.size - 2, 1, self.size - 2)
+            _, t, match = best_fit(here, self.shape, 1.0, bounds=inner)
+            shape = self.shape.tolist()
+            return {"goals": {int(live[a]): (shape[k][0] + t[0], shape[k][1] + t[1]) for a, k in match.items()}}
+        if not len(live):
+            return {"goals": {}, "alone": {}}
+        if self.params.strategy == "local":  # each agent sees those within its reach, itself included
+            rows, cols = here[:, 0], here[:, 1]
+            sees = np.maximum(np.abs(rows[:, None] - rows), np.abs(cols[:, None] - cols)) <= self.reach
+            far = self.size  # beyond every cell: ignored by the minimum
+            lo = np.stack([np.where(sees, rows, far).min(axis=1), np.where(sees, cols, far).min(axis=1)], axis=1)
+        else:  # every agent sees the whole swarm
+            sees = np.ones((len(live), len(live)), dtype=bool)
+            lo = np.broadcast_to(here.min(axis=0), here.shape)
+        corners = np.minimum(np.maximum(lo, 1), self.size - 1 - self.side)
+        goals = nearest_free_slots(here, corners, sees, self.shape, self.side)
+        alone = sees.sum(axis=1) == 1
+        return {"goals": dict(zip(live.tolist(), goals)), "alone": dict(zip(live.tolist(), alone.tolist()))}
 
     def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
         here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
-        if self.params.strategy == "local":
-            seen = self.pos[self.active]
-            seen = seen[np.abs(seen - np.array(here)).max(axis=1) <= self.reach]  # self included
-            if len(seen) == 1:  # alone: look for the others
-                return wander(here, self.recent[aid], plan["passable"], rng), None
-            lo = seen.min(axis=0)
-            top = int(min(max(lo[0], 1), self.size - 1 - self.side))
-            left = int(min(max(lo[1], 1), self.size - 1 - self.side))
-            slots = [(top + int(r), left + int(c)) for r, c in self.shape.tolist()]
-            taken = {(int(r), int(c)) for r, c in seen.tolist()}
-            return nearest_rule(here, slots, taken, plan["passable"], rng), None
-        if self.params.strategy == "nearest":
-            return nearest_rule(here, plan["slots"], plan["taken"], plan["passable"], rng), None
-        return assign_rule(here, plan["goals"].get(aid), plan["passable"], rng), None
+        if self.params.strategy == "assign":
+            return assign_rule(here, plan["goals"].get(aid), plan["passable"], rng), None
+        if self.params.strategy == "local" and plan["alone"][aid]:  # alone: look for the others
+            return wander(here, self.recent[aid], plan["passable"], rng), None
+        return slot_rule(here, plan["goals"][aid], plan["passable"], rng), None
 
     def after_physics(self, escaped: list[int]) -> None:
         self.cur_dis = self._dissimilarity()

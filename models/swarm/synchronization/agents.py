@@ -2,37 +2,51 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from mam_bench.models.swarm.grid import manhattan
 from mam_bench.models.swarm.navigation import LazyRng, toward, wander
 
 
-def sync_rule(
-    aid: int,
-    round_: int,
-    period: int,
-    vote: bool,
-    pos: np.ndarray,
-    lights: np.ndarray,
-    visible: np.ndarray,
-    passable: np.ndarray,
-    rng: LazyRng,
-    recent,
-) -> str:
-    """SWITCH on the clock or when my light differs from the strict majority in view; else gather."""
+class Intent(NamedTuple):
+    """What one agent's view says, before any random draw."""
+
+    switch: bool  # the clock strikes, or my light differs from the strict majority in view
+    alone: bool  # nobody else in view: wander
+    goal: tuple[int, int]  # the rounded centre of the agents in view, myself included
+
+
+def sync_intents(
+    round_: int, period: int, vote: bool, pos: np.ndarray, lights: np.ndarray, visible: np.ndarray
+) -> list[Intent]:
+    """Every agent's Intent in one pass over the visibility matrix (visible[i, j]: i sees j).
+
+    Counts and centres are integer sums, so each agent's vote and mean position are exactly
+    what it would compute from its own view.
+    """
+    n = len(pos)
     if (round_ + 1) % period == 0:
-        return "SWITCH"
-    seen = np.flatnonzero(visible)
+        return [Intent(True, False, (0, 0))] * n
+    counts = visible.astype(np.int64)
+    seen = counts.sum(axis=1)
+    switch = np.zeros(n, dtype=bool)
     if vote:
-        on = int(lights[seen].sum())
-        off = len(seen) - on
-        if on != off and bool(lights[aid]) != (on > off):
-            return "SWITCH"
-    here = (int(pos[aid, 0]), int(pos[aid, 1]))
-    others = seen[seen != aid]
-    if len(others) == 0:
+        on = counts @ lights.astype(np.int64)
+        off = seen - on
+        switch = (on != off) & (lights != (on > off))
+    alone = seen - counts.diagonal() == 0
+    centre = (counts @ pos) / np.maximum(seen, 1)[:, None]  # a live agent sees itself: seen >= 1
+    goals = np.rint(centre).astype(np.int64)
+    return [Intent(s, a, (r, c)) for s, a, (r, c) in zip(switch.tolist(), alone.tolist(), goals.tolist(), strict=True)]
+
+
+def sync_rule(here: tuple[int, int], intent: Intent, passable: np.ndarray, rng: LazyRng, recent) -> str:
+    """SWITCH on the clock or when my light differs from the strict majority in view; else gather."""
+    if intent.switch:
+        return "SWITCH"
+    if intent.alone:
         return wander(here, recent, passable, rng)
-    goal = tuple(int(round(x)) for x in pos[seen].mean(axis=0))
-    if manhattan(here, goal) <= 1:
+    if manhattan(here, intent.goal) <= 1:
         return "STAY"
-    return toward(here, goal, passable, rng)
+    return toward(here, intent.goal, passable, rng)

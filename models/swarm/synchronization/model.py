@@ -9,7 +9,7 @@ from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.layouts import free_cells, place
 from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.synchronization.actions import SynchronizationAction
-from mam_bench.models.swarm.synchronization.agents import sync_rule
+from mam_bench.models.swarm.synchronization.agents import sync_intents, sync_rule
 from mam_bench.models.swarm.synchronization.metrics import unanimous_flip
 from mam_bench.models.swarm.synchronization.observe import SynchronizationObservation
 from mam_bench.models.swarm.synchronization.params import SynchronizationParams
@@ -34,24 +34,16 @@ class SynchronizationWorld(SwarmWorld):
         return ~self.lights
 
     def plan(self) -> Any:
-        p = self.pos
-        cheb = np.maximum(np.abs(p[:, None, 0] - p[None, :, 0]), np.abs(p[:, None, 1] - p[None, :, 1]))
-        return {"visible": (cheb <= self.reach) & self.active[None, :], "passable": self.passable()}
+        rows, cols = self.pos[:, 0], self.pos[:, 1]
+        cheb = np.maximum(np.abs(rows[:, None] - rows), np.abs(cols[:, None] - cols))
+        visible = (cheb <= self.reach) & self.active[None, :]
+        vote = self.params.strategy == "vote"
+        intents = sync_intents(self.round, self.params.period, vote, self.pos, self.lights, visible)
+        return {"intents": intents, "passable": self.passable()}
 
     def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
-        a = sync_rule(
-            aid,
-            self.round,
-            self.params.period,
-            self.params.strategy == "vote",
-            self.pos,
-            self.lights,
-            plan["visible"][aid],
-            plan["passable"],
-            rng,
-            self.recent[aid],
-        )
-        return a, None
+        here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
+        return sync_rule(here, plan["intents"][aid], plan["passable"], rng, self.recent[aid]), None
 
     def before_physics(self, actions: list[str | None]) -> None:
         for i, a in enumerate(actions):
