@@ -8,7 +8,6 @@ Pydantic validators are not listed: the scan ignores their decorators instead.
 
 # --- called by Python, Mesa, pydantic or LangChain -------------------------------------------------
 __getattr__  # PEP 562 module __getattr__ in mam_bench/__init__.py: Python calls it for lazy imports
-_.steps  # mesa.Model.steps, the round counter Mesa's own step() and DataCollector read
 _.model_config  # pydantic reads each model's ConfigDict (frozen, extra="forbid")
 _.recipient  # crafting CraftAction field: filled by pydantic, read back through model_dump()
 _.want_qty  # crafting CraftAction field (offer_trade): filled by pydantic, read back through model_dump()

@@ -8,7 +8,7 @@ from mam_bench.models.swarm.grid import EMPTY, WALL
 from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.navigation import bfs
 from mam_bench.models.swarm.pursuit.agents import slot_fields
-from mam_bench.models.swarm.pursuit.prey import FLIGHT_ORDER, _threat, _threat_lookup, flee
+from mam_bench.models.swarm.pursuit.prey import FLIGHT_ORDER, _threat_lookup, flee
 
 
 def boards(size: int, count: int, seed: int = 0):
@@ -19,6 +19,13 @@ def boards(size: int, count: int, seed: int = 0):
         terrain[rng.random((size, size)) < 0.15] = WALL
         agents = (rng.random((size, size)) < 0.25) * rng.integers(1, 3, (size, size))
         yield rng, terrain, agents
+
+
+def _threat(cell, agents, terrain):
+    """H of one cell, straight from the definition (upstream's 8 x 8 window, clipped at 0)."""
+    i, j = cell
+    r0, c0 = max(i - 4, 0), max(j - 4, 0)
+    return (agents[r0 : i + 4, c0 : j + 4] > 0).sum() + (terrain[r0 : i + 4, c0 : j + 4] == WALL).sum() * 0.9
 
 
 def plain_flee(prey, agents, terrain):

@@ -35,13 +35,6 @@ def threat_map(agents: np.ndarray, terrain: np.ndarray) -> np.ndarray:
     return out
 
 
-def _threat(cell: tuple[int, int], agents: np.ndarray, terrain: np.ndarray) -> float:
-    """H of one cell, straight from the definition (`_threat_lookup` is checked against it)."""
-    i, j = cell
-    r0, c0 = max(i - 4, 0), max(j - 4, 0)
-    return (agents[r0 : i + 4, c0 : j + 4] > 0).sum() + (terrain[r0 : i + 4, c0 : j + 4] == WALL).sum() * 0.9
-
-
 def _window_counts(grid: np.ndarray) -> np.ndarray:
     """Integral image: entry [r, c] counts the true cells of grid[:r, :c]."""
     s = np.zeros((grid.shape[0] + 1, grid.shape[1] + 1), dtype=np.int64)
@@ -50,7 +43,7 @@ def _window_counts(grid: np.ndarray) -> np.ndarray:
 
 
 def _threat_lookup(agents: np.ndarray, terrain: np.ndarray):
-    """`_threat` for many cells of one board: the same window counts and float arithmetic, read
+    """H for many cells of one board: the definition's window counts and float arithmetic, read
     from integral images built once (cells at most 4 off the map, like the slices). Plain ints
     via `item`: a few look-ups per cell are far slower as numpy scalars."""
     H, W = terrain.shape
