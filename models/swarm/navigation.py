@@ -32,8 +32,15 @@ def bfs(passable: np.ndarray, targets: Iterable[tuple[int, int]]) -> np.ndarray:
     return np.array(dist, dtype=np.int64).reshape(H, W)
 
 
-def downhill(pos: tuple[int, int], dist: np.ndarray, rng: Callable[[], np.random.Generator]) -> str:
-    """A move that lowers the distance field (seeded tie-break), or STAY at a minimum."""
+def _pick(options: tuple[str, ...] | list[str], rng: Callable[[], np.random.Generator]) -> str:
+    """STAY without options, the one option without a draw, else a seeded pick."""
+    if not options:
+        return "STAY"
+    return options[0] if len(options) == 1 else options[int(rng().integers(len(options)))]
+
+
+def downhill_moves(pos: tuple[int, int], dist: np.ndarray) -> tuple[str, ...]:
+    """The moves to the lowest neighbour below `pos` (all of them on a tie), in MOVES order."""
     H, W = dist.shape
     here = dist[pos] if 0 <= pos[0] < H and 0 <= pos[1] < W else FAR
     best, options = here, []
@@ -47,9 +54,12 @@ def downhill(pos: tuple[int, int], dist: np.ndarray, rng: Callable[[], np.random
             best, options = v, [m]
         elif v == best and v < here:
             options.append(m)
-    if not options:
-        return "STAY"
-    return options[0] if len(options) == 1 else options[int(rng().integers(len(options)))]
+    return tuple(options)
+
+
+def downhill(pos: tuple[int, int], dist: np.ndarray, rng: Callable[[], np.random.Generator]) -> str:
+    """A move that lowers the distance field (seeded tie-break), or STAY at a minimum."""
+    return _pick(downhill_moves(pos, dist), rng)
 
 
 def toward(
@@ -63,9 +73,31 @@ def toward(
             t = (pos[0] + dr, pos[1] + dc)
             if passable[t]:
                 options.append(m)
+    return _pick(options, rng)
+
+
+def exits(pos: tuple[int, int], passable: np.ndarray) -> tuple[tuple[str, tuple[int, int]], ...]:
+    """(move, cell) for each passable neighbour of `pos`, in MOVES order."""
+    out = []
+    for m in MOVES:
+        dr, dc = DELTA[m]
+        t = (pos[0] + dr, pos[1] + dc)
+        if passable[t]:
+            out.append((m, t))
+    return tuple(out)
+
+
+def wander_among(
+    steps: tuple[tuple[str, tuple[int, int]], ...],
+    recent: Iterable[tuple[int, int]],
+    rng: Callable[[], np.random.Generator],
+) -> str:
+    """A random step among `steps`, preferring cells not visited recently; it always draws."""
+    recent = set(recent)
+    options = [m for m, t in steps if t not in recent] or [m for m, _ in steps]
     if not options:
         return "STAY"
-    return options[0] if len(options) == 1 else options[int(rng().integers(len(options)))]
+    return options[int(rng().integers(len(options)))]
 
 
 def wander(
@@ -75,19 +107,51 @@ def wander(
     rng: Callable[[], np.random.Generator],
 ) -> str:
     """Random walk away from recently visited cells (the spec's exploration fallback)."""
-    recent = set(recent)
-    fresh, any_ = [], []
-    for m in MOVES:
-        dr, dc = DELTA[m]
-        t = (pos[0] + dr, pos[1] + dc)
-        if passable[t]:
-            any_.append(m)
-            if t not in recent:
-                fresh.append(m)
-    options = fresh or any_
-    if not options:
-        return "STAY"
-    return options[int(rng().integers(len(options)))]
+    return wander_among(exits(pos, passable), recent, rng)
+
+
+class Exits:
+    """`exits` of each cell on one passable map, looked up once per cell.
+
+    While the map stays the same (foraging's maze, transport's board while the box stands) a
+    cell's exits do not change, so later walks from it only draw among the stored ones.
+    """
+
+    def __init__(self, passable: np.ndarray):
+        self.passable = passable
+        self._exits: dict[tuple[int, int], tuple[tuple[str, tuple[int, int]], ...]] = {}
+
+    def neighbours(self, here: tuple[int, int]) -> tuple[tuple[str, tuple[int, int]], ...]:
+        found = self._exits.get(here)
+        if found is None:
+            found = self._exits[here] = exits(here, self.passable)
+        return found
+
+    def wander(self, here: tuple[int, int], recent: Iterable[tuple[int, int]], rng: LazyRng) -> str:
+        """`wander` on this map."""
+        return wander_among(self.neighbours(here), recent, rng)
+
+
+class Slope:
+    """One distance field with each cell's `downhill_moves` stored after the first look."""
+
+    def __init__(self, dist: np.ndarray):
+        self.dist = dist
+        self._rows = dist.tolist()  # plain ints: reading one cell skips numpy's scalar boxing
+        self._moves: dict[tuple[int, int], tuple[str, ...]] = {}
+
+    def distance(self, here: tuple[int, int]) -> int:
+        return self._rows[here[0]][here[1]]
+
+    def moves(self, here: tuple[int, int]) -> tuple[str, ...]:
+        found = self._moves.get(here)
+        if found is None:
+            found = self._moves[here] = downhill_moves(here, self.dist)
+        return found
+
+    def downhill(self, here: tuple[int, int], rng: LazyRng) -> str:
+        """`downhill` on this field."""
+        return _pick(self.moves(here), rng)
 
 
 class LazyRng:

@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mam_bench.models.swarm.foraging.metrics import settle, within_reach
-from mam_bench.models.swarm.foraging.steps import Exits, Slope
 from mam_bench.models.swarm.grid import chebyshev
 from mam_bench.models.swarm.layouts import walled
-from mam_bench.models.swarm.navigation import LazyRng, bfs, downhill, wander
+from mam_bench.models.swarm.navigation import Exits, LazyRng, Slope, bfs, downhill, wander
 from mam_bench.models.swarm.transport.agents import transport_plan
 from mam_bench.models.swarm.transport.model import TransportWorld
 

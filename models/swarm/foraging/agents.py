@@ -6,8 +6,7 @@ explore: an agent random-walks until F (or N) has been in its view once, then us
 
 from __future__ import annotations
 
-from mam_bench.models.swarm.foraging.steps import Exits, Slope
-from mam_bench.models.swarm.navigation import FAR, LazyRng
+from mam_bench.models.swarm.navigation import FAR, Exits, LazyRng, Slope
 
 
 def forage_rule(

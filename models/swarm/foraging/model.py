@@ -11,10 +11,9 @@ from mam_bench.models.swarm.foraging.agents import forage_rule
 from mam_bench.models.swarm.foraging.metrics import beside, settle, within_reach
 from mam_bench.models.swarm.foraging.observe import ForagingObservation
 from mam_bench.models.swarm.foraging.params import ForagingParams
-from mam_bench.models.swarm.foraging.steps import Exits, Slope
 from mam_bench.models.swarm.grid import FOOD, NEST
 from mam_bench.models.swarm.layouts import foraging_maze, free_cells, place, upstream_foraging
-from mam_bench.models.swarm.navigation import LazyRng, bfs
+from mam_bench.models.swarm.navigation import Exits, LazyRng, Slope, bfs
 
 
 class ForagePlan(NamedTuple):

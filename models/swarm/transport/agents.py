@@ -8,9 +8,8 @@ the nearest such cell, and random-walk when nothing is reachable.
 from __future__ import annotations
 
 import numpy as np
-from mam_bench.models.swarm.foraging.steps import Exits, Slope
 from mam_bench.models.swarm.grid import DELTA
-from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs
+from mam_bench.models.swarm.navigation import FAR, Exits, LazyRng, Slope, bfs
 
 
 def behind_cells(box: list[tuple[int, int]], push: str, size: int) -> set[tuple[int, int]]:
