@@ -2,8 +2,10 @@
 # Installs what the test suite needs and runs it: Debian chromium for the browser tests, then the
 # package with all its extras (`all`) and `test` into the project's own .venv (a Debian or Ubuntu
 # system Python refuses a global pip install; llama-cpp-python builds from source, ~5 min on
-# 2 cores, once), then the linter (ruff check and format --check), then pytest (printing its 25 slowest tests, so a
-# slow CI run says where the time went). Extra arguments go to pytest.
+# 2 cores, once), then the linter (ruff check and format --check), then pytest on two worker
+# processes (pytest-xdist; the suite took 13 min serially, 9 in two workers, on a slow 2-core
+# day), printing its 25 slowest tests, so a slow CI run says where the time went. Extra
+# arguments go to pytest (`-n 0` runs serially).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/chromium ]; then
@@ -15,4 +17,4 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[all,test]"
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
 export RAY_USAGE_STATS_ENABLED=0 PYTHONHASHSEED=0
-exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=25 "$@"
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n 2 --durations=25 "$@"
