@@ -77,6 +77,13 @@ class DashboardServer:
         self.log.close()
 
 
+def worker_log(shots: Path, stem: str) -> Path:
+    """A server log of this test process: under pytest-xdist each worker starts its own session
+    servers, which must not write (and read back) one another's log."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return shots / (f"{stem}-{worker}.log" if worker else f"{stem}.log")
+
+
 @pytest.fixture(scope="session")
 def shots() -> Path:
     out = Path(os.environ.get("MAM_TEST_OUTPUT", ROOT / "test-output")) / "e2e"
@@ -125,14 +132,14 @@ def recorded_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def server(landscape_csv: Path, shots: Path) -> Iterator[DashboardServer]:
-    srv = DashboardServer("schelling", "--landscape", str(landscape_csv), log=shots / "server.log")
+    srv = DashboardServer("schelling", "--landscape", str(landscape_csv), log=worker_log(shots, "server"))
     yield srv
     srv.stop()
 
 
 @pytest.fixture(scope="session")
 def replay_server(recorded_run: Path, shots: Path) -> Iterator[DashboardServer]:
-    srv = DashboardServer("--run", str(recorded_run), log=shots / "replay-server.log")
+    srv = DashboardServer("--run", str(recorded_run), log=worker_log(shots, "replay-server"))
     yield srv
     srv.stop()
 

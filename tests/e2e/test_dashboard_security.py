@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DashboardServer
+from tests.e2e.conftest import DashboardServer, worker_log
 from tests.e2e.pages import open_paired
 from tests.support.openai_server import OpenAIServer, schelling_reply
 
@@ -31,7 +31,7 @@ def locked_server(shots: Path) -> Iterator[DashboardServer]:
     """A dashboard started with no --allow-key-env (the default) and a secret in its environment."""
     os.environ["SECRET_TOKEN"] = SECRET
     try:
-        srv = DashboardServer("schelling", log=shots / "security-server.log")
+        srv = DashboardServer("schelling", log=worker_log(shots, "security-server"))
     finally:
         os.environ.pop("SECRET_TOKEN", None)
     yield srv

@@ -109,8 +109,8 @@ def test_the_figures_shown_have_legends_and_readable_text(world: str) -> None:
         assert clipped_texts(fig) == []
 
 
-def test_no_warning_at_start_and_url_after_serving(server, shots: Path) -> None:
-    log = (shots / "server.log").read_text()
+def test_no_warning_at_start_and_url_after_serving(server) -> None:
+    log = Path(server.log.name).read_text()
     assert "use_memo found within a loop" not in log
     assert "dashboard: http://127.0.0.1:" in log
 
