@@ -70,15 +70,13 @@ def best_fit(
     if bounds is not None:
         r0, r1, c0, c1 = bounds
         lo, hi = targets.min(axis=0), targets.max(axis=0)
-        ok = lambda t: r0 <= t[0] + lo[0] and t[0] + hi[0] <= r1 and c0 <= t[1] + lo[1] and t[1] + hi[1] <= c1  # noqa: E731
+
+        def inside(t: np.ndarray) -> np.ndarray:  # translations (k x 2) that keep the shape in bounds
+            return (r0 <= t[:, 0] + lo[0]) & (t[:, 0] + hi[0] <= r1) & (c0 <= t[:, 1] + lo[1]) & (t[:, 1] + hi[1] <= c1)
+
+        ok = lambda t: bool(inside(np.array([t]))[0])  # noqa: E731
         diffs = _differences(agents, targets)
-        inside = (
-            (r0 <= diffs[:, 0] + lo[0])
-            & (diffs[:, 0] + hi[0] <= r1)
-            & (c0 <= diffs[:, 1] + lo[1])
-            & (diffs[:, 1] + hi[1] <= c1)
-        )
-        shifts = _unique_rows(diffs[inside])
+        shifts = _unique_rows(diffs[inside(diffs)])
         if not len(shifts):
             shifts = np.array([[r0 - int(lo[0]), c0 - int(lo[1])]], dtype=np.int64)
         exhaustive = len(shifts) * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET

@@ -19,22 +19,6 @@ from mam_bench.models.swarm.grid import EMPTY, WALL
 FLIGHT_ORDER = ((0, 1), (0, -1), (1, 0), (-1, 0))
 
 
-def threat_map(agents: np.ndarray, terrain: np.ndarray) -> np.ndarray:
-    """H for every cell at once (integral images over the 8 x 8 upstream window)."""
-    H, W = terrain.shape
-    out = np.zeros((H, W), dtype=float)
-    for grid, weight in ((agents > 0, 1.0), (terrain == WALL, 0.9)):
-        s = np.zeros((H + 1, W + 1), dtype=np.int64)
-        s[1:, 1:] = np.cumsum(np.cumsum(grid.astype(np.int64), axis=0), axis=1)
-        r0 = np.maximum(np.arange(H) - 4, 0)
-        r1 = np.minimum(np.arange(H) + 4, H)
-        c0 = np.maximum(np.arange(W) - 4, 0)
-        c1 = np.minimum(np.arange(W) + 4, W)
-        count = s[r1][:, c1] - s[r0][:, c1] - s[r1][:, c0] + s[r0][:, c0]
-        out = out + count * weight
-    return out
-
-
 def _window_counts(grid: np.ndarray) -> np.ndarray:
     """Integral image: entry [r, c] counts the true cells of grid[:r, :c]."""
     s = np.zeros((grid.shape[0] + 1, grid.shape[1] + 1), dtype=np.int64)
@@ -42,27 +26,23 @@ def _window_counts(grid: np.ndarray) -> np.ndarray:
     return s
 
 
-def _threat_lookup(agents: np.ndarray, terrain: np.ndarray):
-    """H for many cells of one board: the definition's window counts and float arithmetic, read
-    from integral images built once (cells at most 4 off the map, like the slices). Plain ints
-    via `item`: a few look-ups per cell are far slower as numpy scalars."""
+def threat_map(agents: np.ndarray, terrain: np.ndarray) -> np.ndarray:
+    """H for every cell at once (integral images over the 8 x 8 upstream window)."""
     H, W = terrain.shape
-    sa, sw = _window_counts(agents > 0).item, _window_counts(terrain == WALL).item
-
-    def h(cell: tuple[int, int]) -> float:
-        i, j = cell
-        r0, r1, c0, c1 = max(i - 4, 0), min(i + 4, H), max(j - 4, 0), min(j + 4, W)
-        a = sa(r1, c1) - sa(r0, c1) - sa(r1, c0) + sa(r0, c0)
-        w = sw(r1, c1) - sw(r0, c1) - sw(r1, c0) + sw(r0, c0)
-        return a + w * 0.9
-
-    return h
+    out = np.zeros((H, W), dtype=float)
+    r0, r1 = np.maximum(np.arange(H) - 4, 0), np.minimum(np.arange(H) + 4, H)
+    c0, c1 = np.maximum(np.arange(W) - 4, 0), np.minimum(np.arange(W) + 4, W)
+    for grid, weight in ((agents > 0, 1.0), (terrain == WALL, 0.9)):
+        s = _window_counts(grid)
+        count = s[r1][:, c1] - s[r0][:, c1] - s[r1][:, c0] + s[r0][:, c0]
+        out = out + count * weight
+    return out
 
 
 def flee(prey: tuple[int, int], agents: np.ndarray, terrain: np.ndarray) -> tuple[int, int]:
     """Where the prey ends up this round (it stays when no move beats the left cell's H)."""
     i, j = prey
-    threat = _threat_lookup(agents, terrain)
+    threat = threat_map(agents, terrain).item  # plain floats: a few look-ups per flight
     # the empty cells within two steps (a 5 x 5 block clipped to the map), the prey's own excluded
     r0, c0 = max(i - 2, 0), max(j - 2, 0)
     block = ((terrain[r0 : i + 3, c0 : j + 3] == EMPTY) & (agents[r0 : i + 3, c0 : j + 3] == 0)).tolist()

@@ -53,7 +53,7 @@ class TransportWorld(SwarmWorld):
         self.pos = place(free_cells(self.terrain, blocked=box | set(self.gap)), self.n, placement_rng)
         self.escapes = 0
         self.sighted = np.zeros(self.n, dtype=bool)  # has this agent seen the box or the gap yet
-        self._plan_box: tuple[tuple[int, int], ...] | None = None
+        self._plan_key: tuple | None = None
         self._plan: dict = {}
         self._look()
 
@@ -69,16 +69,18 @@ class TransportWorld(SwarmWorld):
         self.sighted[blind] = (rows & cols).any(axis=1)  # Chebyshev: both offsets within reach
 
     def plan(self) -> Any:
-        """The plan depends only on where the box is (walls and gap never change), so it is
-        rebuilt, with its two BFS fields, only in rounds after the box moved."""
+        """The plan depends only on the box and the passable map, so it is rebuilt, with its two
+        BFS fields, only in rounds after either changed (in practice: after the box moved)."""
         box = [c for b in self.bodies for c in b.cells]
-        if tuple(box) != self._plan_box:
+        passable = self.passable()
+        key = (tuple(box), passable.tobytes())
+        if key != self._plan_key:
             direction = self.push
             if self.params.strategy == "sidestep" and box and not self._clear_ahead(box):
                 direction = self.side
-            self._plan = transport_plan(box, direction, self.gap, self.passable())
+            self._plan = transport_plan(box, direction, self.gap, passable)
             self._plan["direction"] = direction
-            self._plan_box = tuple(box)
+            self._plan_key = key
         return self._plan
 
     def _clear_ahead(self, box: list[tuple[int, int]]) -> bool:
