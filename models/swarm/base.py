@@ -27,7 +27,7 @@ from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
 from pydantic import ValidationError
 
 from mam_bench.controller import Decision
-from mam_bench.streams import agent_stream, stream
+from mam_bench.streams import agent_draws, stream
 from mam_bench.world import AuditEntry, SteerableWorld
 
 
@@ -216,7 +216,7 @@ class SwarmWorld(SteerableWorld):
         if not self.active[actor_id]:
             return self.null_action()
         r = self.round
-        a, m = self.rule(actor_id, self.plan(), LazyRng(lambda: agent_stream(self.seed, "policy", r, actor_id)))
+        a, m = self.rule(actor_id, self.plan(), LazyRng(lambda: agent_draws(self.seed, "policy", r, actor_id)))
         return {"action": a, "message": self._clip(m)}
 
     def _clip(self, text: Any) -> str | None:
@@ -237,7 +237,7 @@ class SwarmWorld(SteerableWorld):
                 continue
             d = decisions.get(aid) if aid in influence else None
             if d is None or d.defer:
-                rng = LazyRng(lambda aid=aid: agent_stream(self.seed, "policy", r, aid))
+                rng = LazyRng(lambda aid=aid: agent_draws(self.seed, "policy", r, aid))
                 a, m = self.rule(aid, plan, rng)
                 actions[aid], messages[aid] = a, self._clip(m)
                 if aid in influence:
