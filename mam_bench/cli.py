@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 
+from mam_bench import startup
 from mam_bench.errors import BackendFailed, ConfigError
 
 #: subcommand -> one-line summary, in the order `mam-bench --help` lists them (add yours here;
@@ -79,6 +80,7 @@ def console() -> int:
     It loses nothing: every record and table row is flushed when written, and files are closed.
     Only the command does this; `main` called in a long-lived process keeps its collector.
     """
+    startup.as_command()
     code = main()
     gc.freeze()
     return code

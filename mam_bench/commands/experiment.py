@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mam_bench import startup
 from mam_bench.errors import ConfigError
 from mam_bench.preflight import check_suite_controllers
 
@@ -150,6 +151,7 @@ def handle(args: argparse.Namespace) -> int:
     check_table(Path(args.out) / "table.csv")
     suite = read_suite(args.suite)  # validated whole before anything runs
     check_suite_controllers(suite)
+    startup.imports_done()  # before any worker forks (copy-on-write) and any pair runs
     llm_pairs, calls = llm_estimate(suite, args.max_cost)
     if llm_pairs:
         print(f"estimate: {llm_pairs} LLM pairs, about {calls} calls (before retries and repairs)", file=sys.stderr)

@@ -10,6 +10,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+from mam_bench import startup
 from mam_bench.errors import ConfigError
 from mam_bench.registry import get_world, load, registration
 from mam_bench.run_dir import check_out_dir
@@ -110,6 +111,7 @@ def handle(args: argparse.Namespace) -> int:
     from mam_bench.params import parse_param_pairs
     from mam_bench.records import ensure_writable
 
+    startup.hold_collector()
     if not registration(args.world).landscape:
         raise ConfigError("world", f"{args.world} has no reference landscape")
     cls = landscape_source(args.world)
@@ -141,6 +143,7 @@ def handle(args: argparse.Namespace) -> int:
     jobs = [(args.world, params, s, args.max_rounds) for _, _, params in cells for s in seeds]
     started = time.perf_counter()
     first = _one(jobs[0])  # loads the compiled kernel here, once, before any worker forks
+    startup.imports_done()
     results = [first, *_sweep(jobs[1:], args.jobs)]
     elapsed = time.perf_counter() - started
     rows = []

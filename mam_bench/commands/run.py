@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mam_bench import startup
 from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.preflight import LLM_ONLY, check_controller
 from mam_bench.registry import controller_names
@@ -237,12 +238,15 @@ def handle(args: argparse.Namespace) -> int:
     started = time.monotonic() - process_age()
     from mam_bench.runner import prepare  # after the clock starts: the import is part of the run
 
+    startup.hold_collector()
+
     if args.resume:
         spec, out = resume_spec(args)
     else:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
     prep = prepare(spec)  # every check before any work, and before any file is touched
+    startup.imports_done()  # the world and its modules are loaded
     if prep.rounds > MAX_ROUNDS:
         raise ConfigError("rounds", f"{prep.rounds} treatment rounds; at most {MAX_ROUNDS}")
     cap = prep.new_world(treatment=False).reference_cap()
