@@ -110,13 +110,19 @@ def pcg_seed(words: list[int]) -> tuple[int, int]:
         r = (_MIX_L * p3 - _MIX_R * (v ^ (v >> 16))) & _M32
         p3 = r ^ (r >> 16)
         k += 4
-    b = _B
-    out = [0] * 8
-    for i, p in enumerate((p0, p1, p2, p3, p0, p1, p2, p3)):
-        v = (((p ^ b[i]) & _M32) * b[i + 1]) & _M32
-        out[i] = v ^ (v >> 16)
-    seed = (out[0] | out[1] << 32) << 64 | out[2] | out[3] << 32
-    inc = (((out[4] | out[5] << 32) << 64 | out[6] | out[7] << 32) << 1 | 1) & _M128
+    b0, b1, b2, b3, b4, b5, b6, b7, b8 = _B
+    w0 = (((p0 ^ b0) & _M32) * b1) & _M32
+    w1 = (((p1 ^ b1) & _M32) * b2) & _M32
+    w2 = (((p2 ^ b2) & _M32) * b3) & _M32
+    w3 = (((p3 ^ b3) & _M32) * b4) & _M32
+    w4 = (((p0 ^ b4) & _M32) * b5) & _M32
+    w5 = (((p1 ^ b5) & _M32) * b6) & _M32
+    w6 = (((p2 ^ b6) & _M32) * b7) & _M32
+    w7 = (((p3 ^ b7) & _M32) * b8) & _M32
+    # generate_state(4, uint64): words 0-1 the state's high half, 2-3 its low half, 4-7 the stream
+    seed = ((w0 ^ w0 >> 16) | (w1 ^ w1 >> 16) << 32) << 64 | (w2 ^ w2 >> 16) | (w3 ^ w3 >> 16) << 32
+    initseq = ((w4 ^ w4 >> 16) | (w5 ^ w5 >> 16) << 32) << 64 | (w6 ^ w6 >> 16) | (w7 ^ w7 >> 16) << 32
+    inc = (initseq << 1 | 1) & _M128
     state = (inc + seed) & _M128  # srandom: state 0, one step (-> inc), add the seed, one step
     return (state * _PCG_MULT + inc) & _M128, inc
 

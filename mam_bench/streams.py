@@ -6,6 +6,7 @@ share one global generator; they ask for `stream(seed, "order", round)` and the 
 
 from __future__ import annotations
 
+import functools
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +37,10 @@ def purpose_word(purpose: str) -> int:
     return zlib.crc32(purpose.encode("utf-8"))
 
 
+_purpose_word = functools.lru_cache(maxsize=256)(purpose_word)
+_M32 = 2**32 - 1
+
+
 def stream(seed: int, purpose: str, *key: int) -> np.random.Generator:
     """The generator for one purpose (and optional key such as an actor id or round)."""
     return seeded([*MAGIC, purpose_word(purpose), *[int(k) for k in key], int(seed)])
@@ -57,7 +62,11 @@ def agent_stream(seed: int, purpose: str, round_: int, actor_id: int) -> np.rand
 def agent_draws(seed: int, purpose: str, round_: int, actor_id: int) -> PCGStream:
     """`agent_stream`'s very draws, replayed in Python: a few microseconds instead of numpy's
     twenty-five to set a stream up, for rules that make one per agent per round."""
-    gen = PCGStream(entropy_words([*MAGIC, purpose_word(purpose), int(round_), int(actor_id), int(seed)]))
+    r, a, s = int(round_), int(actor_id), int(seed)
+    if 0 <= r <= _M32 and 0 <= a <= _M32 and 0 <= s <= _M32:  # one word each: skip the split
+        gen = PCGStream([*MAGIC, _purpose_word(purpose), r, a, s])
+    else:
+        gen = PCGStream(entropy_words([*MAGIC, purpose_word(purpose), r, a, s]))
     if _RECORDERS:
         return _RecordingGenerator(gen, (purpose, int(round_), int(actor_id)), _RECORDERS[-1])  # type: ignore[return-value]
     return gen

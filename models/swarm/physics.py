@@ -163,6 +163,9 @@ def _movers(
                 kids.append(v)
         children[u] = kids
         stack.extend(kids)
+    single = _forest(n, d, opp, actions, bodies, children, blocked)
+    if single is not None:
+        return single
     nodes = sorted(children)
     index = {u: k for k, u in enumerate(nodes)}
     rows = [index[u] for u in nodes for _ in children[u]]
@@ -202,6 +205,56 @@ def _movers(
     for comp in _weak_components(keep, succ):
         moving.extend(_solve_component(comp, succ, force, mass))
     return [u for s in moving for u in members[s]]
+
+
+def _forest(
+    n: int,
+    d: str,
+    opp: str,
+    actions: list[str | None],
+    bodies: list[Body],
+    children: dict[int, list[int]],
+    blocked: set[int],
+) -> list[int] | None:
+    """The program's answer when no body of several cells is reached, without building it.
+
+    Every node is then one cell and shoves at most the one node in front of it, so the push graph
+    is a forest of in-trees with no cycles: the same answer as the general path, on plain lists.
+    Trees are walked from their fronts (nodes that shove nothing); a node before a wall is no
+    front and passes nothing on, so whatever shoves it, directly or not, is never reached and
+    stays, as the general path's closure has it. Each tree is then solved as in `_solve_tree`.
+    None when a body of several cells is among the nodes.
+    """
+    ahead: dict[int, int | None] = {}
+    for u, kids in children.items():
+        if u >= n and len(bodies[u - n].cells) > 1:
+            return None
+        ahead[u] = kids[0] if kids else None
+    behind: dict[int, list[int]] = {}
+    roots = []
+    for u, v in ahead.items():
+        if u in blocked:  # it meets something static: it and whatever shoves it stay
+            continue
+        if v is None:
+            roots.append(u)
+        else:
+            behind.setdefault(v, []).append(u)
+    order = list(roots)  # each node before the ones that shove it
+    for u in order:
+        order.extend(behind.get(u, ()))
+    leftover: dict[int, int | None] = {}
+    for u in reversed(order):
+        if u < n:
+            a = actions[u]
+            force, mass = (FORCE, AGENT_MASS) if a == d else ((0, AGENT_MASS + RESIST) if a == opp else (0, AGENT_MASS))
+        else:
+            force, mass = 0, bodies[u - n].mass
+        net = force + sum(leftover[b] or 0 for b in behind.get(u, ()))
+        leftover[u] = net - mass if net >= mass else None
+    moving = [u for u in roots if leftover[u] is not None]
+    for u in moving:
+        moving.extend(b for b in behind.get(u, ()) if leftover[b] is not None)
+    return moving
 
 
 def _topological(succ: list[set[int]]) -> list[int]:

@@ -171,3 +171,30 @@ def test_tree_solution_equals_the_integer_program(monkeypatch, density):
         assert [b.cells for b in f.bodies] == [b.cells for b in s.bodies]
     assert max(trees) >= 3  # trees of several nodes were met, not only lone agents
     assert any((f.moved != 0).any() for f in closed)
+
+
+@pytest.mark.parametrize("density", [5, 20, 45, 60])
+def test_forest_path_equals_the_general_program(monkeypatch, density):
+    """Without a body of several cells the push graph is solved on lists (`_forest`); the general
+    path (strong components, closure, `_solve_tree`) must give the same moves on every board,
+    including resisting agents, pushable one-cell preys and crowds pushing into walls."""
+    rng = np.random.default_rng(700 + density)
+    boards = [_board(rng, 10, density) for _ in range(400)]
+    calls = []
+    real = physics._forest
+
+    def counted(*args):
+        out = real(*args)
+        calls.append(out is not None)
+        return out
+
+    monkeypatch.setattr(physics, "_free_run", lambda *a: None)  # always build the push graph
+    monkeypatch.setattr(physics, "_forest", counted)
+    fast = [physics.resolve(*b) for b in boards]
+    monkeypatch.setattr(physics, "_forest", lambda *a: None)  # the general path everywhere
+    general = [physics.resolve(*b) for b in boards]
+    for f, s in zip(fast, general):
+        assert (f.positions == s.positions).all() and f.push_events == s.push_events
+        assert [b.cells for b in f.bodies] == [b.cells for b in s.bodies]
+    assert sum(calls) > 300
+    assert sum(int((f.moved != 0).any(axis=1).sum()) for f in fast) > 1000
