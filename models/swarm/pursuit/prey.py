@@ -39,10 +39,31 @@ def threat_map(agents: np.ndarray, terrain: np.ndarray) -> np.ndarray:
     return out
 
 
+_WALL_TERMS: dict[tuple[tuple[int, ...], bytes], list[list[float]]] = {}
+
+
+def _wall_terms(terrain: np.ndarray) -> list[list[float]]:
+    """0.9 x the walls in each cell's window (threat_map's wall term), once per terrain: the
+    terrain stands still while the agents move, and the flight looks at a dozen cells only."""
+    key = (terrain.shape, terrain.tobytes())
+    terms = _WALL_TERMS.get(key)
+    if terms is None:
+        if len(_WALL_TERMS) > 64:
+            _WALL_TERMS.clear()
+        terms = _WALL_TERMS[key] = threat_map(np.zeros(terrain.shape, dtype=np.int64), terrain).tolist()
+    return terms
+
+
 def flee(prey: tuple[int, int], agents: np.ndarray, terrain: np.ndarray) -> tuple[int, int]:
     """Where the prey ends up this round (it stays when no move beats the left cell's H)."""
     i, j = prey
-    threat = threat_map(agents, terrain).item  # plain floats: a few look-ups per flight
+    walls = _wall_terms(terrain)
+
+    def threat(cell: tuple[int, int]) -> float:
+        """H of one cell: its window's occupied cells, plus the walls' term kept per terrain."""
+        r, c = cell
+        return int(np.count_nonzero(agents[max(r - 4, 0) : r + 4, max(c - 4, 0) : c + 4])) + walls[r][c]
+
     # the empty cells within two steps (a 5 x 5 block clipped to the map), the prey's own excluded
     r0, c0 = max(i - 2, 0), max(j - 2, 0)
     block = ((terrain[r0 : i + 3, c0 : j + 3] == EMPTY) & (agents[r0 : i + 3, c0 : j + 3] == 0)).tolist()
