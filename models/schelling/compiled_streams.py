@@ -11,6 +11,7 @@ own for thousands of word lists and with `agents.rule_keys`.
 from __future__ import annotations
 
 import numpy as np
+from mam_bench.models.schelling import numba_start
 from numba import njit
 
 from mam_bench.streams import MAGIC, purpose_word
@@ -137,3 +138,6 @@ def agent_doubles(prefix: np.ndarray, seed_words: np.ndarray, round_: int, actor
     at = _append_int(buf, at, actor)
     buf[at : at + seed_words.size] = seed_words
     seeded_doubles(buf[: at + seed_words.size], out)
+
+
+numba_start.light_cache_loads(globals())

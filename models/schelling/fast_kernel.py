@@ -27,8 +27,6 @@ from numba import njit
 
 from mam_bench.streams import seeded
 
-numba_start.load_registries()
-
 EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED = 0, 1, 2, 3, 4
 STATUS = {EQUILIBRIUM: "equilibrium", BLOCKED: "blocked", HORIZON: "horizon_exhausted"}
 _MASK32 = 0xFFFFFFFF
@@ -445,3 +443,6 @@ def fast_reference_outcome(params: SchellingParams, seed: int, max_rounds: int |
         grid.ravel(), types, params.size, params.threshold.numerator, params.threshold.denominator
     )
     return {"status": status, "rounds": rounds, "final_satisfaction": float(sat), "final_homophily": float(oeh)}
+
+
+numba_start.light_cache_loads(globals())

@@ -1,28 +1,34 @@
-"""numba's start-up for the landscape kernel, without its BLAS probe.
+"""numba's start-up for the landscape kernel: load its cached machine code, and nothing more.
 
-numba's first compile or cache load imports `numba.np.arraymath`, and that module probes for BLAS
-by importing scipy.linalg: a quarter of a second of a `mam-bench landscape` that lasts two. The
-probe's answer only picks BLAS over a plain loop inside a jitted np.correlate/np.convolve, which
-this kernel never calls, and numba's linear algebra asks for scipy again when it is typed. So the
-kernel loads numba's registries once with scipy.linalg hidden, and shows it again at once.
+Before numba loads a cached function it refreshes its whole CPU target: it imports and registers
+every typing and lowering module it has (numba.np, numba.cpython, numba.typed, ...; the BLAS
+probe among them imports scipy.linalg). That is a third of a second of a `mam-bench landscape`
+that lasts two, and loading machine code needs none of it: typing and lowering are for
+compiling. What running the code needs is numba's memory runtime (NRT), which the refresh would
+also start. So the kernel's own functions load their cache with the runtime started and the
+refresh skipped. A cache miss (a fresh install, an edited kernel) compiles as always: numba's
+compiler refreshes the target itself, so compiling anything, then or later, is unchanged.
 """
 
 from __future__ import annotations
 
-import sys
+import types
+from typing import Any
 
-_BLAS = "scipy.linalg.cython_blas"
+from numba.core.caching import Cache
+from numba.core.dispatcher import Dispatcher
+from numba.core.runtime import rtsys
 
 
-def load_registries() -> None:
-    """numba's CPU target, ready to load cached kernels; a no-op when anything loaded it before."""
-    hide = _BLAS not in sys.modules and "numba.np.arraymath" not in sys.modules
-    if hide:
-        sys.modules[_BLAS] = None  # type: ignore[assignment]  # importing a None entry raises ImportError
-    try:
-        from numba.core.registry import cpu_target
+def _load_cached(self: Cache, sig: Any, target_context: Any) -> Any:
+    """`Cache.load_overload` without the target refresh: start the runtime, read the cache."""
+    rtsys.initialize(target_context)
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
 
-        cpu_target.target_context.refresh()
-    finally:
-        if hide and sys.modules.get(_BLAS, 0) is None:
-            del sys.modules[_BLAS]
+
+def light_cache_loads(namespace: dict[str, Any]) -> None:
+    """Give every cached numba function defined in `namespace` (a module's globals) the light load."""
+    for value in namespace.values():
+        if isinstance(value, Dispatcher) and isinstance(value._cache, Cache):
+            value._cache.load_overload = types.MethodType(_load_cached, value._cache)
