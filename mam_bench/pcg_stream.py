@@ -127,6 +127,40 @@ def pcg_seed(words: list[int]) -> tuple[int, int]:
     return (state * _PCG_MULT + inc) & _M128, inc
 
 
+def pcg_seeds(head: tuple[int, ...], varying: list[int], tail: list[int]) -> list[tuple[int, int]]:
+    """`pcg_seed(head + [v] + tail)` for every v, the hashing done once over all of them.
+
+    For a round's agent streams: `head` is the four words before the actor (so the mixed pool is
+    shared), `varying` the actor ids, `tail` the seed's words; all are single uint32 words. numpy
+    arrays of uint64 hold the 32-bit values, so products and differences wrap as in C.
+    """
+    pool = _mixed_pool(head)
+    a = np.asarray(varying, dtype=np.uint64)
+    p = [np.full(len(a), pool[i], dtype=np.uint64) for i in range(_POOL)]
+    k = _POOL + _POOL * (_POOL - 1)
+    for dst in range(_POOL):
+        v = (((a ^ _A[k + dst]) & _M32) * _A[k + dst + 1]) & _M32
+        r = (_MIX_L * p[dst] - _MIX_R * (v ^ (v >> 16))) & _M32
+        p[dst] = r ^ (r >> 16)
+    k += _POOL
+    for w in tail:  # the same word for every actor: its hash is one number
+        for dst in range(_POOL):
+            v = (((w ^ _A[k + dst]) & _M32) * _A[k + dst + 1]) & _M32
+            r = (_MIX_L * p[dst] - _MIX_R * (v ^ (v >> 16))) & _M32
+            p[dst] = r ^ (r >> 16)
+        k += _POOL
+    w = []
+    for i in range(8):
+        v = (((p[i & 3] ^ _B[i]) & _M32) * _B[i + 1]) & _M32
+        w.append((v ^ (v >> 16)).tolist())
+    out = []
+    for w0, w1, w2, w3, w4, w5, w6, w7 in zip(*w):
+        seed = (w0 | w1 << 32) << 64 | w2 | w3 << 32
+        inc = (((w4 | w5 << 32) << 64 | w6 | w7 << 32) << 1 | 1) & _M128
+        out.append((((inc + seed) & _M128) * _PCG_MULT + inc & _M128, inc))
+    return out
+
+
 class PCGStream:
     """One addressed stream: `integers(n)` and `random()` in Python, the rest through numpy."""
 
@@ -140,6 +174,13 @@ class PCGStream:
             self._state = self._inc = 0
         else:
             self._state, self._inc = pcg_seed(words)
+
+    @classmethod
+    def at(cls, state: int, inc: int) -> PCGStream:
+        """A stream from a seeded (state, increment), as `pcg_seeds` gives them."""
+        self = cls.__new__(cls)
+        self._state, self._inc, self._half, self._gen = state, inc, None, None
+        return self
 
     def _next64(self) -> int:
         s = self._state = (self._state * _PCG_MULT + self._inc) & _M128

@@ -27,7 +27,7 @@ from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
 from pydantic import ValidationError
 
 from mam_bench.controller import Decision
-from mam_bench.streams import agent_draws, stream
+from mam_bench.streams import RoundDraws, agent_draws, stream
 from mam_bench.world import AuditEntry, SteerableWorld
 
 
@@ -230,6 +230,7 @@ class SwarmWorld(SteerableWorld):
         messages: list[str | None] = [None] * self.n
         verdict: dict[int, tuple[str, str, bool]] = {}
         on_map = self.active.tolist()
+        draws = RoundDraws(self.seed, "policy", r, self.n)
         for aid in range(self.n):
             if not on_map[aid]:
                 if aid in influence:
@@ -237,7 +238,7 @@ class SwarmWorld(SteerableWorld):
                 continue
             d = decisions.get(aid) if aid in influence else None
             if d is None or d.defer:
-                rng = LazyRng(lambda aid=aid: agent_draws(self.seed, "policy", r, aid))
+                rng = LazyRng(lambda aid=aid: draws.of(aid))
                 a, m = self.rule(aid, plan, rng)
                 actions[aid], messages[aid] = a, self._clip(m)
                 if aid in influence:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mam_bench.pcg_stream import PCGStream, entropy_words
-from mam_bench.streams import MAGIC, agent_draws, agent_stream, purpose_word, record_draws
+from mam_bench.streams import MAGIC, RoundDraws, agent_draws, agent_stream, purpose_word, record_draws
 
 words = st.lists(st.integers(0, 2**70), min_size=0, max_size=12)
 calls = st.lists(
@@ -71,3 +71,22 @@ def test_agent_draws_are_recorded() -> None:
 def test_bad_bounds_raise_as_numpy_does() -> None:
     with pytest.raises(ValueError):
         PCGStream([1, 2]).integers(0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.one_of(st.integers(0, 2**32 - 1), st.integers(2**32, 2**40)),
+    round_=st.integers(0, 10_000),
+    actors=st.integers(1, 90),
+    purpose=st.sampled_from(["policy", "order", "message"]),
+)
+def test_round_draws_are_each_actors_agent_stream(seed: int, round_: int, actors: int, purpose: str) -> None:
+    """A crowd's streams, hashed together, are numpy's streams one by one (a few, or a big seed,
+    take the one-by-one path: the same numbers either way)."""
+    batch = RoundDraws(seed, purpose, round_, actors)
+    for aid in range(actors):
+        ours, theirs = batch.of(aid), agent_stream(seed, purpose, round_, aid)
+        assert [ours.integers(k) for k in (2, 3, 7, 2**31 + 5)] == [
+            int(theirs.integers(k)) for k in (2, 3, 7, 2**31 + 5)
+        ]
+        assert ours.random() == theirs.random()

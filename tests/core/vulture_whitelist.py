@@ -15,6 +15,7 @@ _._llm_type  # LangChain BaseChatModel hook of the local model
 _._identifying_params  # LangChain BaseChatModel hook of the local model
 _._generate  # LangChain BaseChatModel hook of the local model
 run_manager  # argument of LangChain's _generate signature, which the local model must keep
+_.load_overload  # numba calls it: numba_start gives the kernel dispatchers' caches a load without the target refresh
 
 # --- named by text: entry points (pyproject.toml) and "module:attr" registrations --------------------
 pursuit  # entry point mam_bench.worlds: models/swarm/registration.py
@@ -56,7 +57,6 @@ check_world  # mam_bench.testing.check_world: the conformance check users run on
 draw_instances  # mam_bench.schema_draws: draws action-schema instances for users and the schema tests
 
 # --- used by tests and bench/ only: seams and references that parity tests compare against ---------
-_.of  # streams.DrawLog.of: the isolation tests compare one actor's draws in both runs
 TIMING_COLUMNS  # table.py: the executor test drops wall-clock columns before comparing tables
 scan_reference_outcome  # the plain scan the numba kernel is checked against (tests/experiment/test_fast_kernel.py)
 _.to_naive_text  # the verbose rendering the compact text is measured against (tests/schelling/test_observe.py)
