@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 from mam_bench.models.swarm.embedding import edit_consistency, homogeneity
@@ -42,6 +42,67 @@ def zero() -> dict[str, float]:
     return out
 
 
+SMALL = 24  # up to this many agents the plain-Python paths beat numpy's per-call overhead
+
+
+def pairwise_sum(a: list[float]) -> float:
+    """numpy's float64 sum of a non-empty list, in the same order: so means of a few floats need no array.
+
+    numpy adds fewer than 8 values one by one; up to 128 in 8 interleaved accumulators joined
+    as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) plus the tail one by one; above that it splits in
+    halves rounded down to a multiple of 8.
+    """
+    return _psum(a, 0, len(a))
+
+
+def _psum(a: list[float], lo: int, hi: int) -> float:
+    n = hi - lo
+    if n < 8:
+        res = -0.0
+        for i in range(lo, hi):
+            res += a[i]
+        return res
+    if n <= 128:
+        r0, r1, r2, r3, r4, r5, r6, r7 = a[lo : lo + 8]
+        end = hi - n % 8
+        for i in range(lo + 8, end, 8):
+            r0 += a[i]
+            r1 += a[i + 1]
+            r2 += a[i + 2]
+            r3 += a[i + 3]
+            r4 += a[i + 4]
+            r5 += a[i + 5]
+            r6 += a[i + 6]
+            r7 += a[i + 7]
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for i in range(end, hi):
+            res += a[i]
+        return res
+    half = n // 2
+    half -= half % 8
+    return _psum(a, lo, lo + half) + _psum(a, lo + half, hi)
+
+
+@lru_cache(maxsize=1 << 14)
+def _entropy(counts: tuple[int, ...]) -> float:
+    """Shannon entropy (bits) of move counts; memoised because numpy's log2 is not math.log2 bit for bit."""
+    ps = np.array(counts, dtype=float) / sum(counts)
+    return float(-(ps * np.log2(ps)).sum())
+
+
+@lru_cache(maxsize=1 << 14)
+def _polarization(sx: int, sy: int, n: int) -> float:
+    """Norm of the mean unit step; memoised because numpy's norm is a BLAS dot, not a plain sum."""
+    return float(np.linalg.norm(np.array([sx / n, sy / n])))
+
+
+def _gini(row: list[int]) -> float:
+    """One agent's Gini of U/D/L/R counts; integer sums, so it equals `ginis` bit for bit."""
+    x0, x1, x2, x3 = sorted(row)
+    s = x0 + x1 + x2 + x3
+    return (3 * (x3 - x0) + x2 - x1) / (4 * s) if s else 0.0
+
+
 def ginis(counts: np.ndarray) -> np.ndarray:
     """Gini coefficient of each agent's U/D/L/R counts (0 when it never moved), all rows at once.
 
@@ -56,44 +117,80 @@ def ginis(counts: np.ndarray) -> np.ndarray:
 
 
 def components(adjacent: np.ndarray) -> int:
-    """Connected components of a symmetric boolean adjacency matrix.
-
-    Union-find over the adjacent pairs for a few agents; scipy's sparse count for a crowd.
-    """
+    """Connected components of a symmetric boolean adjacency matrix."""
     n = len(adjacent)
     if n > 40:
         return int(connected_components(csr_matrix(adjacent), directed=False)[0])
-    root = list(range(n))
-
-    def find(x: int) -> int:
-        while root[x] != x:
-            root[x] = root[root[x]]
-            x = root[x]
-        return x
-
-    count = n
     rows, cols = np.nonzero(np.triu(adjacent, 1))
-    for i, j in zip(rows.tolist(), cols.tolist()):
-        a, b = find(i), find(j)
+    return _count_components(n, rows.tolist(), cols.tolist())
+
+
+def _count_components(n: int, left: list[int], right: list[int]) -> int:
+    """Union-find over the pairs: a few hundred pairs are cheaper in Python than a scipy graph."""
+    root = list(range(n))
+    count = n
+    for a, b in zip(left, right):
+        while root[a] != a:
+            root[a] = a = root[root[a]]
+        while root[b] != b:
+            root[b] = b = root[root[b]]
         if a != b:
             root[a] = b
             count -= 1
     return count
 
 
+def _grid_pairs(rows: np.ndarray, cols: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j), i ascending, where agent j stands at agent i's cell plus one of `offsets`.
+
+    Agents are put in a padded cell -> agent grid, one layer per agent sharing a cell (a crowd),
+    and every agent reads its offset cells in all layers: no (n, n) comparison.
+    """
+    n, pad = len(rows), int(np.abs(offsets).max())
+    r, c = rows - rows.min() + pad, cols - cols.min() + pad
+    width = int(c.max()) + pad + 1
+    key = r * width + c
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    first = np.ones(n, dtype=bool)
+    first[1:] = ks[1:] != ks[:-1]
+    size = (int(r.max()) + pad + 1) * width
+    look = key[:, None] + (offsets[:, 0] * width + offsets[:, 1])[None, :]
+    if first.all():
+        grid = np.full(size, -1, dtype=np.int64)
+        grid[ks] = order
+        seen = grid[look]
+    else:
+        layer = np.arange(n) - np.maximum.accumulate(np.where(first, np.arange(n), 0))
+        grid = np.full((int(layer.max()) + 1, size), -1, dtype=np.int64)
+        grid[layer, ks] = order
+        seen = grid[:, look].transpose(1, 0, 2).reshape(n, -1)
+    i, k = np.nonzero(seen >= 0)
+    return i, seen[i, k]
+
+
+_SIDE = np.array([(1, 0), (0, 1)])
+
+
 def _kept_contacts(before: list[list[int]], after: list[list[int]]) -> int:
     """Pairs of agents side by side (Manhattan 1) both before and after the round.
 
-    Agents stand on distinct cells, so each agent looks up its four neighbours' cells instead of
-    comparing every pair.
+    Each agent looks up its neighbours' cells instead of comparing every pair: a dict for a few
+    agents, the numpy cell grid (below and right of each agent, so each pair once) for many.
     """
-    at = {(r, c): i for i, (r, c) in enumerate(before)}
-    if len(at) < len(before):  # two on one cell: compare every pair
+    if len(before) > SMALL:
         a, b = np.array(before), np.array(after)
-        side_a = np.abs(a[:, None, :] - a[None, :, :]).sum(-1) == 1
-        side_b = np.abs(b[:, None, :] - b[None, :, :]).sum(-1) == 1
-        return int(np.triu(side_a & side_b, 1).sum())
+        i, j = _grid_pairs(a[:, 0], a[:, 1], _SIDE)
+        return int(np.count_nonzero(np.abs(b[i] - b[j]).sum(1) == 1))
+    at = {(r, c): i for i, (r, c) in enumerate(before)}
     kept = 0
+    if len(at) < len(before):  # two on one cell: compare every pair
+        for i, (r0, c0) in enumerate(before):
+            for j in range(i + 1, len(before)):
+                r1, c1 = before[j]
+                if abs(r0 - r1) + abs(c0 - c1) == 1 and abs(after[i][0] - after[j][0]) + abs(after[i][1] - after[j][1]) == 1:
+                    kept += 1
+        return kept
     for i, (r, c) in enumerate(before):
         for cell in ((r + 1, c), (r, c + 1), (r - 1, c), (r, c - 1)):
             j = at.get(cell)
@@ -102,25 +199,38 @@ def _kept_contacts(before: list[list[int]], after: list[list[int]]) -> int:
     return kept
 
 
-def _visibility(at: np.ndarray, reach: int) -> tuple[float, float]:
+@lru_cache(maxsize=8)
+def _window(reach: int) -> np.ndarray:
+    return np.array([(dr, dc) for dr in range(-reach, reach + 1) for dc in range(-reach, reach + 1) if dr or dc])
+
+
+def _visibility(cells: list[list[int]], reach: int) -> tuple[float, float]:
     """(components of the who-sees-whom graph, mean norm of the separation force).
 
-    The force on agent i is the sum over the agents j it sees of (p_i - p_j) / |p_i - p_j|^2,
-    added one j after another in ascending order (the float order of the metric's first form, an
-    (n, n, 2) array summed along axis 1). Only seen pairs are turned into floats: each row's
-    terms are packed to the left of an (n, most seen) array and summed as a running sum, the
-    padding zeros changing nothing.
+    The force on agent i is the sum over the agents j it sees (Chebyshev distance 1..reach) of
+    (p_i - p_j) / |p_i - p_j|^2, added one j after another in ascending order (the float order of
+    the metric's first form, an (n, n, 2) array summed along axis 1), and the mean of the norms
+    is numpy's pairwise mean. A few agents go through every pair in Python; a crowd through the
+    cell grid, each row's terms packed to the left of an (n, most seen) array and summed as a
+    running sum, the padding zeros changing nothing.
     """
-    rows, cols = at[:, 0].astype(np.int32), at[:, 1].astype(np.int32)
-    dr, dc = rows[:, None] - rows[None, :], cols[:, None] - cols[None, :]
-    cheb = np.maximum(np.abs(dr), np.abs(dc))
-    vis = (cheb <= reach) & (cheb > 0)
-    n_components = float(components(vis))
-    i, j = np.nonzero(vis)  # row-major: j ascending within each i
-    n = len(at)
+    n = len(cells)
+    if n <= SMALL:
+        return _visibility_small(cells, reach)
+    at = np.array(cells)
+    if (2 * reach + 1) ** 2 > n:  # a window wider than the crowd: compare every pair
+        dr, dc = at[:, 0, None] - at[None, :, 0], at[:, 1, None] - at[None, :, 1]
+        cheb = np.maximum(np.abs(dr), np.abs(dc))
+        i, j = np.nonzero((cheb <= reach) & (cheb > 0))  # row-major: j ascending within each i
+    else:
+        i, j = _grid_pairs(at[:, 0], at[:, 1], _window(reach))
+        o = np.argsort(i * n + j)
+        i, j = i[o], j[o]
+    up = i < j
+    n_components = float(_count_components(n, i[up].tolist(), j[up].tolist()))
     if not len(i):
         return n_components, 0.0
-    fr, fc = dr[i, j].astype(float), dc[i, j].astype(float)
+    fr, fc = (at[i, 0] - at[j, 0]).astype(float), (at[i, 1] - at[j, 1]).astype(float)
     d2 = fr**2 + fc**2
     seen = np.bincount(i, minlength=n)
     slot = np.arange(len(i)) - (np.cumsum(seen) - seen)[i]
@@ -130,22 +240,85 @@ def _visibility(at: np.ndarray, reach: int) -> tuple[float, float]:
     return n_components, float(np.linalg.norm(push, axis=1).mean())
 
 
+def _visibility_small(cells: list[list[int]], reach: int) -> tuple[float, float]:
+    """`_visibility` for a few agents: each pair once, agent i's term added to i and its negation to j.
+
+    Going through i ascending and then j > i, every agent still receives its terms in ascending
+    order of the other agent, so each running sum is the metric's; (-d)/d2 is -(d/d2) exactly.
+    """
+    n = len(cells)
+    fx, fy = [0.0] * n, [0.0] * n
+    root = list(range(n))
+    count = n
+    for i in range(n):
+        ri, ci = cells[i]
+        for j in range(i + 1, n):
+            rj, cj = cells[j]
+            dr, dc = ri - rj, ci - cj
+            if -reach <= dr <= reach and -reach <= dc <= reach and (dr or dc):
+                d2 = dr * dr + dc * dc
+                tx, ty = dr / d2, dc / d2
+                fx[i] += tx
+                fy[i] += ty
+                fx[j] -= tx
+                fy[j] -= ty
+                a, b = i, j
+                while root[a] != a:
+                    root[a] = a = root[root[a]]
+                while root[b] != b:
+                    root[b] = b = root[root[b]]
+                if a != b:
+                    root[a] = b
+                    count -= 1
+    norms = [math.sqrt(x * x + y * y) for x, y in zip(fx, fy)]
+    return float(count), pairwise_sum(norms) / n
+
+
+@lru_cache(maxsize=1 << 12)
+def _message_facts(m: str) -> tuple[int, int, bool]:
+    """(length, digit characters, has a question mark) of one message; messages repeat round to round."""
+    return len(m), sum(ch.isdigit() for ch in m), "?" in m
+
+
+def _std(lengths: list[int], mean: float) -> float:
+    """np.std of the lengths: numpy's mean, squared deviations, pairwise sum, then sqrt (all IEEE-exact)."""
+    return math.sqrt(pairwise_sum([(v - mean) * (v - mean) for v in lengths]) / len(lengths))
+
+
 class DynamicsTracker:
-    """Keeps what the metrics need across rounds: visited cells and per-agent action counts."""
+    """Keeps what the metrics need across rounds: visited cells (and their count), per-agent action
+    counts and each agent's Gini, recomputed only when its counts change."""
 
     def __init__(self, shape: tuple[int, int], n_agents: int, reach: int):
-        self.visited = np.zeros(shape, dtype=bool)
-        self.counts = np.zeros((n_agents, 4), dtype=np.int64)
+        self._flat = bytearray(shape[0] * shape[1])
+        self.visited = np.frombuffer(self._flat, dtype=bool).reshape(shape)  # a view: numpy and Python share it
+        self.explored = 0
+        self._rows = [[0, 0, 0, 0] for _ in range(n_agents)]
+        self._gini = [0.0] * n_agents
         self.reach = reach
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Per-agent U/D/L/R counts."""
+        return np.array(self._rows, dtype=np.int64).reshape(len(self._rows), 4)
 
     def start(self, pos: np.ndarray, active: np.ndarray) -> None:
         self._mark(pos, active)
 
     def _mark(self, pos: np.ndarray, active: np.ndarray) -> None:
+        """Mark the live agents' cells; the running count replaces summing the whole map each round."""
         H, W = self.visited.shape
-        p = pos[active]
-        ok = (p[:, 0] >= 0) & (p[:, 0] < H) & (p[:, 1] >= 0) & (p[:, 1] < W)
-        self.visited[p[ok, 0], p[ok, 1]] = True
+        if len(pos) > SMALL:
+            p = pos[active]
+            ok = (p[:, 0] >= 0) & (p[:, 0] < H) & (p[:, 1] >= 0) & (p[:, 1] < W)
+            self.visited[p[ok, 0], p[ok, 1]] = True
+            self.explored = int(np.count_nonzero(self.visited))
+            return
+        flat = self._flat
+        for (r, c), live in zip(pos.tolist(), active.tolist()):
+            if live and 0 <= r < H and 0 <= c < W and not flat[r * W + c]:
+                flat[r * W + c] = 1
+                self.explored += 1
 
     def update(
         self,
@@ -158,45 +331,61 @@ class DynamicsTracker:
         push_events: int,
     ) -> dict[str, float]:
         out = zero()
-        acted = [a for a in actions if a is not None]
-        moves = Counter(a for a in acted if a in _UNIT)
-        base = Counter(a for a in acted if a in _UNIT or a == "STAY")
-        n_moves = sum(moves.values())
-        if n_moves:
-            ps = np.array(list(moves.values()), dtype=float) / n_moves
-            out["directional_entropy"] = float(-(ps * np.log2(ps)).sum())
-        if acted:
-            out["stillness_proportion"] = sum(1 for a in acted if a == "STAY") / len(acted)
+        n_acted = stay = sx = sy = 0
+        moves: dict[str, int] = {}  # in order of first appearance, as Counter kept them
+        rows, gini = self._rows, self._gini
+        for i, a in enumerate(actions):
+            if a is None:
+                continue
+            n_acted += 1
+            step = _UNIT.get(a)
+            if step is not None:
+                moves[a] = moves.get(a, 0) + 1
+                sx += step[0]
+                sy += step[1]
+                row = rows[i]
+                row[MOVES.index(a)] += 1
+                gini[i] = _gini(row)
+            elif a == "STAY":
+                stay += 1
+        if moves:
+            out["directional_entropy"] = _entropy(tuple(moves.values()))
+        if n_acted:
+            out["stillness_proportion"] = stay / n_acted
             # unit steps sum exactly in any order, so the mean vector is the integer sums over n
-            sx = sum(_UNIT[a][0] for a in acted if a in _UNIT)
-            sy = sum(_UNIT[a][1] for a in acted if a in _UNIT)
-            out["polarization_index"] = float(np.linalg.norm(np.array([sx / len(acted), sy / len(acted)])))
-        if base:
-            out["dominant_action_prop"] = max(base.values()) / sum(base.values())
-        both = was_active & active
-        if both.any():
-            a, b = prev[both].tolist(), pos[both].tolist()
+            out["polarization_index"] = _polarization(sx, sy, n_acted)
+        if moves or stay:
+            out["dominant_action_prop"] = max(max(moves.values(), default=0), stay) / (sum(moves.values()) + stay)
+        before, after = prev.tolist(), pos.tolist()
+        live = active.tolist()
+        both = [k for k, (w, v) in enumerate(zip(was_active.tolist(), live)) if w and v]
+        if both:
+            a, b = [before[k] for k in both], [after[k] for k in both]
             steps = sum(abs(r1 - r0) + abs(c1 - c0) for (r0, c0), (r1, c1) in zip(a, b))
             out["avg_moving_distance"] = steps / len(a)  # an integer total: exact as numpy's mean
             out["local_structure_preservation"] = float(_kept_contacts(a, b))
         self._mark(pos, active)
-        out["exploration_rate"] = float(self.visited.sum())
+        out["exploration_rate"] = float(self.explored)
         out["agent_push_events"] = float(push_events)
-        for i, a in enumerate(actions):
-            if a in _UNIT:
-                self.counts[i, MOVES.index(a)] += 1
-        live = np.flatnonzero(active)
-        if len(live):
-            out["action_gini"] = float(np.mean(ginis(self.counts[live])))
-            out["visibility_components"], out["separation_force"] = _visibility(pos[live], self.reach)
+        alive = [k for k, v in enumerate(live) if v]
+        if alive:
+            out["action_gini"] = pairwise_sum([gini[k] for k in alive]) / len(alive)
+            out["visibility_components"], out["separation_force"] = _visibility(
+                [after[k] for k in alive], self.reach
+            )
         msgs = [m for m in messages if m]
         if msgs:
-            lengths = np.array([len(m) for m in msgs], dtype=float)
-            out["mean_message_length"] = float(lengths.mean())
-            out["std_message_length"] = float(lengths.std()) if len(msgs) >= 2 else 0.0
-            out["prop_question_sentences"] = sum(1 for m in msgs if "?" in m) / len(msgs)
-            chars = sum(len(m) for m in msgs)
-            out["prop_digit_chars"] = sum(ch.isdigit() for m in msgs for ch in m) / chars if chars else 0.0
+            facts = [_message_facts(m) for m in msgs]
+            lengths = [f[0] for f in facts]
+            chars = sum(lengths)
+            mean = chars / len(msgs)  # integer total: numpy's mean bit for bit
+            out["mean_message_length"] = mean
+            out["std_message_length"] = _std(lengths, mean) if len(msgs) >= 2 else 0.0
+            out["prop_question_sentences"] = sum(1 for f in facts if f[2]) / len(msgs)
+            out["prop_digit_chars"] = sum(f[1] for f in facts) / chars if chars else 0.0
             out["info_homogeneity"], out["norm_mean_message_embedding"] = homogeneity(msgs)
             out["edit_consistency"] = edit_consistency(msgs)
-        return {k: (0.0 if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}
+        for k, v in out.items():
+            if v != v:  # NaN
+                out[k] = 0.0
+        return out
