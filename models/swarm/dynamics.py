@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -12,6 +13,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 _UNIT = {m: (DELTA[m][1], DELTA[m][0]) for m in MOVES}  # (x, y) with UP = (0, -1)
+_CODE = {m: k for k, m in enumerate(MOVES)}
 
 NAMES = (
     "directional_entropy",
@@ -175,16 +177,12 @@ _SIDE = np.array([(1, 0), (0, 1)])
 def _kept_contacts(before: list[list[int]], after: list[list[int]]) -> int:
     """Pairs of agents side by side (Manhattan 1) both before and after the round.
 
-    Each agent looks up its neighbours' cells instead of comparing every pair: a dict for a few
-    agents, the numpy cell grid (below and right of each agent, so each pair once) for many.
+    Agents stand on distinct cells, so each agent looks up its four neighbours' cells instead of
+    comparing every pair (a crowd, two on one cell, compares every pair).
     """
-    if len(before) > SMALL:
-        a, b = np.array(before), np.array(after)
-        i, j = _grid_pairs(a[:, 0], a[:, 1], _SIDE)
-        return int(np.count_nonzero(np.abs(b[i] - b[j]).sum(1) == 1))
     at = {(r, c): i for i, (r, c) in enumerate(before)}
     kept = 0
-    if len(at) < len(before):  # two on one cell: compare every pair
+    if len(at) < len(before):
         for i, (r0, c0) in enumerate(before):
             for j in range(i + 1, len(before)):
                 r1, c1 = before[j]
@@ -199,25 +197,29 @@ def _kept_contacts(before: list[list[int]], after: list[list[int]]) -> int:
     return kept
 
 
+def _kept_contacts_grid(before: np.ndarray, after: np.ndarray) -> int:
+    """`_kept_contacts` for many agents: the cell grid finds the neighbour below and to the right
+    of each agent (so each pair once), crowds included."""
+    i, j = _grid_pairs(before[:, 0], before[:, 1], _SIDE)
+    return int(np.count_nonzero(np.abs(after[i] - after[j]).sum(1) == 1))
+
+
 @lru_cache(maxsize=8)
 def _window(reach: int) -> np.ndarray:
     return np.array([(dr, dc) for dr in range(-reach, reach + 1) for dc in range(-reach, reach + 1) if dr or dc])
 
 
-def _visibility(cells: list[list[int]], reach: int) -> tuple[float, float]:
+def _visibility(at: np.ndarray, reach: int) -> tuple[float, float]:
     """(components of the who-sees-whom graph, mean norm of the separation force).
 
     The force on agent i is the sum over the agents j it sees (Chebyshev distance 1..reach) of
     (p_i - p_j) / |p_i - p_j|^2, added one j after another in ascending order (the float order of
     the metric's first form, an (n, n, 2) array summed along axis 1), and the mean of the norms
     is numpy's pairwise mean. A few agents go through every pair in Python; a crowd through the
-    cell grid, each row's terms packed to the left of an (n, most seen) array and summed as a
+    cell grid (all pairs if the window is wider than the crowd), each row's terms packed to the left of an (n, most seen) array and summed as a
     running sum, the padding zeros changing nothing.
     """
-    n = len(cells)
-    if n <= SMALL:
-        return _visibility_small(cells, reach)
-    at = np.array(cells)
+    n = len(at)
     if (2 * reach + 1) ** 2 > n:  # a window wider than the crowd: compare every pair
         dr, dc = at[:, 0, None] - at[None, :, 0], at[:, 1, None] - at[None, :, 1]
         cheb = np.maximum(np.abs(dr), np.abs(dc))
@@ -250,28 +252,31 @@ def _visibility_small(cells: list[list[int]], reach: int) -> tuple[float, float]
     fx, fy = [0.0] * n, [0.0] * n
     root = list(range(n))
     count = n
-    for i in range(n):
-        ri, ci = cells[i]
-        for j in range(i + 1, n):
-            rj, cj = cells[j]
-            dr, dc = ri - rj, ci - cj
-            if -reach <= dr <= reach and -reach <= dc <= reach and (dr or dc):
-                d2 = dr * dr + dc * dc
-                tx, ty = dr / d2, dc / d2
-                fx[i] += tx
-                fy[i] += ty
-                fx[j] -= tx
-                fy[j] -= ty
-                a, b = i, j
-                while root[a] != a:
-                    root[a] = a = root[root[a]]
-                while root[b] != b:
-                    root[b] = b = root[root[b]]
-                if a != b:
-                    root[a] = b
-                    count -= 1
-    norms = [math.sqrt(x * x + y * y) for x, y in zip(fx, fy)]
-    return float(count), pairwise_sum(norms) / n
+    for i, (ri, ci) in enumerate(cells):
+        j = i
+        for rj, cj in cells[i + 1 :]:
+            j += 1
+            dr = ri - rj
+            if dr > reach or dr < -reach:
+                continue
+            dc = ci - cj
+            if dc > reach or dc < -reach or not (dr or dc):
+                continue
+            d2 = dr * dr + dc * dc
+            tx, ty = dr / d2, dc / d2
+            fx[i] += tx
+            fy[i] += ty
+            fx[j] -= tx
+            fy[j] -= ty
+            a, b = i, j
+            while root[a] != a:
+                root[a] = a = root[root[a]]
+            while root[b] != b:
+                root[b] = b = root[root[b]]
+            if a != b:
+                root[a] = b
+                count -= 1
+    return float(count), pairwise_sum([math.sqrt(x * x + y * y) for x, y in zip(fx, fy)]) / n
 
 
 @lru_cache(maxsize=1 << 12)
@@ -286,29 +291,34 @@ def _std(lengths: list[int], mean: float) -> float:
 
 
 class DynamicsTracker:
-    """Keeps what the metrics need across rounds: visited cells (and their count), per-agent action
-    counts and each agent's Gini, recomputed only when its counts change."""
+    """Keeps what the metrics need across rounds: visited cells (and their count) and per-agent
+    action counts. Up to SMALL agents everything runs on Python lists (each agent's Gini kept and
+    recomputed only when it moves); above, on numpy arrays."""
 
     def __init__(self, shape: tuple[int, int], n_agents: int, reach: int):
         self._flat = bytearray(shape[0] * shape[1])
         self.visited = np.frombuffer(self._flat, dtype=bool).reshape(shape)  # a view: numpy and Python share it
         self.explored = 0
+        self.reach = reach
+        self._big = n_agents > SMALL
+        self._tally = np.zeros((n_agents, 5), dtype=np.int64)  # column 4 takes STAY and the rest
         self._rows = [[0, 0, 0, 0] for _ in range(n_agents)]
         self._gini = [0.0] * n_agents
-        self.reach = reach
 
     @property
     def counts(self) -> np.ndarray:
         """Per-agent U/D/L/R counts."""
+        if self._big:
+            return self._tally[:, :4].copy()
         return np.array(self._rows, dtype=np.int64).reshape(len(self._rows), 4)
 
     def start(self, pos: np.ndarray, active: np.ndarray) -> None:
         self._mark(pos, active)
 
     def _mark(self, pos: np.ndarray, active: np.ndarray) -> None:
-        """Mark the live agents' cells; the running count replaces summing the whole map each round."""
+        """Mark the live agents' cells; a running count replaces summing the whole map each round."""
         H, W = self.visited.shape
-        if len(pos) > SMALL:
+        if self._big:
             p = pos[active]
             ok = (p[:, 0] >= 0) & (p[:, 0] < H) & (p[:, 1] >= 0) & (p[:, 1] < W)
             self.visited[p[ok, 0], p[ok, 1]] = True
@@ -331,48 +341,26 @@ class DynamicsTracker:
         push_events: int,
     ) -> dict[str, float]:
         out = zero()
-        n_acted = stay = sx = sy = 0
-        moves: dict[str, int] = {}  # in order of first appearance, as Counter kept them
-        rows, gini = self._rows, self._gini
-        for i, a in enumerate(actions):
-            if a is None:
-                continue
-            n_acted += 1
-            step = _UNIT.get(a)
-            if step is not None:
-                moves[a] = moves.get(a, 0) + 1
-                sx += step[0]
-                sy += step[1]
-                row = rows[i]
-                row[MOVES.index(a)] += 1
-                gini[i] = _gini(row)
-            elif a == "STAY":
-                stay += 1
+        tally = Counter(actions)
+        moves = {a: k for a, k in tally.items() if a in _UNIT}  # in order of first appearance
+        stay = tally.get("STAY", 0)
+        n_acted = len(actions) - tally.get(None, 0)
         if moves:
             out["directional_entropy"] = _entropy(tuple(moves.values()))
         if n_acted:
             out["stillness_proportion"] = stay / n_acted
             # unit steps sum exactly in any order, so the mean vector is the integer sums over n
+            sx = sum(_UNIT[a][0] * k for a, k in moves.items())
+            sy = sum(_UNIT[a][1] * k for a, k in moves.items())
             out["polarization_index"] = _polarization(sx, sy, n_acted)
         if moves or stay:
             out["dominant_action_prop"] = max(max(moves.values(), default=0), stay) / (sum(moves.values()) + stay)
-        before, after = prev.tolist(), pos.tolist()
-        live = active.tolist()
-        both = [k for k, (w, v) in enumerate(zip(was_active.tolist(), live)) if w and v]
-        if both:
-            a, b = [before[k] for k in both], [after[k] for k in both]
-            steps = sum(abs(r1 - r0) + abs(c1 - c0) for (r0, c0), (r1, c1) in zip(a, b))
-            out["avg_moving_distance"] = steps / len(a)  # an integer total: exact as numpy's mean
-            out["local_structure_preservation"] = float(_kept_contacts(a, b))
-        self._mark(pos, active)
+        if self._big:
+            self._spatial_arrays(out, prev, pos, was_active, active, actions)
+        else:
+            self._spatial_lists(out, prev, pos, was_active, active, actions)
         out["exploration_rate"] = float(self.explored)
         out["agent_push_events"] = float(push_events)
-        alive = [k for k, v in enumerate(live) if v]
-        if alive:
-            out["action_gini"] = pairwise_sum([gini[k] for k in alive]) / len(alive)
-            out["visibility_components"], out["separation_force"] = _visibility(
-                [after[k] for k in alive], self.reach
-            )
         msgs = [m for m in messages if m]
         if msgs:
             facts = [_message_facts(m) for m in msgs]
@@ -389,3 +377,51 @@ class DynamicsTracker:
             if v != v:  # NaN
                 out[k] = 0.0
         return out
+
+    def _spatial_lists(self, out, prev, pos, was_active, active, actions) -> None:
+        """Movement, contacts, exploration, Gini and visibility for a few agents, on Python lists."""
+        rows, gini = self._rows, self._gini
+        for i, a in enumerate(actions):
+            k = _CODE.get(a)
+            if k is not None:
+                row = rows[i]
+                row[k] += 1
+                gini[i] = _gini(row)
+        before, after = prev.tolist(), pos.tolist()
+        live = active.tolist()
+        both = [k for k, (w, v) in enumerate(zip(was_active.tolist(), live)) if w and v]
+        if both:
+            a, b = [before[k] for k in both], [after[k] for k in both]
+            steps = sum(abs(r1 - r0) + abs(c1 - c0) for (r0, c0), (r1, c1) in zip(a, b))
+            out["avg_moving_distance"] = steps / len(a)  # an integer total: exact as numpy's mean
+            out["local_structure_preservation"] = float(_kept_contacts(a, b))
+        self._mark(pos, active)
+        alive = [k for k, v in enumerate(live) if v]
+        if alive:
+            out["action_gini"] = pairwise_sum([gini[k] for k in alive]) / len(alive)
+            out["visibility_components"], out["separation_force"] = _visibility_small(
+                [after[k] for k in alive], self.reach
+            )
+
+    def _spatial_arrays(self, out, prev, pos, was_active, active, actions) -> None:
+        """The same for many agents, on numpy arrays (the metric's own numpy mean for the Gini)."""
+        n = len(actions)
+        self._tally[np.arange(n), [_CODE.get(a, 4) for a in actions]] += 1
+        both = was_active & active
+        m = int(np.count_nonzero(both))
+        if m:
+            a, b = prev[both], pos[both]
+            out["avg_moving_distance"] = int(np.abs(b - a).sum()) / m  # an integer total
+            out["local_structure_preservation"] = float(
+                _kept_contacts_grid(a, b) if m > SMALL else _kept_contacts(a.tolist(), b.tolist())
+            )
+        self._mark(pos, active)
+        live = np.flatnonzero(active)
+        if len(live):
+            out["action_gini"] = float(np.mean(ginis(self._tally[live, :4])))
+            if len(live) > SMALL:
+                out["visibility_components"], out["separation_force"] = _visibility(pos[live], self.reach)
+            else:
+                out["visibility_components"], out["separation_force"] = _visibility_small(
+                    pos[live].tolist(), self.reach
+                )
