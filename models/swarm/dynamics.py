@@ -9,8 +9,6 @@ from functools import lru_cache
 import numpy as np
 from mam_bench.models.swarm.embedding import edit_consistency, homogeneity
 from mam_bench.models.swarm.grid import DELTA, MOVES
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 _UNIT = {m: (DELTA[m][1], DELTA[m][0]) for m in MOVES}  # (x, y) with UP = (0, -1)
 _CODE = {m: k for k, m in enumerate(MOVES)}
@@ -118,15 +116,6 @@ def ginis(counts: np.ndarray) -> np.ndarray:
     return np.where(s == 0, 0.0, g)
 
 
-def components(adjacent: np.ndarray) -> int:
-    """Connected components of a symmetric boolean adjacency matrix."""
-    n = len(adjacent)
-    if n > 40:
-        return int(connected_components(csr_matrix(adjacent), directed=False)[0])
-    rows, cols = np.nonzero(np.triu(adjacent, 1))
-    return _count_components(n, rows.tolist(), cols.tolist())
-
-
 def _count_components(n: int, left: list[int], right: list[int]) -> int:
     """Union-find over the pairs: a few hundred pairs are cheaper in Python than a scipy graph."""
     root = list(range(n))
@@ -186,8 +175,8 @@ def _kept_contacts(before: list[list[int]], after: list[list[int]]) -> int:
         for i, (r0, c0) in enumerate(before):
             for j in range(i + 1, len(before)):
                 r1, c1 = before[j]
-                if abs(r0 - r1) + abs(c0 - c1) == 1 and abs(after[i][0] - after[j][0]) + abs(after[i][1] - after[j][1]) == 1:
-                    kept += 1
+                if abs(r0 - r1) + abs(c0 - c1) == 1:
+                    kept += abs(after[i][0] - after[j][0]) + abs(after[i][1] - after[j][1]) == 1
         return kept
     for i, (r, c) in enumerate(before):
         for cell in ((r + 1, c), (r, c + 1), (r - 1, c), (r, c - 1)):
@@ -215,9 +204,9 @@ def _visibility(at: np.ndarray, reach: int) -> tuple[float, float]:
     The force on agent i is the sum over the agents j it sees (Chebyshev distance 1..reach) of
     (p_i - p_j) / |p_i - p_j|^2, added one j after another in ascending order (the float order of
     the metric's first form, an (n, n, 2) array summed along axis 1), and the mean of the norms
-    is numpy's pairwise mean. A few agents go through every pair in Python; a crowd through the
-    cell grid (all pairs if the window is wider than the crowd), each row's terms packed to the left of an (n, most seen) array and summed as a
-    running sum, the padding zeros changing nothing.
+    is numpy's pairwise mean. Many agents find their pairs through the cell grid (or compare all
+    pairs if the window is wider than the crowd); each row's terms are packed to the left of an
+    (n, most seen) array and summed as a running sum, the padding zeros changing nothing.
     """
     n = len(at)
     if (2 * reach + 1) ** 2 > n:  # a window wider than the crowd: compare every pair

@@ -45,7 +45,7 @@ def _homogeneity(unique: tuple[str, ...]) -> tuple[float, float]:
 def _embedding(text: str) -> np.ndarray:
     """`embed` memoised per message (read-only: the cached array is shared)."""
     v = embed(text)
-    v.flags.writeable = False
+    v.setflags(write=False)
     return v
 
 

@@ -2,7 +2,7 @@
 
 Physics: when no pusher steps into an agent or a body, `resolve` skips the push program; on
 random boards (walls, a pushable prey, 3 to 40 agents) its result must equal the program's.
-Dynamics: the vectorised Gini and the breadth-first component count must equal the per-agent
+Dynamics: the vectorised Gini and the union-find component count must equal the per-agent
 formula and scipy's count; the tracker (plain-Python paths for a few agents, cell-grid lookups
 and memoised numpy calls for many) must give every metric of the dense definitions bit for bit,
 on random rounds with crowds, agents switching off, odd actions and repeated messages.
@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 from mam_bench.models.swarm import physics
-from mam_bench.models.swarm.dynamics import DynamicsTracker, components, ginis
+from mam_bench.models.swarm.dynamics import DynamicsTracker, _count_components, ginis
 from mam_bench.models.swarm.grid import BASE_ACTIONS
 from mam_bench.models.swarm.layouts import walled
 from scipy.sparse.csgraph import connected_components
@@ -54,7 +54,9 @@ def test_vectorised_gini_and_components_match_the_formulas():
         pts = rng.integers(0, 12, size=(int(rng.integers(1, 15)), 2))
         cheb = np.abs(pts[:, None, :] - pts[None, :, :]).max(-1)
         vis = (cheb <= 2) & (cheb > 0)
-        assert components(vis) == connected_components(vis | np.eye(len(pts), dtype=bool), directed=False)[0]
+        left, right = np.nonzero(np.triu(vis, 1))
+        want = connected_components(vis | np.eye(len(pts), dtype=bool), directed=False)[0]
+        assert _count_components(len(pts), left.tolist(), right.tolist()) == want
 
 
 def _dense_metrics(prev, pos, active, reach):
@@ -185,7 +187,7 @@ def _reference_update(state, prev, pos, was_active, active, actions, messages, p
     visited map and the U/D/L/R counts across rounds)."""
     from collections import Counter
 
-    from mam_bench.models.swarm.dynamics import MOVES, _UNIT, zero
+    from mam_bench.models.swarm.dynamics import _UNIT, MOVES, zero
     from mam_bench.models.swarm.embedding import _levenshtein, embed
 
     out = zero()
