@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from functools import lru_cache
 
 import numpy as np
 
@@ -23,10 +24,15 @@ def embed(text: str, dim: int = DIM) -> np.ndarray:
 
 def homogeneity(messages: list[str]) -> tuple[float, float]:
     """(mean pairwise cosine of unique messages, norm of their mean embedding); 1 if < 2 unique."""
-    unique = sorted(set(messages))
+    return _homogeneity(tuple(sorted(set(messages))))
+
+
+@lru_cache(maxsize=1 << 12)
+def _homogeneity(unique: tuple[str, ...]) -> tuple[float, float]:
+    """Memoised on the unique messages: swarms repeat the same few messages round after round."""
     if not unique:
         return 1.0, 0.0
-    e = np.stack([embed(m) for m in unique])
+    e = np.stack([_embedding(m) for m in unique])
     norm_mean = float(np.linalg.norm(e.mean(axis=0)))
     if len(unique) < 2:
         return 1.0, norm_mean
@@ -35,18 +41,37 @@ def homogeneity(messages: list[str]) -> tuple[float, float]:
     return float((sim.sum() - np.trace(sim)) / (k * (k - 1))), norm_mean
 
 
+@lru_cache(maxsize=1 << 12)
+def _embedding(text: str) -> np.ndarray:
+    """`embed` memoised per message (read-only: the cached array is shared)."""
+    v = embed(text)
+    v.setflags(write=False)
+    return v
+
+
 def edit_consistency(messages: list[str]) -> float:
     """1 - mean normalised Levenshtein distance over pairs of unique messages (1 if < 2)."""
-    unique = sorted(set(messages))[:30]
+    return _edit_consistency(tuple(sorted(set(messages))[:30]))
+
+
+@lru_cache(maxsize=1 << 12)
+def _edit_consistency(unique: tuple[str, ...]) -> float:
+    """Memoised on the unique messages, like `_homogeneity`."""
     if len(unique) < 2:
         return 1.0
     total, pairs = 0.0, 0
     for i in range(len(unique)):
         for j in range(i + 1, len(unique)):
             a, b = unique[i], unique[j]
-            total += _levenshtein(a, b) / max(len(a), len(b), 1)
+            total += _distance(a, b) / max(len(a), len(b), 1)
             pairs += 1
     return 1.0 - total / pairs
+
+
+@lru_cache(maxsize=1 << 14)
+def _distance(a: str, b: str) -> int:
+    """`_levenshtein` memoised per pair: a new set of messages mostly pairs old ones."""
+    return _levenshtein(a, b)
 
 
 def _levenshtein(a: str, b: str) -> int:

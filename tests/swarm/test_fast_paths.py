@@ -2,16 +2,20 @@
 
 Physics: when no pusher steps into an agent or a body, `resolve` skips the push program; on
 random boards (walls, a pushable prey, 3 to 40 agents) its result must equal the program's.
-Dynamics: the vectorised Gini and the breadth-first component count must equal the per-agent
-formula and scipy's count.
+Dynamics: the vectorised Gini and the union-find component count must equal the per-agent
+formula and scipy's count; the tracker (plain-Python paths for a few agents, cell-grid lookups
+and memoised numpy calls for many) must give every metric of the dense definitions bit for bit,
+on random rounds with crowds, agents switching off, odd actions and repeated messages.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from mam_bench.models.swarm import physics
-from mam_bench.models.swarm.dynamics import DynamicsTracker, components, ginis
+from mam_bench.models.swarm.dynamics import DynamicsTracker, _count_components, ginis
 from mam_bench.models.swarm.grid import BASE_ACTIONS
 from mam_bench.models.swarm.layouts import walled
 from scipy.sparse.csgraph import connected_components
@@ -50,7 +54,9 @@ def test_vectorised_gini_and_components_match_the_formulas():
         pts = rng.integers(0, 12, size=(int(rng.integers(1, 15)), 2))
         cheb = np.abs(pts[:, None, :] - pts[None, :, :]).max(-1)
         vis = (cheb <= 2) & (cheb > 0)
-        assert components(vis) == connected_components(vis | np.eye(len(pts), dtype=bool), directed=False)[0]
+        left, right = np.nonzero(np.triu(vis, 1))
+        want = connected_components(vis | np.eye(len(pts), dtype=bool), directed=False)[0]
+        assert _count_components(len(pts), left.tolist(), right.tolist()) == want
 
 
 def _dense_metrics(prev, pos, active, reach):
@@ -198,3 +204,157 @@ def test_forest_path_equals_the_general_program(monkeypatch, density):
         assert [b.cells for b in f.bodies] == [b.cells for b in s.bodies]
     assert sum(calls) > 300
     assert sum(int((f.moved != 0).any(axis=1).sum()) for f in fast) > 1000
+
+
+# --- Group dynamics: every fast path against the metric's plain definitions -------------------
+
+
+def _reference_update(state, prev, pos, was_active, active, actions, messages, push_events, reach):
+    """The 18 metrics from their definitions, dense numpy throughout (`state` carries the
+    visited map and the U/D/L/R counts across rounds)."""
+    from collections import Counter
+
+    from mam_bench.models.swarm.dynamics import _UNIT, MOVES, zero
+    from mam_bench.models.swarm.embedding import _levenshtein, embed
+
+    out = zero()
+    acted = [a for a in actions if a is not None]
+    moves = Counter(a for a in acted if a in _UNIT)
+    base = Counter(a for a in acted if a in _UNIT or a == "STAY")
+    if moves:
+        ps = np.array(list(moves.values()), dtype=float) / sum(moves.values())
+        out["directional_entropy"] = float(-(ps * np.log2(ps)).sum())
+    if acted:
+        out["stillness_proportion"] = float(np.mean([a == "STAY" for a in acted]))
+        steps = np.array([_UNIT[a] if a in _UNIT else (0, 0) for a in acted], dtype=float)
+        out["polarization_index"] = float(np.linalg.norm(steps.mean(axis=0)))
+    if base:
+        out["dominant_action_prop"] = max(base.values()) / sum(base.values())
+    both = was_active & active
+    if both.any():
+        out["avg_moving_distance"] = float(np.abs(pos[both] - prev[both]).sum(axis=1).mean())
+        dense = _dense_metrics(prev, pos, both, reach)
+        out["local_structure_preservation"] = dense["local_structure_preservation"]
+    H, W = state["visited"].shape
+    p = pos[active]
+    ok = (p[:, 0] >= 0) & (p[:, 0] < H) & (p[:, 1] >= 0) & (p[:, 1] < W)
+    state["visited"][p[ok, 0], p[ok, 1]] = True
+    out["exploration_rate"] = float(state["visited"].sum())
+    out["agent_push_events"] = float(push_events)
+    for i, a in enumerate(actions):
+        if a in _UNIT:
+            state["counts"][i, MOVES.index(a)] += 1
+    if active.any():
+        g = []
+        for row in state["counts"][active]:  # the per-agent formula of the spec
+            x = np.sort(row.astype(float))
+            g.append(0.0 if x.sum() == 0 else float((2 * np.arange(1, 5) - 5) @ x / (4 * x.sum())))
+        out["action_gini"] = float(np.mean(g))
+        dense = _dense_metrics(pos, pos, active, reach)
+        out["visibility_components"] = dense["visibility_components"]
+        out["separation_force"] = dense["separation_force"]
+    msgs = [m for m in messages if m]
+    if msgs:
+        lengths = np.array([len(m) for m in msgs], dtype=float)
+        out["mean_message_length"] = float(lengths.mean())
+        out["std_message_length"] = float(lengths.std()) if len(msgs) >= 2 else 0.0
+        out["prop_question_sentences"] = float(np.mean(["?" in m for m in msgs]))
+        chars = "".join(msgs)
+        out["prop_digit_chars"] = sum(ch.isdigit() for ch in chars) / len(chars) if chars else 0.0
+        unique = sorted(set(msgs))
+        e = np.stack([embed(m) for m in unique])
+        out["norm_mean_message_embedding"] = float(np.linalg.norm(e.mean(axis=0)))
+        if len(unique) >= 2:
+            sim = e @ e.T
+            out["info_homogeneity"] = float((sim.sum() - np.trace(sim)) / (len(unique) * (len(unique) - 1)))
+            few = unique[:30]
+            d = [_levenshtein(a, b) / max(len(a), len(b), 1) for k, a in enumerate(few) for b in few[k + 1 :]]
+            total = 0.0
+            for x in d:
+                total += x
+            out["edit_consistency"] = 1.0 - total / len(d)
+    return {k: (0.0 if math.isnan(v) else v) for k, v in out.items()}
+
+
+_WORDS = ["", "", "P at 3,4", "P at 3,4", "where?", "push RIGHT", "push UP", "go 12 left?", "ok", "??", "99", "a b c"]
+
+
+def _rounds(rng: np.random.Generator, size: int, n: int, rounds: int, crowd: float, idle: float):
+    """Random walks with crowds (agents stepping onto a neighbour's cell), agents switching off
+    (some carried off the board), None and non-move actions, and repeated or empty messages."""
+    cells = rng.choice(size * size, size=n, replace=size * size < n)
+    pos = np.stack([cells // size, cells % size], axis=1).astype(np.int64)
+    active = rng.random(n) >= idle
+    pos[~active & (rng.random(n) < 0.5)] = -1
+    yield None, pos.copy(), active.copy()
+    kinds = ["UP", "DOWN", "LEFT", "RIGHT", "STAY", None, "PUSH"]
+    for _ in range(rounds):
+        prev, was = pos.copy(), active.copy()
+        step = rng.integers(-1, 2, size=(n, 2)) * (rng.random((n, 1)) < 0.6)
+        pos = np.clip(pos + step, 0, size - 1)
+        join = rng.random(n) < crowd
+        pos[join] = pos[rng.integers(0, n, size=int(join.sum()))]
+        flip = rng.random(n) < idle / 3
+        active = np.where(flip, ~active, active)
+        pos[~active & (rng.random(n) < 0.3)] = size  # off the board
+        actions = [kinds[k] for k in rng.integers(0, len(kinds), size=n)]
+        actions = [a if act else None for a, act in zip(actions, active)] if rng.random() < 0.7 else actions
+        msgs = [_WORDS[k] for k in rng.integers(0, len(_WORDS), size=int(rng.integers(0, n + 1)))]
+        if rng.random() < 0.2:
+            msgs.append("".join(chr(c) for c in rng.integers(32, 127, size=int(rng.integers(1, 40)))))
+        if rng.random() < 0.1:  # more than the 30 unique messages edit consistency reads
+            msgs += [f"at {a},{b}?" for a, b in rng.integers(0, 20, size=(40, 2))]
+        yield (prev, was, actions, msgs, int(rng.integers(0, 4))), pos.copy(), active.copy()
+
+
+@pytest.mark.parametrize(
+    "size, n, reach, crowd, idle",
+    [
+        (6, 1, 2, 0.0, 0.0),
+        (6, 3, 1, 0.3, 0.3),
+        (10, 10, 2, 0.0, 0.0),
+        (10, 10, 2, 0.2, 0.2),
+        (8, 24, 3, 0.1, 0.1),
+        (8, 25, 3, 0.1, 0.1),  # the numpy branch, window wider than the crowd: every pair
+        (10, 30, 5, 0.2, 0.5),  # numpy branch with few agents left: the plain paths again
+        (20, 60, 2, 0.0, 0.0),
+        (20, 60, 2, 0.3, 0.2),
+        (50, 200, 2, 0.0, 0.0),
+        (50, 200, 3, 0.15, 0.1),
+        (30, 200, 1, 0.05, 0.0),
+    ],
+)
+@pytest.mark.parametrize("seed", range(2))
+def test_tracker_equals_the_dense_definitions(size, n, reach, crowd, idle, seed):
+    """Every metric of every round is the reference's float, bit for bit (compared by repr)."""
+    rng = np.random.default_rng([size, n, reach, seed])
+    tracker = DynamicsTracker((size, size), n, reach)
+    state = {"visited": np.zeros((size, size), dtype=bool), "counts": np.zeros((n, 4), dtype=np.int64)}
+    seen_crowd = 0
+    for args, pos, active in _rounds(rng, size, n, 40 if n <= 30 else 15, crowd, idle):
+        if args is None:
+            tracker.start(pos, active)
+            _reference_update(state, pos, pos, np.zeros(n, bool), active, [], [], 0, reach)
+            continue
+        prev, was, actions, msgs, push = args
+        got = tracker.update(prev, pos, was, active, actions, msgs, push)
+        want = _reference_update(state, prev, pos, was, active, actions, msgs, push, reach)
+        assert list(got) == list(want)
+        for key in want:
+            assert repr(got[key]) == repr(want[key]), key
+        live = pos[active]
+        seen_crowd += len(np.unique(live, axis=0)) < len(live)
+    assert (tracker.counts == state["counts"]).all() and (tracker.visited == state["visited"]).all()
+    assert seen_crowd or not crowd
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pairwise_sum_is_numpys_order(seed):
+    """The Python sum adds in numpy's order: same float as np.sum on lengths around every block edge."""
+    from mam_bench.models.swarm.dynamics import pairwise_sum
+
+    rng = np.random.default_rng(seed)
+    for n in [*range(1, 300), 383, 384, 385, 511, 512, 513, 1024, 1031]:
+        x = rng.random(n) * 10.0 ** rng.integers(-6, 7, size=n) * rng.choice([-1.0, 1.0], size=n)
+        assert repr(pairwise_sum(x.tolist())) == repr(float(x.sum())), n
+        assert repr(pairwise_sum(x.tolist()) / n) == repr(float(x.mean())), n
