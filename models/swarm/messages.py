@@ -74,10 +74,20 @@ class MessageBus:
         if not due:
             return inbox
         idx = np.flatnonzero(active)
-        for m in due:
-            o = m.origin if self.mode == "send" else tuple(int(x) for x in positions[m.sender])
-            dist = np.maximum(abs(positions[idx, 0] - o[0]), abs(positions[idx, 1] - o[1]))
-            for i in idx[dist <= self.reach].tolist():
-                if i != m.sender or self.echo:
-                    inbox.setdefault(i, []).append(m.text)
+        if self.mode == "send":
+            origins = np.array([m.origin for m in due], dtype=positions.dtype).reshape(len(due), 2)
+        else:
+            origins = positions[[m.sender for m in due]]
+        at = positions[idx]
+        # every (message, live agent) pair at once; nonzero walks them message by message, so
+        # each inbox keeps the messages' order
+        near = (
+            np.maximum(abs(at[None, :, 0] - origins[:, None, 0]), abs(at[None, :, 1] - origins[:, None, 1]))
+            <= self.reach
+        )
+        heard, by = np.nonzero(near)
+        for k, i in zip(heard.tolist(), idx[by].tolist()):
+            m = due[k]
+            if i != m.sender or self.echo:
+                inbox.setdefault(i, []).append(m.text)
         return inbox
