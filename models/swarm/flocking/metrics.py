@@ -8,6 +8,9 @@ the common case, documented as an approximation).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
@@ -66,6 +69,13 @@ def best_fit(
     """
     if len(agents) == 0 or len(targets) == 0:
         return 0.0, (0, 0), {}
+    return _fit(agents, targets, scale, *_search_space(agents, targets, bounds))
+
+
+def _search_space(
+    agents: np.ndarray, targets: np.ndarray, bounds: tuple[int, int, int, int] | None
+) -> tuple[np.ndarray | None, bool, Callable[[tuple[int, int]], bool]]:
+    """best_fit's candidates: (translations, whether to try them all, which translations are allowed)."""
     shifts = None
     if bounds is not None:
         r0, r1, c0, c1 = bounds
@@ -89,6 +99,18 @@ def best_fit(
         if exhaustive:
             shifts = _unique_rows(_differences(agents, targets))
             exhaustive = len(shifts) * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET
+    return shifts, exhaustive, ok
+
+
+def _fit(
+    agents: np.ndarray,
+    targets: np.ndarray,
+    scale: float,
+    shifts: np.ndarray | None,
+    exhaustive: bool,
+    ok: Callable[[tuple[int, int]], bool],
+) -> tuple[float, tuple[int, int], dict[int, int]]:
+    """best_fit over the search space `_search_space` chose."""
     best = None
     if exhaustive:
         dist = _distances(agents, targets, shifts)
@@ -134,3 +156,82 @@ def best_fit(
                     best, improved = (cost, cand, r, k), True
     cost, t, r, k = best
     return cost, t, {int(a): int(b) for a, b in zip(r, k)}
+
+
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # the climb's order of neighbours, as in `_fit`
+
+
+class Dissimilarity:
+    """best_fit(agents, targets, scale)[0] for a caller that asks again every round.
+
+    The large-swarm climb visits the same few translations round after round while only some agents
+    move, so its assignments are solved by `assignment.solve`, resumed from the prices that the last
+    solve at that translation (or at the one the climb steps from) left, and a neighbour is only
+    solved until its lower bound reaches the cost to beat. The climb's moves and its result are
+    exactly `_fit`'s: costs are integers times scale, and the cost is exact only where `_fit` compares
+    it. Small swarms (the exhaustive search) and scales whose products are inexact (not a power of
+    two) go to `_fit` itself.
+    """
+
+    KEEP = 64  # translations whose solver state is kept (the climb visits about twenty a round)
+
+    def __init__(self, targets: np.ndarray, scale: float) -> None:
+        self.targets = np.ascontiguousarray(targets, dtype=np.int64)
+        self.scale = scale
+        mantissa, exponent = math.frexp(scale)
+        self.exact = mantissa == 0.5 and exponent > -900  # scale * an integer sum is then exact
+        self.states: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
+        self.size = self._agents = -1
+        self.buffer = np.zeros((0, 0), dtype=np.int64)
+
+    def __call__(self, agents: np.ndarray) -> float:
+        targets = self.targets
+        if len(agents) == 0 or len(targets) == 0:
+            return 0.0
+        shifts, exhaustive, ok = _search_space(agents, targets, None)
+        if exhaustive or not self.exact or max(np.abs(agents).max(), np.abs(targets).max()) >= 1 << 20:
+            return _fit(agents, targets, self.scale, shifts, exhaustive, ok)[0]
+        return self.scale * float(self._climb(np.ascontiguousarray(agents, dtype=np.int64)))
+
+    def _climb(self, agents: np.ndarray) -> int:
+        """The least total the climb of `_fit` reaches, in integer distance units."""
+        from mam_bench.models.swarm.flocking.assignment import INF, cost_matrix, solve
+
+        targets = self.targets
+        size = max(len(agents), len(targets))
+        if size != self.size or len(agents) != self._agents:  # a new shape of problem: nothing to resume
+            self.size, self._agents = size, len(agents)
+            self.states = {}
+            self.buffer = np.zeros((size, size), dtype=np.int64)
+        c = self.buffer
+        seen: dict[tuple[int, int], tuple[int, bool]] = {}  # translation -> (total, True) or (floor, False)
+
+        def at(t: tuple[int, int], bound: int, origin: tuple[int, int] | None) -> tuple[int, bool]:
+            known = seen.get(t)
+            if known is not None and (known[1] or known[0] >= bound):
+                return known
+            state = self.states.pop(t, None)  # re-inserted below: the dict keeps recent use last
+            if state is None:
+                if origin is not None:
+                    state = tuple(a.copy() for a in self.states[origin])
+                else:
+                    blank = np.full(size, -1, dtype=np.int64)
+                    state = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), blank, blank.copy())
+            self.states[t] = state
+            cost_matrix(agents, targets, t[0], t[1], c)
+            seen[t] = solve(c, *state, bound)
+            return seen[t]
+
+        t = tuple(int(x) for x in np.round(np.median(agents, axis=0) - np.median(targets, axis=0)))
+        best = at(t, INF, None)[0]
+        improved = True
+        while improved:
+            improved = False
+            for dr, dc in _STEPS:
+                cand = (t[0] + dr, t[1] + dc)
+                total, exact = at(cand, best, t)
+                if exact and total < best:
+                    best, t, improved = total, cand, True
+        while len(self.states) > self.KEEP:  # forget the longest unused
+            del self.states[next(iter(self.states))]
+        return best
