@@ -3,7 +3,8 @@
 The world asks `Dissimilarity` every round; it must return exactly what the plain definition
 returns: for small swarms the least cost over every translation, for large ones the hill climb
 from the median alignment, each cost solved afresh by scipy. Swarms drift a few cells a round
-(the solver resumes from earlier prices), jump, crowd, stand in formation (ties) and lose agents.
+(the solver resumes from earlier prices), jump, crowd, stand in formation or in mirror image (ties),
+and lose agents.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def _plain_dissimilarity(agents, targets, scale):
 def _swarm(rng, size, n, kind):
     """n agents on a size x size board: scattered, crowded into a block, or in formation with extras."""
     side = max(1, min(n // 4 + 1, size - 2))
+    if kind == "mirror":  # symmetric about a column: mirrored translations cost the same (climb ties)
+        axis = size - 1 - int(rng.integers(2))  # twice the axis: by parity the median lands on a tie or between two
+        cells = rng.choice((size - 2) * ((axis - 1) // 2), size=n // 2, replace=False)
+        half = np.stack([cells // ((axis - 1) // 2) + 1, cells % ((axis - 1) // 2) + 1], axis=1)
+        return np.concatenate([half, np.stack([half[:, 0], axis - half[:, 1]], axis=1)]).astype(np.int64), side
     if kind == "formation":
         cells = hollow_square(side) + 1
         extra = rng.integers(1, size - 1, size=(max(0, n - len(cells)), 2))
@@ -62,7 +68,7 @@ def test_round_by_round_dissimilarity_equals_its_definition(size, n, scale):
     """0.3 is not a power of two (costs go to `_fit`); 10 agents take the exhaustive search."""
     rng = np.random.default_rng(size * 1000 + n)
     targets = hollow_square(max(1, min(n // 4 + 1, size - 2)))
-    for kind in ("scattered", "crowd", "formation"):
+    for kind in ("scattered", "crowd", "formation", "mirror"):
         agents, _ = _swarm(rng, size, n, kind)
         measure = Dissimilarity(targets, scale)
         for step in range(12 if n > 10 else 4):
