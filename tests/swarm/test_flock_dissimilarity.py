@@ -70,7 +70,7 @@ def test_round_by_round_dissimilarity_equals_its_definition(size, n, scale):
     targets = hollow_square(max(1, min(n // 4 + 1, size - 2)))
     for kind in ("scattered", "crowd", "formation", "mirror"):
         agents, _ = _swarm(rng, size, n, kind)
-        measure = Dissimilarity(targets, scale)
+        measure = Dissimilarity(targets, scale, resume_from=0)  # the resumed climb at every size
         for step in range(12 if n > 10 else 4):
             assert measure(agents) == _plain_dissimilarity(agents, targets, scale), (kind, step)
             if step == 6:  # a jump: the kept prices fit nothing any more
@@ -89,11 +89,12 @@ def test_a_large_swarm_over_many_rounds_equals_its_definition():
     rng = np.random.default_rng(11)
     targets = hollow_square(48)
     agents, _ = _swarm(rng, 50, 200, "scattered")
-    measure = Dissimilarity(targets, 1.0)
+    measure = Dissimilarity(targets, 1.0)  # the world's own threshold
     for _ in range(8):
         assert measure(agents) == _plain_dissimilarity(agents, targets, 1.0)
         moves = np.array([(-1, 0), (1, 0), (0, -1), (0, 1)])[rng.integers(4, size=len(agents))]
         agents = agents + moves * (rng.random((len(agents), 1)) < 0.2)
+    assert measure.states  # it took the resumed climb
 
 
 def test_resumed_solver_equals_scipy_from_any_earlier_state():
@@ -114,7 +115,7 @@ def test_resumed_solver_equals_scipy_from_any_earlier_state():
         c = np.zeros((size, size), dtype=np.int64)
         for rep in range(5):
             t = rng.integers(-3, 4, size=2)
-            cost_matrix(agents, targets, int(t[0]), int(t[1]), c)
+            cost_matrix(agents[:, 0].copy(), agents[:, 1].copy(), targets[:, 0] + t[0], targets[:, 1] + t[1], c)
             want = _plain_cost(agents, targets, t, 1.0)
             bound = INF if rep % 2 == 0 else int(rng.integers(0, int(want) + 3))
             total, exact = solve(c, *state, bound)

@@ -18,18 +18,70 @@ INF = 1 << 62  # above any total; sums of a few of them stay inside int64
 
 
 @njit(cache=True)
-def cost_matrix(agents: np.ndarray, targets: np.ndarray, tr: int, tc: int, c: np.ndarray) -> None:
-    """Write into c (square, zero beyond the real rows and columns) the Manhattan distance from target i
-    shifted by (tr, tc) to agent j.
+def cost_matrix(
+    agent_rows: np.ndarray, agent_cols: np.ndarray, target_rows: np.ndarray, target_cols: np.ndarray, c: np.ndarray
+) -> None:
+    """Write into c (square, zero beyond the real rows and columns) the Manhattan distance from each
+    (already translated) target, a row, to each agent, a column.
 
-    Rows are targets, columns agents; a zero row or column is a partner at no cost, which makes
-    the rectangular problem (the larger side partly unmatched) a square one with the same optimum.
+    A zero row or column is a partner at no cost, which makes the rectangular problem (the larger
+    side partly unmatched) a square one with the same optimum. Coordinates come as separate
+    contiguous arrays, which lets the inner loop run on vector instructions.
     """
-    for i in range(targets.shape[0]):
-        r = targets[i, 0] + tr
-        k = targets[i, 1] + tc
-        for j in range(agents.shape[0]):
-            c[i, j] = abs(agents[j, 0] - r) + abs(agents[j, 1] - k)
+    for i in range(target_rows.shape[0]):
+        r = target_rows[i]
+        k = target_cols[i]
+        for j in range(agent_rows.shape[0]):
+            c[i, j] = abs(agent_rows[j] - r) + abs(agent_cols[j] - k)
+
+
+@njit(cache=True)
+def reprice(c: np.ndarray, u: np.ndarray, v: np.ndarray) -> int:
+    """Make the prices (u, v) feasible for c, every reduced cost c - u - v >= 0, in place; return
+    their dual objective, a lower bound on the optimal total.
+
+    Column prices first, each the largest the row prices allow: a column whose costs did not change
+    keeps its price (its matched row attains it), so only the pairs of changed columns can stop
+    being tight. Then row prices, the largest the new column prices allow.
+    """
+    n = c.shape[0]
+    for j in range(n):
+        v[j] = INF
+    for i in range(n):
+        ui = u[i]
+        for j in range(n):
+            v[j] = min(v[j], c[i, j] - ui)
+    top = v.max()  # prices are defined up to a constant: keep them near zero
+    lb = 0
+    for j in range(n):
+        v[j] -= top
+        lb += v[j]
+    for i in range(n):
+        low = INF
+        for j in range(n):
+            low = min(low, c[i, j] - v[j])
+        u[i] = low
+        lb += low
+    return lb
+
+
+@njit(cache=True)
+def matching_cost(c: np.ndarray, col4row: np.ndarray) -> int:
+    """The total of a matching under c, INF if it leaves a row unmatched."""
+    total = 0
+    for i in range(c.shape[0]):
+        if col4row[i] < 0:
+            return INF
+        total += c[i, col4row[i]]
+    return total
+
+
+@njit(cache=True)
+def bounds(c: np.ndarray, u: np.ndarray, v: np.ndarray, col4row: np.ndarray, other: np.ndarray) -> tuple[int, int]:
+    """(lower, upper) bounds on the optimal total of c: the repriced duals' objective, and the cost of
+    the kept matching or of `other` (any matching of the same size is a feasible one), whichever is
+    less. The kept matching stays as it is, tight or not, for `solve`."""
+    return reprice(c, u, v), min(matching_cost(c, col4row), matching_cost(c, other))
 
 
 @njit(cache=True)
@@ -39,33 +91,12 @@ def solve(
     """(optimal total, True), or (a lower bound >= bound, False) once one shows the total reaches `bound`.
 
     (u, v, col4row, row4col) is any earlier state of the same size and is updated in place, so the
-    next call resumes from it: column prices, then row prices, are reset to the largest that the
-    other side allows (every reduced cost >= 0), matched pairs that are no longer tight are released, and each free
-    row is augmented along a shortest path (Dijkstra on reduced costs), as in scipy's solver.
+    next call resumes from it: the prices are made feasible (`reprice`), matched pairs that are no
+    longer tight are released, and each free row is augmented along a shortest path (Dijkstra on
+    reduced costs), as in scipy's solver.
     """
     n = c.shape[0]
-    # column prices first: a column whose costs did not change keeps its price (its matched row
-    # attains it), so only the pairs of changed columns can stop being tight
-    for j in range(n):
-        low = INF
-        for i in range(n):
-            r = c[i, j] - u[i]
-            if r < low:
-                low = r
-        v[j] = low
-    top = v.max()  # prices are defined up to a constant: keep them near zero
-    lb = 0
-    for j in range(n):
-        v[j] -= top
-        lb += v[j]
-    for i in range(n):
-        low = INF
-        for j in range(n):
-            r = c[i, j] - v[j]
-            if r < low:
-                low = r
-        u[i] = low
-        lb += low
+    lb = reprice(c, u, v)
     if lb >= bound:
         return lb, False
     for i in range(n):

@@ -166,20 +166,24 @@ class Dissimilarity:
 
     The large-swarm climb visits the same few translations round after round while only some agents
     move, so its assignments are solved by `assignment.solve`, resumed from the prices that the last
-    solve at that translation (or at the one the climb steps from) left, and a neighbour is only
-    solved until its lower bound reaches the cost to beat. The climb's moves and its result are
-    exactly `_fit`'s: costs are integers times scale, and the cost is exact only where `_fit` compares
-    it. Small swarms (the exhaustive search) and scales whose products are inexact (not a power of
-    two) go to `_fit` itself.
+    solve at that translation (or at the one the climb steps from) left, and a step is decided by
+    bounds on the two totals wherever they suffice. The climb's moves and its result are exactly
+    `_fit`'s: costs are integers times scale, and bounds decide only what the exact totals decide.
+    `_fit` itself serves small swarms (the exhaustive search), scales whose products are inexact
+    (not a power of two), and problems under `resume_from` rows: there scipy's solves are cheap and
+    loading numba (about a second, once per process) would not pay back within a run's rounds.
     """
 
     KEEP = 64  # translations whose solver state is kept (the climb visits about twenty a round)
+    RESUME_FROM = 150  # agents or targets: from here a round's plain climb costs about 10 ms
 
-    def __init__(self, targets: np.ndarray, scale: float) -> None:
+    def __init__(self, targets: np.ndarray, scale: float, resume_from: int = RESUME_FROM) -> None:
         self.targets = np.ascontiguousarray(targets, dtype=np.int64)
+        self.target_rows, self.target_cols = self.targets[:, 0].copy(), self.targets[:, 1].copy()
         self.scale = scale
         mantissa, exponent = math.frexp(scale)
         self.exact = mantissa == 0.5 and exponent > -900  # scale * an integer sum is then exact
+        self.resume_from = resume_from
         self.states: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
         self.size = self._agents = -1
         self.buffer = np.zeros((0, 0), dtype=np.int64)
@@ -189,13 +193,23 @@ class Dissimilarity:
         if len(agents) == 0 or len(targets) == 0:
             return 0.0
         shifts, exhaustive, ok = _search_space(agents, targets, None)
-        if exhaustive or not self.exact or max(np.abs(agents).max(), np.abs(targets).max()) >= 1 << 20:
+        if (
+            exhaustive
+            or not self.exact
+            or max(len(agents), len(targets)) < self.resume_from
+            or max(np.abs(agents).max(), np.abs(targets).max()) >= 1 << 20  # keeps every total far inside int64
+        ):
             return _fit(agents, targets, self.scale, shifts, exhaustive, ok)[0]
         return self.scale * float(self._climb(np.ascontiguousarray(agents, dtype=np.int64)))
 
     def _climb(self, agents: np.ndarray) -> int:
-        """The least total the climb of `_fit` reaches, in integer distance units."""
-        from mam_bench.models.swarm.flocking.assignment import INF, cost_matrix, solve
+        """The least total the climb of `_fit` reaches, in integer distance units.
+
+        Each translation holds bounds [low, high] on its total (kept prices, kept matching); a step
+        is decided as soon as the bounds decide it, and only otherwise is a solve resumed, at most
+        until it decides. The translation the climb ends on is solved to the end.
+        """
+        from mam_bench.models.swarm.flocking.assignment import INF, bounds, cost_matrix, solve
 
         targets = self.targets
         size = max(len(agents), len(targets))
@@ -204,34 +218,63 @@ class Dissimilarity:
             self.states = {}
             self.buffer = np.zeros((size, size), dtype=np.int64)
         c = self.buffer
-        seen: dict[tuple[int, int], tuple[int, bool]] = {}  # translation -> (total, True) or (floor, False)
+        rows, cols = np.ascontiguousarray(agents[:, 0]), np.ascontiguousarray(agents[:, 1])
 
-        def at(t: tuple[int, int], bound: int, origin: tuple[int, int] | None) -> tuple[int, bool]:
-            known = seen.get(t)
-            if known is not None and (known[1] or known[0] >= bound):
-                return known
+        def costs(t: tuple[int, int]) -> None:
+            cost_matrix(rows, cols, self.target_rows + t[0], self.target_cols + t[1], c)
+
+        known: dict[tuple[int, int], list[int]] = {}  # translation -> [low, high] this round
+
+        def enter(t: tuple[int, int], origin: tuple[int, int] | None) -> list[int]:
+            if t in known:
+                return known[t]
             state = self.states.pop(t, None)  # re-inserted below: the dict keeps recent use last
+            near = self.states[origin] if origin is not None else None
             if state is None:
-                if origin is not None:
-                    state = tuple(a.copy() for a in self.states[origin])
+                if near is not None:  # the neighbour's prices and matching: a warm start
+                    state = tuple(a.copy() for a in near)
                 else:
                     blank = np.full(size, -1, dtype=np.int64)
                     state = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), blank, blank.copy())
             self.states[t] = state
-            cost_matrix(agents, targets, t[0], t[1], c)
-            seen[t] = solve(c, *state, bound)
-            return seen[t]
+            costs(t)
+            known[t] = list(bounds(c, state[0], state[1], state[2], state[2] if near is None else near[2]))
+            return known[t]
+
+        def tighten(t: tuple[int, int], bound: int) -> None:
+            """Resume t's solve until its total is known or shown to reach `bound`."""
+            costs(t)
+            total, exact = solve(c, *self.states[t], bound)
+            span = known[t]
+            span[0] = max(span[0], total)
+            if exact:
+                span[1] = total
+
+        def below(cand: tuple[int, int], best: tuple[int, int]) -> bool:
+            """Whether cand's total is less than best's."""
+            a, b = known[cand], known[best]
+            while True:
+                if a[1] < b[0]:
+                    return True
+                if a[0] >= b[1]:
+                    return False
+                if b[0] < b[1]:
+                    tighten(best, INF)
+                else:
+                    tighten(cand, b[1])
 
         t = tuple(int(x) for x in np.round(np.median(agents, axis=0) - np.median(targets, axis=0)))
-        best = at(t, INF, None)[0]
+        enter(t, None)
         improved = True
         while improved:
             improved = False
             for dr, dc in _STEPS:
                 cand = (t[0] + dr, t[1] + dc)
-                total, exact = at(cand, best, t)
-                if exact and total < best:
-                    best, t, improved = total, cand, True
+                enter(cand, t)
+                if below(cand, t):
+                    t, improved = cand, True
+        if known[t][0] < known[t][1]:
+            tighten(t, INF)
         while len(self.states) > self.KEEP:  # forget the longest unused
             del self.states[next(iter(self.states))]
-        return best
+        return known[t][0]
