@@ -23,12 +23,12 @@ def _plain_cost(agents, targets, t, scale):
     return float(c[r, k].sum())
 
 
-def _plain_dissimilarity(agents, targets, scale):
+def _plain_dissimilarity(agents, targets, scale, budget=EXHAUSTIVE_BUDGET):
     """The definition: every translation (first least cost) while cheap, else the climb from the median."""
     if len(agents) == 0 or len(targets) == 0:
         return 0.0
     diffs = {tuple(d) for d in (agents[:, None, :] - targets[None, :, :]).reshape(-1, 2).tolist()}
-    if len(diffs) * len(agents) * len(targets) <= EXHAUSTIVE_BUDGET:
+    if len(diffs) * len(agents) * len(targets) <= budget:
         return min(_plain_cost(agents, targets, t, scale) for t in sorted(diffs))
     t = tuple(int(x) for x in np.round(np.median(agents, axis=0) - np.median(targets, axis=0)))
     best = _plain_cost(agents, targets, t, scale)
@@ -73,7 +73,9 @@ def test_round_by_round_dissimilarity_equals_its_definition(size, n, scale):
         measure = Dissimilarity(targets, scale, resume_from=0)  # the resumed climb at every size
         for step in range(12 if n > 10 else 4):
             assert measure(agents) == _plain_dissimilarity(agents, targets, scale), (kind, step)
-            if step == 6:  # a jump: the kept prices fit nothing any more
+            if step in (1, 2):  # nobody moves: the kept bounds are exact, equal totals meet as equals
+                pass
+            elif step == 6:  # a jump: the kept prices fit nothing any more
                 agents = agents + rng.integers(-4, 5, size=2)
             elif step == 9:  # an agent leaves: a new problem size
                 agents = agents[1:]
@@ -82,6 +84,24 @@ def test_round_by_round_dissimilarity_equals_its_definition(size, n, scale):
                 agents = agents + moves * (rng.random((len(agents), 1)) < 0.3)
         if kind == "scattered":  # the resumed climb ran (it keeps solver states) where it should, and only there
             assert bool(measure.states) == (n > 10 and scale != 0.3)
+
+
+def test_tiny_climbs_full_of_ties_equal_the_definition(monkeypatch):
+    """With no budget for the exhaustive search, tiny swarms climb: equal totals at neighbouring
+    translations are common, and the kept bounds are often exact, so a step must need a strictly less total."""
+    import mam_bench.models.swarm.flocking.metrics as metrics
+
+    monkeypatch.setattr(metrics, "EXHAUSTIVE_BUDGET", 0)
+    rng = np.random.default_rng(5)
+    for trial in range(150):
+        targets = hollow_square(int(rng.integers(1, 4)))
+        agents = rng.integers(0, int(rng.integers(2, 6)), size=(int(rng.integers(1, 9)), 2))
+        measure = Dissimilarity(targets, 0.5 if trial % 2 else 1.0, resume_from=0)
+        for step in range(6):
+            assert measure(agents) == _plain_dissimilarity(agents, targets, measure.scale, budget=0), (trial, step)
+            if step % 2:  # every other call nobody moves
+                agents = agents + rng.integers(-1, 2, size=agents.shape) * (rng.random((len(agents), 1)) < 0.4)
+        assert measure.states  # it took the resumed climb
 
 
 def test_a_large_swarm_over_many_rounds_equals_its_definition():
