@@ -12,7 +12,7 @@ import numpy as np
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_free_slots, slot_rule
-from mam_bench.models.swarm.flocking.metrics import best_fit, hollow_square
+from mam_bench.models.swarm.flocking.metrics import Dissimilarity, best_fit, hollow_square
 from mam_bench.models.swarm.flocking.observe import FlockingObservation
 from mam_bench.models.swarm.flocking.params import FlockingParams
 from mam_bench.models.swarm.layouts import free_cells, place, upstream_flocking
@@ -36,6 +36,7 @@ class FlockingWorld(SwarmWorld):
         self.side = max(1, min(self.n // 4 + 1, self.size - 2))
         self.shape = hollow_square(self.side)
         self._fit: tuple[bytes, float] | None = None
+        self._measure = Dissimilarity(self.shape, self.params.cost_scale)
         self._targets: tuple[tuple[bytes, bytes], dict[str, dict]] | None = None
         self.init_dis = self._dissimilarity()
         self.cur_dis = self.init_dis
@@ -44,7 +45,7 @@ class FlockingWorld(SwarmWorld):
         """The live swarm's best-fit cost; kept while nobody moves (a formed swarm often stands still)."""
         live = self.pos[self.active]
         if self._fit is None or self._fit[0] != live.tobytes():
-            self._fit = (live.tobytes(), best_fit(live, self.shape, self.params.cost_scale)[0])
+            self._fit = (live.tobytes(), self._measure(live))
         return self._fit[1]
 
     def plan(self) -> Any:
