@@ -11,9 +11,9 @@ own for thousands of word lists and with `agents.rule_keys`.
 from __future__ import annotations
 
 import numpy as np
-from mam_bench.models.schelling import numba_start
 from numba import njit
 
+from mam_bench import numba_start
 from mam_bench.streams import MAGIC, purpose_word
 
 _M32 = np.uint64(0xFFFFFFFF)

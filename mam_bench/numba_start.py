@@ -1,13 +1,14 @@
-"""numba's start-up for the landscape kernel: load its cached machine code, and nothing more.
+"""numba's start-up for our compiled kernels: load their cached machine code, and nothing more.
 
 Before numba loads a cached function it refreshes its whole CPU target: it imports and registers
 every typing and lowering module it has (numba.np, numba.cpython, numba.typed, ...; the BLAS
 probe among them imports scipy.linalg). That is a third of a second of a `mam-bench landscape`
 that lasts two, and loading machine code needs none of it: typing and lowering are for
 compiling. What running the code needs is numba's memory runtime (NRT), which the refresh would
-also start. So the kernel's own functions load their cache with the runtime started and the
-refresh skipped. A cache miss (a fresh install, an edited kernel) compiles as always: numba's
-compiler refreshes the target itself, so compiling anything, then or later, is unchanged.
+also start. So our kernels' functions (the Schelling landscape, the flocking assignment solver)
+load their cache with the runtime started and the refresh skipped. A cache miss (a fresh install,
+an edited kernel) compiles as always: numba's compiler refreshes the target itself, so compiling
+anything, then or later, is unchanged.
 """
 
 from __future__ import annotations
