@@ -152,13 +152,12 @@ def handle(args: argparse.Namespace) -> int:
         for _ in seeds:
             rows.append({"threshold": t, "vacancy": v, **next(it)})
     with open(out, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=COLUMNS)
-        w.writeheader()
-        for row in rows:
-            w.writerow({k: row[k] for k in COLUMNS})
+        w = csv.writer(fh)
+        w.writerow(COLUMNS)
+        w.writerows([row[k] for k in COLUMNS] for row in rows)
     print(f"{'threshold':>9s} {'vacancy':>7s} {'mean_sat':>9s} {'sd_sat':>8s} {'mean_oeh':>9s}  statuses")
-    for t, v, _ in cells:
-        group = [r for r in rows if r["threshold"] == t and r["vacancy"] == v]
+    for k, (t, v, _) in enumerate(cells):
+        group = rows[k * len(seeds) : (k + 1) * len(seeds)]  # rows come cell by cell, seeds in order
         sats = [r["final_satisfaction"] for r in group]
         sd = statistics.stdev(sats) if len(sats) > 1 else 0.0
         oeh = statistics.fmean(r["final_homophily"] for r in group)
