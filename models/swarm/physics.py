@@ -166,6 +166,44 @@ def _movers(
     single = _forest(n, d, opp, actions, bodies, children, blocked)
     if single is not None:
         return single
+    # the program only couples nodes of one weak component: the trees that do not touch a body of
+    # several cells are solved as a forest, the rest as a program
+    linked = _linked_to_bodies(n, bodies, children)
+    if len(linked) < len(children):
+        rest = _forest(n, d, opp, actions, bodies, {u: k for u, k in children.items() if u not in linked}, blocked)
+        if rest is not None:
+            return rest + _program(n, d, opp, actions, bodies, {u: children[u] for u in linked}, blocked)
+    return _program(n, d, opp, actions, bodies, children, blocked)
+
+
+def _linked_to_bodies(n: int, bodies: list[Body], children: dict[int, list[int]]) -> set[int]:
+    """The nodes weakly connected to a body of several cells (pushing it, pushed by it, or on a
+    chain that does)."""
+    near: dict[int, list[int]] = {u: list(k) for u, k in children.items()}
+    for u, kids in children.items():
+        for v in kids:
+            near[v].append(u)
+    seen = {u for u in children if u >= n and len(bodies[u - n].cells) > 1}
+    stack = list(seen)
+    while stack:
+        for v in near[stack.pop()]:
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return seen
+
+
+def _program(
+    n: int,
+    d: str,
+    opp: str,
+    actions: list[str | None],
+    bodies: list[Body],
+    children: dict[int, list[int]],
+    blocked: set[int],
+) -> list[int]:
+    """The general path: strong components merged, the static closure, each weak component
+    solved in closed form on a tree or by the integer program."""
     nodes = sorted(children)
     index = {u: k for k, u in enumerate(nodes)}
     rows = [index[u] for u in nodes for _ in children[u]]
