@@ -358,3 +358,29 @@ def test_pairwise_sum_is_numpys_order(seed):
         x = rng.random(n) * 10.0 ** rng.integers(-6, 7, size=n) * rng.choice([-1.0, 1.0], size=n)
         assert repr(pairwise_sum(x.tolist())) == repr(float(x.sum())), n
         assert repr(pairwise_sum(x.tolist()) / n) == repr(float(x.mean())), n
+
+
+@pytest.mark.parametrize("density", [10, 30, 60])
+def test_splitting_off_the_box_component_changes_nothing(monkeypatch, density):
+    """With a box on the board only its weak component goes through the program and the other
+    trees are solved as a forest; the whole graph through the program must give the same moves."""
+    rng = np.random.default_rng(900 + density)
+    boards = [_box_board(rng, 14, density) for _ in range(300)]
+    split_sizes = []
+    real = physics._linked_to_bodies
+
+    def counted(n, bodies, children):
+        linked = real(n, bodies, children)
+        split_sizes.append(len(children) - len(linked))
+        return linked
+
+    monkeypatch.setattr(physics, "_free_run", lambda *a: None)  # always build the push graph
+    monkeypatch.setattr(physics, "_linked_to_bodies", counted)
+    split = [physics.resolve(*b) for b in boards]
+    monkeypatch.setattr(physics, "_linked_to_bodies", lambda n, bodies, children: set(children))
+    whole = [physics.resolve(*b) for b in boards]
+    for f, s in zip(split, whole):
+        assert (f.positions == s.positions).all() and f.push_events == s.push_events
+        assert [b.cells for b in f.bodies] == [b.cells for b in s.bodies]
+    assert sum(1 for k in split_sizes if k > 0) > 25  # forests were split off on many boards
+    assert any(f.bodies[0].cells != b[4][0].cells for f, b in zip(split, boards))  # boxes moved
