@@ -1,6 +1,6 @@
 """Rounds per second of each SwarmBench task with its default (local) rule agents.
 
-Usage: python bench/swarm_step.py [--rounds 100] [--big-rounds 20] [--rules swarmbench] [--repeats 3]
+Usage: python bench/swarm_step.py [--rounds 100] [--big-rounds 20] [--rules swarmbench] [--repeats 5]
 Prints one line per task and size (10x10 with 10 agents, 50x50 with 200 agents): rounds/s with
 upstream's integer-program physics (the worlds' solver), rounds/s of the same world with the
 pre-parity greedy solver swapped in, and their ratio, measured in the same run. Each figure is
@@ -35,7 +35,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--big-rounds", type=int, default=20)
     ap.add_argument("--rules", default="swarmbench", choices=["swarmbench", "mam"])
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     for task in TASKS:
         get_world(task)

@@ -79,10 +79,16 @@ def console() -> int:
     objects the OS reclaims anyway (a third of a short `landscape`). Freezing them skips that.
     It loses nothing: every record and table row is flushed when written, and files are closed.
     Only the command does this; `main` called in a long-lived process keeps its collector.
+    A command that only computed and wrote closed files (`landscape`) also skips the interpreter's
+    teardown, another 0.15 s of freeing every module's objects one by one.
     """
     startup.as_command()
     code = main()
     gc.freeze()
+    if startup.teardown_skippable():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     return code
 
 

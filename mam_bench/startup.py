@@ -11,8 +11,10 @@ a notebook or test calling `cli.main` keeps its collector as it was.
 from __future__ import annotations
 
 import gc
+import threading
 
 _COMMAND = False
+_NOTHING_OPEN = False
 
 
 def as_command() -> None:
@@ -32,3 +34,15 @@ def imports_done() -> None:
     if _COMMAND:
         gc.freeze()
         gc.enable()
+
+
+def nothing_left_open() -> None:
+    """The command is done and left no open file, thread, pool or server behind it."""
+    global _NOTHING_OPEN
+    _NOTHING_OPEN = True
+
+
+def teardown_skippable() -> bool:
+    """Whether the command may exit without Python's teardown: it said it left nothing open, and
+    no other thread runs (atexit hooks such as a Ray shutdown would be skipped too)."""
+    return _COMMAND and _NOTHING_OPEN and threading.active_count() == 1

@@ -167,4 +167,5 @@ def handle(args: argparse.Namespace) -> int:
         status = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
         print(f"{t:>9s} {v:>7s} {statistics.fmean(sats):9.4f} {sd:8.4f} {oeh:9.4f}  {status}")
     print(f"{len(rows)} runs in {elapsed:.2f} s ({len(rows) / max(elapsed, 1e-9):.0f} runs/s) -> {out}")
+    startup.nothing_left_open()  # the CSV is closed and the pool shut down
     return 0
