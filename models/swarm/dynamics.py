@@ -116,19 +116,22 @@ def ginis(counts: np.ndarray) -> np.ndarray:
     return np.where(s == 0, 0.0, g)
 
 
+def _union(root: list[int], a: int, b: int) -> int:
+    """Join the sets of a and b (path halving); 1 when they were apart, else 0."""
+    while root[a] != a:
+        root[a] = a = root[root[a]]
+    while root[b] != b:
+        root[b] = b = root[root[b]]
+    if a == b:
+        return 0
+    root[a] = b
+    return 1
+
+
 def _count_components(n: int, left: list[int], right: list[int]) -> int:
     """Union-find over the pairs: a few hundred pairs are cheaper in Python than a scipy graph."""
     root = list(range(n))
-    count = n
-    for a, b in zip(left, right):
-        while root[a] != a:
-            root[a] = a = root[root[a]]
-        while root[b] != b:
-            root[b] = b = root[root[b]]
-        if a != b:
-            root[a] = b
-            count -= 1
-    return count
+    return n - sum(_union(root, a, b) for a, b in zip(left, right))
 
 
 def _grid_pairs(rows: np.ndarray, cols: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -284,14 +287,7 @@ def _visibility_small(cells: list[list[int]], reach: int) -> tuple[float, float]
             fy[i] += ty
             fx[j] -= tx
             fy[j] -= ty
-            a, b = i, j
-            while root[a] != a:
-                root[a] = a = root[root[a]]
-            while root[b] != b:
-                root[b] = b = root[root[b]]
-            if a != b:
-                root[a] = b
-                count -= 1
+            count -= _union(root, i, j)
     return float(count), pairwise_sum([math.sqrt(x * x + y * y) for x, y in zip(fx, fy)]) / n
 
 
