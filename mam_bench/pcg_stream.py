@@ -41,14 +41,43 @@ _A = _hash_consts(16 + 4 * (_MAX_WORDS - _POOL) + 1, _INIT_A, _MULT_A)
 _B = _hash_consts(9, _INIT_B, _MULT_B)
 
 
-def _hashmix(value: int, k: int) -> int:
+def _hashmix(value: Any, k: int) -> Any:
+    """SeedSequence's hashmix with the k-th constant (a Python int, or uint64 arrays holding 32-bit
+    values, whose products and differences wrap as in C)."""
     v = (((value ^ _A[k]) & _M32) * _A[k + 1]) & _M32
     return v ^ (v >> 16)
 
 
-def _mix(x: int, y: int) -> int:
+def _mix(x: Any, y: Any) -> Any:
     r = (_MIX_L * x - _MIX_R * y) & _M32
     return r ^ (r >> 16)
+
+
+def _absorb(pool: list[Any], words: list[Any], k: int) -> int:
+    """Mix each word past the first four into every pool slot; returns the next constant's index."""
+    for w in words:
+        for dst in range(_POOL):
+            pool[dst] = _mix(pool[dst], _hashmix(w, k))
+            k += 1
+    return k
+
+
+def _state_words(pool: list[Any]) -> list[Any]:
+    """generate_state(4, uint64) as eight 32-bit words, low word of each uint64 first."""
+    out = []
+    for i in range(8):
+        v = (((pool[i & 3] ^ _B[i]) & _M32) * _B[i + 1]) & _M32
+        out.append(v ^ (v >> 16))
+    return out
+
+
+def _pcg_state(w: list[int]) -> tuple[int, int]:
+    """PCG64's (state, increment) after numpy seeds it from the eight words: words 0-1 are the
+    seed's high half, 2-3 its low half, 4-7 the stream; srandom starts at state 0, steps (-> inc),
+    adds the seed and steps again."""
+    seed = (w[0] | w[1] << 32) << 64 | w[2] | w[3] << 32
+    inc = (((w[4] | w[5] << 32) << 64 | w[6] | w[7] << 32) << 1 | 1) & _M128
+    return (((inc + seed) & _M128) * _PCG_MULT + inc) & _M128, inc
 
 
 def entropy_words(values: list[int] | tuple[int, ...]) -> list[int]:
@@ -90,75 +119,23 @@ def _mixed_pool(head: tuple[int, ...]) -> list[int]:
 
 
 def pcg_seed(words: list[int]) -> tuple[int, int]:
-    """(state, increment) of PCG64 seeded from SeedSequence(words), as numpy sets them.
-
-    Written out flat (no helper calls): agents make one stream each per round.
-    """
-    p0, p1, p2, p3 = _mixed_pool(tuple(words[:_POOL]) + (0,) * (_POOL - len(words)))
-    a, k = _A, _POOL + _POOL * (_POOL - 1)
-    for w in words[_POOL:]:
-        v = (((w ^ a[k]) & _M32) * a[k + 1]) & _M32
-        r = (_MIX_L * p0 - _MIX_R * (v ^ (v >> 16))) & _M32
-        p0 = r ^ (r >> 16)
-        v = (((w ^ a[k + 1]) & _M32) * a[k + 2]) & _M32
-        r = (_MIX_L * p1 - _MIX_R * (v ^ (v >> 16))) & _M32
-        p1 = r ^ (r >> 16)
-        v = (((w ^ a[k + 2]) & _M32) * a[k + 3]) & _M32
-        r = (_MIX_L * p2 - _MIX_R * (v ^ (v >> 16))) & _M32
-        p2 = r ^ (r >> 16)
-        v = (((w ^ a[k + 3]) & _M32) * a[k + 4]) & _M32
-        r = (_MIX_L * p3 - _MIX_R * (v ^ (v >> 16))) & _M32
-        p3 = r ^ (r >> 16)
-        k += 4
-    b0, b1, b2, b3, b4, b5, b6, b7, b8 = _B
-    w0 = (((p0 ^ b0) & _M32) * b1) & _M32
-    w1 = (((p1 ^ b1) & _M32) * b2) & _M32
-    w2 = (((p2 ^ b2) & _M32) * b3) & _M32
-    w3 = (((p3 ^ b3) & _M32) * b4) & _M32
-    w4 = (((p0 ^ b4) & _M32) * b5) & _M32
-    w5 = (((p1 ^ b5) & _M32) * b6) & _M32
-    w6 = (((p2 ^ b6) & _M32) * b7) & _M32
-    w7 = (((p3 ^ b7) & _M32) * b8) & _M32
-    # generate_state(4, uint64): words 0-1 the state's high half, 2-3 its low half, 4-7 the stream
-    seed = ((w0 ^ w0 >> 16) | (w1 ^ w1 >> 16) << 32) << 64 | (w2 ^ w2 >> 16) | (w3 ^ w3 >> 16) << 32
-    initseq = ((w4 ^ w4 >> 16) | (w5 ^ w5 >> 16) << 32) << 64 | (w6 ^ w6 >> 16) | (w7 ^ w7 >> 16) << 32
-    inc = (initseq << 1 | 1) & _M128
-    state = (inc + seed) & _M128  # srandom: state 0, one step (-> inc), add the seed, one step
-    return (state * _PCG_MULT + inc) & _M128, inc
+    """(state, increment) of PCG64 seeded from SeedSequence(words), as numpy sets them."""
+    pool = list(_mixed_pool(tuple(words[:_POOL]) + (0,) * (_POOL - len(words))))
+    _absorb(pool, words[_POOL:], _POOL * _POOL)
+    return _pcg_state(_state_words(pool))
 
 
 def pcg_seeds(head: tuple[int, ...], varying: list[int], tail: list[int]) -> list[tuple[int, int]]:
     """`pcg_seed(head + [v] + tail)` for every v, the hashing done once over all of them.
 
     For a round's agent streams: `head` is the four words before the actor (so the mixed pool is
-    shared), `varying` the actor ids, `tail` the seed's words; all are single uint32 words. numpy
-    arrays of uint64 hold the 32-bit values, so products and differences wrap as in C.
+    shared), `varying` the actor ids, `tail` the seed's words; all are single uint32 words. The
+    same hashing as `pcg_seed`, on uint64 arrays with one entry per v.
     """
-    pool = _mixed_pool(head)
     a = np.asarray(varying, dtype=np.uint64)
-    p = [np.full(len(a), pool[i], dtype=np.uint64) for i in range(_POOL)]
-    k = _POOL + _POOL * (_POOL - 1)
-    for dst in range(_POOL):
-        v = (((a ^ _A[k + dst]) & _M32) * _A[k + dst + 1]) & _M32
-        r = (_MIX_L * p[dst] - _MIX_R * (v ^ (v >> 16))) & _M32
-        p[dst] = r ^ (r >> 16)
-    k += _POOL
-    for w in tail:  # the same word for every actor: its hash is one number
-        for dst in range(_POOL):
-            v = (((w ^ _A[k + dst]) & _M32) * _A[k + dst + 1]) & _M32
-            r = (_MIX_L * p[dst] - _MIX_R * (v ^ (v >> 16))) & _M32
-            p[dst] = r ^ (r >> 16)
-        k += _POOL
-    w = []
-    for i in range(8):
-        v = (((p[i & 3] ^ _B[i]) & _M32) * _B[i + 1]) & _M32
-        w.append((v ^ (v >> 16)).tolist())
-    out = []
-    for w0, w1, w2, w3, w4, w5, w6, w7 in zip(*w):
-        seed = (w0 | w1 << 32) << 64 | w2 | w3 << 32
-        inc = (((w4 | w5 << 32) << 64 | w6 | w7 << 32) << 1 | 1) & _M128
-        out.append((((inc + seed) & _M128) * _PCG_MULT + inc & _M128, inc))
-    return out
+    pool = [np.full(len(a), p, dtype=np.uint64) for p in _mixed_pool(head)]
+    _absorb(pool, [a, *tail], _POOL * _POOL)
+    return [_pcg_state(w) for w in zip(*(x.tolist() for x in _state_words(pool)))]
 
 
 class PCGStream:

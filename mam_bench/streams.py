@@ -6,7 +6,6 @@ share one global generator; they ask for `stream(seed, "order", round)` and the 
 
 from __future__ import annotations
 
-import functools
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,10 +36,6 @@ def purpose_word(purpose: str) -> int:
     return zlib.crc32(purpose.encode("utf-8"))
 
 
-_purpose_word = functools.lru_cache(maxsize=256)(purpose_word)
-_M32 = 2**32 - 1
-
-
 def stream(seed: int, purpose: str, *key: int) -> np.random.Generator:
     """The generator for one purpose (and optional key such as an actor id or round)."""
     return seeded([*MAGIC, purpose_word(purpose), *[int(k) for k in key], int(seed)])
@@ -53,22 +48,20 @@ def agent_stream(seed: int, purpose: str, round_: int, actor_id: int) -> np.rand
     comes from here, so swapping any other agent for an influence agent cannot move its draws.
     While `record_draws()` is active the generator logs what it hands out.
     """
-    gen = stream(seed, purpose, int(round_), int(actor_id))
-    if _RECORDERS:
-        return _RecordingGenerator(gen, (purpose, int(round_), int(actor_id)), _RECORDERS[-1])
-    return gen
+    return _recorded(stream(seed, purpose, int(round_), int(actor_id)), purpose, round_, actor_id)
 
 
 def agent_draws(seed: int, purpose: str, round_: int, actor_id: int) -> PCGStream:
     """`agent_stream`'s very draws, replayed in Python: a few microseconds instead of numpy's
     twenty-five to set a stream up, for rules that make one per agent per round."""
-    r, a, s = int(round_), int(actor_id), int(seed)
-    if 0 <= r <= _M32 and 0 <= a <= _M32 and 0 <= s <= _M32:  # one word each: skip the split
-        gen = PCGStream([*MAGIC, _purpose_word(purpose), r, a, s])
-    else:
-        gen = PCGStream(entropy_words([*MAGIC, purpose_word(purpose), r, a, s]))
+    words = entropy_words([*MAGIC, purpose_word(purpose), int(round_), int(actor_id), int(seed)])
+    return _recorded(PCGStream(words), purpose, round_, actor_id)
+
+
+def _recorded(gen: Any, purpose: str, round_: int, actor_id: int) -> Any:
+    """`gen`, logging its draws while `record_draws()` is active."""
     if _RECORDERS:
-        return _RecordingGenerator(gen, (purpose, int(round_), int(actor_id)), _RECORDERS[-1])  # type: ignore[return-value]
+        return _RecordingGenerator(gen, (purpose, int(round_), int(actor_id)), _RECORDERS[-1])
     return gen
 
 
@@ -84,13 +77,14 @@ class RoundDraws:
     def __init__(self, seed: int, purpose: str, round_: int, actors: int):
         self.seed, self.purpose, self.round, self.actors = int(seed), purpose, int(round_), int(actors)
         self._seeds: list[tuple[int, int]] | None = None
-        self._batch = actors >= self.CROWD and 0 <= self.round <= _M32 and 0 <= self.seed <= _M32 and actors - 1 <= _M32
+        # the batch hashes one word each for round, actor and seed
+        self._batch = actors >= self.CROWD and len(entropy_words([self.round, self.seed, self.actors])) == 3
 
     def of(self, actor_id: int) -> PCGStream:
         if not self._batch or _RECORDERS or not 0 <= actor_id < self.actors:
             return agent_draws(self.seed, self.purpose, self.round, actor_id)
         if self._seeds is None:
-            head = (*MAGIC, _purpose_word(self.purpose), self.round)
+            head = (*MAGIC, purpose_word(self.purpose), self.round)
             self._seeds = pcg_seeds(head, list(range(self.actors)), [self.seed])
         return PCGStream.at(*self._seeds[actor_id])
 

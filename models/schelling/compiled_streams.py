@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from mam_bench import numba_start
+from mam_bench.pcg_stream import entropy_words
 from mam_bench.streams import MAGIC, purpose_word
 
 _M32 = np.uint64(0xFFFFFFFF)
@@ -26,18 +27,8 @@ _ONE = np.uint64(1)
 
 
 def uint32_words(values: list[int] | tuple[int, ...]) -> np.ndarray:
-    """SeedSequence's entropy words for a list of non-negative ints (0 is one word, big ints several)."""
-    out: list[int] = []
-    for value in values:
-        value = int(value)
-        if value < 0:
-            raise ValueError("entropy words must be non-negative")
-        out.append(value & 0xFFFFFFFF)
-        value >>= 32
-        while value:
-            out.append(value & 0xFFFFFFFF)
-            value >>= 32
-    return np.array(out, dtype=np.uint64)
+    """SeedSequence's entropy words for a list of non-negative ints, as the kernel takes them."""
+    return np.array(entropy_words(values), dtype=np.uint64)
 
 
 def stream_prefix(purpose: str) -> np.ndarray:

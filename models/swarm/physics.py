@@ -133,7 +133,6 @@ def _movers(
     H, W = len(walls), len(walls[0])
     n = len(pos)
     dr, dc = DELTA[d]
-    opp = OPPOSITE[d]
     occ: dict[tuple[int, int], int] = {}
     for i, on in enumerate(live):
         if on:
@@ -163,17 +162,17 @@ def _movers(
                 kids.append(v)
         children[u] = kids
         stack.extend(kids)
-    single = _forest(n, d, opp, actions, bodies, children, blocked)
+    single = _forest(n, d, actions, bodies, children, blocked)
     if single is not None:
         return single
     # the program only couples nodes of one weak component: the trees that do not touch a body of
     # several cells are solved as a forest, the rest as a program
     linked = _linked_to_bodies(n, bodies, children)
     if len(linked) < len(children):
-        rest = _forest(n, d, opp, actions, bodies, {u: k for u, k in children.items() if u not in linked}, blocked)
+        rest = _forest(n, d, actions, bodies, {u: k for u, k in children.items() if u not in linked}, blocked)
         if rest is not None:
-            return rest + _program(n, d, opp, actions, bodies, {u: children[u] for u in linked}, blocked)
-    return _program(n, d, opp, actions, bodies, children, blocked)
+            return rest + _program(n, d, actions, bodies, {u: children[u] for u in linked}, blocked)
+    return _program(n, d, actions, bodies, children, blocked)
 
 
 def _linked_to_bodies(n: int, bodies: list[Body], children: dict[int, list[int]]) -> set[int]:
@@ -196,7 +195,6 @@ def _linked_to_bodies(n: int, bodies: list[Body], children: dict[int, list[int]]
 def _program(
     n: int,
     d: str,
-    opp: str,
     actions: list[str | None],
     bodies: list[Body],
     children: dict[int, list[int]],
@@ -204,6 +202,7 @@ def _program(
 ) -> list[int]:
     """The general path: strong components merged, the static closure, each weak component
     solved in closed form on a tree or by the integer program."""
+    opp = OPPOSITE[d]
     nodes = sorted(children)
     index = {u: k for k, u in enumerate(nodes)}
     rows = [index[u] for u in nodes for _ in children[u]]
@@ -248,7 +247,6 @@ def _program(
 def _forest(
     n: int,
     d: str,
-    opp: str,
     actions: list[str | None],
     bodies: list[Body],
     children: dict[int, list[int]],
@@ -277,6 +275,7 @@ def _forest(
             roots.append(u)
         else:
             behind.setdefault(v, []).append(u)
+    opp = OPPOSITE[d]
     order = list(roots)  # each node before the ones that shove it
     for u in order:
         order.extend(behind.get(u, ()))
