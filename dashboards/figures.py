@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from mam_bench.dashboards.legend import Key, add_legend
-from mam_bench.dashboards.worlds import renderer_for
+from mam_bench.dashboards.renderers import renderer_for
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 

@@ -14,8 +14,8 @@ from mam_bench.dashboards.config import DashConfig, build_session
 from mam_bench.dashboards.feed import Feed
 from mam_bench.dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
 from mam_bench.dashboards.playback import play
+from mam_bench.dashboards.renderers import renderer_for
 from mam_bench.dashboards.replay import ReplaySession
-from mam_bench.dashboards.worlds import renderer_for
 
 from mam_bench.errors import ConfigError
 

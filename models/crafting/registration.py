@@ -4,8 +4,8 @@ from mam_bench.registry import WorldRegistration
 
 registration = WorldRegistration(
     world="mam_bench.models.crafting.model:CraftingWorld",
-    heuristic="mam_bench.steering.heuristics.crafting:make_crafting_heuristic",
-    prompts="mam_bench.steering.llm.prompts.crafting:CraftingPrompts",
-    renderer="mam_bench.dashboards.worlds.crafting",
+    heuristic="mam_bench.models.crafting.heuristic:make_crafting_heuristic",
+    prompts="mam_bench.models.crafting.prompts:CraftingPrompts",
+    renderer="mam_bench.models.crafting.renderer",
     tasks=True,
 )

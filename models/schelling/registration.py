@@ -4,9 +4,9 @@ from mam_bench.registry import WorldRegistration
 
 registration = WorldRegistration(
     world="mam_bench.models.schelling.model:SchellingWorld",
-    heuristic="mam_bench.steering.heuristics.schelling:SchellingHeuristic",
-    prompts="mam_bench.steering.llm.prompts.schelling:SchellingPrompts",
-    renderer="mam_bench.dashboards.worlds.schelling",
+    heuristic="mam_bench.models.schelling.heuristic:SchellingHeuristic",
+    prompts="mam_bench.models.schelling.prompts:SchellingPrompts",
+    renderer="mam_bench.models.schelling.renderer",
     landscape=("threshold", "vacancy"),
     landscape_kernel="mam_bench.models.schelling.landscape:SchellingLandscape",
     featured=True,

@@ -1,19 +1,12 @@
-"""The five swarm worlds' registrations (entry points `mam_bench.worlds`: one per task)."""
+"""What the five swarm tasks register alike: each task's own `registration.py` calls this."""
 
 from mam_bench.registry import WorldRegistration
 
 
-def _swarm(task: str, cls: str) -> WorldRegistration:
+def swarm_task(task: str, cls: str) -> WorldRegistration:
     return WorldRegistration(
         world=f"mam_bench.models.swarm.{task}.model:{cls}",
-        heuristic="mam_bench.steering.heuristics.swarm:make_swarm_heuristic",
-        prompts="mam_bench.steering.llm.prompts.swarm:SwarmPrompts",
-        renderer="mam_bench.dashboards.worlds.swarm",
+        heuristic="mam_bench.models.swarm.heuristic:make_swarm_heuristic",
+        prompts="mam_bench.models.swarm.prompts:SwarmPrompts",
+        renderer="mam_bench.models.swarm.renderer",
     )
-
-
-pursuit = _swarm("pursuit", "PursuitWorld")
-synchronization = _swarm("synchronization", "SynchronizationWorld")
-foraging = _swarm("foraging", "ForagingWorld")
-flocking = _swarm("flocking", "FlockingWorld")
-transport = _swarm("transport", "TransportWorld")

@@ -15,20 +15,7 @@ from mam_bench.registry import WorldRegistration, get_world, registrations, worl
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ("schelling", "pursuit", "synchronization", "foraging", "flocking", "transport", "crafting")
-PACKAGES = ("schelling", "swarm", "crafting")
-#: world-specific modules: they may name their own world
-OWN = {
-    "steering/heuristics/schelling.py",
-    "steering/heuristics/swarm.py",
-    "steering/heuristics/crafting.py",
-    "steering/llm/prompts/schelling.py",
-    "steering/llm/prompts/swarm.py",
-    "steering/llm/prompts/crafting.py",
-    "dashboards/worlds/schelling.py",
-    "dashboards/worlds/schelling_board.py",
-    "dashboards/worlds/swarm.py",
-    "dashboards/worlds/crafting.py",
-}
+PACKAGES = ("schelling", "swarm", "crafting", "boltzmann", "voter", "civil_violence")
 
 
 def test_every_entry_point_in_pyproject_is_a_registered_world() -> None:
@@ -104,10 +91,7 @@ def _offences(path: Path) -> list[str]:
 
 
 def shared_files() -> list[Path]:
-    files = [p for p in (ROOT / "mam_bench").rglob("*.py")]
-    files += [p for p in (ROOT / "steering").rglob("*.py") if str(p.relative_to(ROOT)) not in OWN]
-    files += [p for p in (ROOT / "dashboards").rglob("*.py") if str(p.relative_to(ROOT)) not in OWN]
-    return files
+    return [p for folder in ("mam_bench", "steering", "dashboards") for p in (ROOT / folder).rglob("*.py")]
 
 
 def test_no_built_in_world_name_in_core_or_shared_code() -> None:
@@ -126,3 +110,12 @@ def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
         assert len(_offences(planted)) == 2
     finally:
         planted.unlink()
+
+
+def test_every_part_of_a_world_lives_in_its_own_folder() -> None:
+    """A built-in world registers as a third-party one does: every part it names is under models/."""
+    for name, reg in registrations().items():
+        parts = [reg.world, reg.heuristic, reg.prompts, reg.renderer, reg.landscape_kernel]
+        folders = {p.split(":")[0].split(".")[2] for p in parts if p}
+        assert folders <= {"schelling", "swarm", "crafting", "boltzmann", "voter", "civil_violence"}, (name, folders)
+        assert len(folders) == 1, (name, folders)

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from mam_bench.models.examples.voter import VoterWorld
+from mam_bench.models.voter.model import VoterWorld
 
 from mam_bench.cli import main
 from mam_bench.commands.run import format_result

@@ -13,7 +13,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: modules that read observations and records (heuristics, dashboards)
-READERS = sorted([*(ROOT / "steering" / "heuristics").glob("*.py"), *(ROOT / "dashboards").rglob("*.py")])
+READERS = sorted(
+    [
+        *(ROOT / "models").glob("*/heuristic.py"),
+        *(ROOT / "models").glob("*/renderer.py"),
+        *(ROOT / "models").glob("*/board_image.py"),
+        *(ROOT / "dashboards").rglob("*.py"),
+    ]
+)
 SPLITS = {"split", "rsplit", "partition", "rpartition", "splitlines"}
 #: (file, source line) -> why the string it splits is not text a world formatted
 ALLOWED = {
@@ -30,7 +37,7 @@ ALLOWED = {
         'provider = model.partition(":")[0]',
     ): "the PROVIDER:MODEL name a user chose in the page",
     (
-        "dashboards/worlds/swarm.py",
+        "models/swarm/renderer.py",
         'r, c = (int(x) for x in key.split(","))',
     ): "JSON object keys are strings: the snapshot's mark cells are recorded as 'r,c' keys",
 }

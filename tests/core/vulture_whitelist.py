@@ -18,14 +18,6 @@ run_manager  # argument of LangChain's _generate signature, which the local mode
 _.load_overload  # numba calls it: numba_start gives the kernel dispatchers' caches a load without the target refresh
 
 # --- named by text: entry points (pyproject.toml) and "module:attr" registrations --------------------
-pursuit  # entry point mam_bench.worlds: models/swarm/registration.py
-synchronization  # entry point mam_bench.worlds: models/swarm/registration.py
-foraging  # entry point mam_bench.worlds: models/swarm/registration.py
-flocking  # entry point mam_bench.worlds: models/swarm/registration.py
-transport  # entry point mam_bench.worlds: models/swarm/registration.py
-boltzmann  # entry point mam_bench.worlds: models/examples/registration.py (worked example)
-voter  # entry point mam_bench.worlds: models/examples/registration.py (worked example)
-civil_violence  # entry point mam_bench.worlds: models/examples/registration.py (worked example)
 SchellingWorld  # WorldRegistration.world "module:attr" text
 PursuitWorld  # WorldRegistration.world "module:attr" text
 SynchronizationWorld  # WorldRegistration.world "module:attr" text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
 from mam_bench.dashboards.figures import board_figure, is_share, metrics_figure
-from mam_bench.dashboards.worlds import renderer_for
+from mam_bench.dashboards.renderers import renderer_for
 
 from tests.dashboards.figure_checks import clipped_texts, legend_labels, overlapping_texts
 
@@ -66,7 +66,7 @@ def test_foraging_count_axis_is_not_percent() -> None:
 
 def test_crafting_sites_stay_put_in_both_panels_and_across_rounds() -> None:
     """Site centres as drawn (the scatter offsets of the site discs) equal in every panel and round."""
-    from mam_bench.dashboards.worlds.crafting import SITE_FACE
+    from mam_bench.models.crafting.renderer import SITE_FACE
 
     s = build_session(DashConfig(world="crafting", seed=3))
     drawn = []

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
 from mam_bench.dashboards.figures import board_figure, metrics_figure
+from mam_bench.dashboards.renderers import renderer_for
 from mam_bench.dashboards.session import PairInfo
-from mam_bench.dashboards.worlds import renderer_for
-from mam_bench.dashboards.worlds.schelling_board import grid_of, satisfied_grid
+from mam_bench.models.schelling.board_image import grid_of, satisfied_grid
 
 
 @pytest.mark.parametrize("world", available_worlds())
@@ -40,7 +40,7 @@ def test_generic_renderer_for_unknown_world() -> None:
     info = PairInfo("mystery", 0, "", 1, "m", None, (1,), {}, 3, "rule")
     fig = board_figure({"round": 0, "positions": [[0, 1], [2, 2]], "metrics": {}}, info, "x")
     fig.canvas.draw()
-    assert renderer_for("mystery").__name__.endswith("generic")
+    assert renderer_for("mystery").__name__.endswith("generic_renderer")
 
 
 def test_schelling_satisfaction_matches_the_world() -> None:

@@ -90,7 +90,7 @@ def test_exact_comparison_at_the_largest_denominator():
     assert satisfied_cells(tg, ca, cb, 3, 4)[1, 1]
 
 
-READERS = ["steering/heuristics/schelling.py", "dashboards/worlds/schelling.py", "dashboards/worlds/schelling_board.py"]
+READERS = ["models/schelling/heuristic.py", "models/schelling/renderer.py", "models/schelling/board_image.py"]
 
 
 @pytest.mark.parametrize("path", READERS)

@@ -30,8 +30,8 @@ def test_sync_period_param_reaches_the_heuristic():
     # issue 16: the period lives in the world's params only and reaches the heuristic through the
     # observation's facts. At round 6 the clock fires for period 7 ((6 + 1) % 7 == 0), not for 10.
     import numpy as np
+    from mam_bench.models.swarm.heuristic import sync_hinder
     from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
-    from mam_bench.steering.heuristics.swarm import sync_hinder
 
     decisions = {}
     for period in (7, 10):
@@ -59,8 +59,8 @@ def test_sync_help_is_the_deciding_vote():
     # is lit "on": pooled, the team sees 3 on vs 1 off, so it keeps "on" and stands still next to
     # the dissenter (Chebyshev 1), whose view is then 3 on vs 1 off and its vote flips it.
     import numpy as np
+    from mam_bench.models.swarm.heuristic import sync_help_batch
     from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
-    from mam_bench.steering.heuristics.swarm import sync_help_batch
 
     w = SynchronizationWorld(SynchronizationWorld.Params(), seed=0, influence_ids=[0, 1])
     w.pos[:] = [(1, 1), (2, 1), (1, 2), (1, 3), (8, 8), (8, 6), (6, 8), (8, 4), (4, 8), (6, 6)]

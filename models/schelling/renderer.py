@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from mam_bench.dashboards.legend import Key
 from mam_bench.dashboards.ui import component, solara
-from mam_bench.dashboards.worlds.schelling_board import (
+from mam_bench.models.schelling.board_image import (
     BACKGROUND,
     COLOURS,
     DIM,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.steering.llm.prompts.generic import WorldPrompts
+from mam_bench.prompts import WorldPrompts
 
 
 def prompts_for(world_cls: Any, objective: str, **settings: Any) -> WorldPrompts:

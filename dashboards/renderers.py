@@ -14,7 +14,7 @@ from typing import Any
 
 from mam_bench.registry import load, registrations
 
-GENERIC = "mam_bench.dashboards.worlds.generic"
+GENERIC = "mam_bench.dashboards.generic_renderer"
 
 
 def renderer_for(world: str) -> Any:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mam_bench.steering.llm.parsing import MAX_ANSWER_CHARS, first_json, unwrap_action
 from pydantic import BaseModel, ValidationError, create_model
 
+from mam_bench.answers import MAX_ANSWER_CHARS, first_json, unwrap_action
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Request
 

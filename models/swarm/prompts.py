@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.steering.llm.prompts.generic import Parsed, WorldPrompts
-
 from mam_bench.controller import Request
+from mam_bench.prompts import Parsed, WorldPrompts
 
 OBJECTIVES = {
     "help": "help the swarm score as much as possible",

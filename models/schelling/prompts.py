@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mam_bench.steering.llm.prompts.generic import Parsed, WorldPrompts
-
 from mam_bench.controller import Request
+from mam_bench.prompts import Parsed, WorldPrompts
 
 GOALS = {
     "integrate": "INTEGRATE: lower the ordinary edge homophily (OEH) the ordinary agents end with",

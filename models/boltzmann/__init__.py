@@ -1,0 +1,3 @@
+"""The boltzmann world (a Mesa example).
+
+Its model, rule and heuristic live in `model.py`."""

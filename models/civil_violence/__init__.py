@@ -1,0 +1,3 @@
+"""The civil violence world (a Mesa example).
+
+Its model, rule and heuristic live in `model.py`."""

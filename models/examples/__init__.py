@@ -1,1 +1,0 @@
-"""Worked examples: ordinary Mesa models made steerable with `mam_bench.adapter.MesaWorld`."""

@@ -1,0 +1,6 @@
+"""The flocking world's one registration (entry point `mam_bench.worlds`: flocking); the heuristic,
+prompts and renderer are the swarm engine's, shared by its five tasks."""
+
+from mam_bench.models.swarm.registration import swarm_task
+
+registration = swarm_task("flocking", "FlockingWorld")

@@ -1,0 +1,3 @@
+"""The voter world (a Mesa example).
+
+Its model, rule and heuristic live in `model.py`."""
