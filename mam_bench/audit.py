@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from mam_bench.world import OK_OUTCOMES, AuditEntry
+from mam_bench.protocol import OK_OUTCOMES, AuditEntry
 
 
 def audit_counts(entries: Iterable[AuditEntry], actors: int, rounds: int, mismatches: int = 0) -> dict:

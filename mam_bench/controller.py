@@ -9,50 +9,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
-from mam_bench.board import BoardEntry
+from mam_bench.protocol import Decision, Request
 
 if TYPE_CHECKING:
     from mam_bench.records import RunRecords
-    from mam_bench.runner import PairSpec, Prepared
 
-
-class Decision(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    action: dict[str, Any] | None = None
-    message: str | None = None
-    defer: bool = False
-    error: str | None = None
-    raw: str | None = None
-
-    @classmethod
-    def follow_rule(cls) -> Decision:
-        return cls(defer=True)
-
-    @classmethod
-    def policy_error(cls, reason: str, raw: str | None = None) -> Decision:
-        return cls(error=reason, raw=raw)
-
-
-@dataclass(frozen=True)
-class Request:
-    """Everything one influence agent may use for one decision."""
-
-    world: str
-    actor_id: int
-    round: int
-    objective: str
-    observation: Any  # the world's structured observation (has .to_text())
-    board: tuple[BoardEntry, ...] = ()
-    phase: str = "decision"
-    history: tuple[dict[str, Any], ...] = ()
-    #: what the world's rule would do now; filled only for controllers that set `wants_rule_action`
-    rule_action: dict[str, Any] | None = None
+__all__ = ["Controller", "Decision", "Request"]
 
 
 class Controller(ABC):
@@ -92,10 +56,6 @@ class Controller(ABC):
     def provider_models(self) -> list[str]:
         """The model names the provider reported back (provenance); none without a provider."""
         return []
-
-    def verify_source(self, spec: PairSpec, prep: Prepared) -> None:
-        """Fail before any work when the controller's source does not fit this pair (replay)."""
-        return None
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name}

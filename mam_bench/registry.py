@@ -9,6 +9,7 @@ same way (pyproject.toml), so core holds no world names. Entry points are read o
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
@@ -21,15 +22,35 @@ if TYPE_CHECKING:
 
 GROUP = "mam_bench.worlds"
 
-CONTROLLERS: dict[str, str] = {
-    "rule": "mam_bench.steering.rule:RuleController",
-    "random": "mam_bench.steering.random_policy:RandomController",
-    "stay": "mam_bench.steering.stay:StayController",
-    "mimic": "mam_bench.steering.mimic:MimicController",
-    "heuristic": "mam_bench.steering.heuristics:make_heuristic",
-    "llm": "mam_bench.steering.llm:make_llm_controller",
-    "replay": "mam_bench.steering.replay:make_replay_controller",
-}
+CONTROLLER_GROUP = "mam_bench.controllers"
+
+
+@cache
+def controller_paths() -> dict[str, str]:
+    """Policy name -> "module:attr" of its factory, from every `mam_bench.controllers` entry point
+    (read once): the built-in controllers register there exactly as a plug-in's would."""
+    out: dict[str, str] = {}
+    for ep in entry_points(group=CONTROLLER_GROUP):
+        if ep.name in out and out[ep.name] != ep.value:
+            raise RuntimeError(f"controller {ep.name!r} is registered twice ({out[ep.name]}, {ep.value})")
+        out[ep.name] = ep.value
+    return out
+
+
+class _Controllers(Mapping[str, str]):
+    """`CONTROLLERS[name]`: the registered controllers, looked up on first use, not at import."""
+
+    def __getitem__(self, name: str) -> str:
+        return controller_paths()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(controller_paths())
+
+    def __len__(self) -> int:
+        return len(controller_paths())
+
+
+CONTROLLERS: Mapping[str, str] = _Controllers()
 
 
 @dataclass(frozen=True)

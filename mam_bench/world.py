@@ -9,20 +9,15 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import mesa
 from pydantic import BaseModel
 
-from mam_bench.controller import Decision
 from mam_bench.errors import ConfigError
 from mam_bench.params import WorldParams
+from mam_bench.protocol import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, Decision  # noqa: F401 - the contract's names
 from mam_bench.status import Status
-
-#: Outcomes that are not failures; everything else counts as failed in the audit identity.
-OK_OUTCOMES = ("accepted", "stay")
-FAILED_OUTCOMES = ("occupied", "collision", "out_of_bounds", "blocked", "invalid", "policy_error")
 
 
 class Observation(Protocol):
@@ -43,21 +38,6 @@ class TextRoundTrip(Protocol):
 
 def _metric(key: str) -> Any:
     return lambda model: model.metrics().get(key)
-
-
-@dataclass(frozen=True)
-class AuditEntry:
-    """One influence decision and what the world made of it."""
-
-    round: int
-    actor_id: int
-    proposal: Any
-    outcome: str
-    detail: str = ""
-    deferred: bool = False
-
-    def as_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class SteerableWorld(mesa.Model):

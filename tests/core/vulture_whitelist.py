@@ -37,12 +37,12 @@ SchellingLandscape  # WorldRegistration.landscape_kernel "module:attr" text (lan
 SchellingPrompts  # WorldRegistration.prompts "module:attr" text
 CraftingPrompts  # WorldRegistration.prompts "module:attr" text
 SwarmPrompts  # WorldRegistration.prompts "module:attr" text
-make_heuristic  # registry.CONTROLLERS "module:attr" text for --policy heuristic
-make_replay_controller  # registry.CONTROLLERS "module:attr" text for --policy replay
-RuleController  # registry.CONTROLLERS "module:attr" text for --policy rule
-StayController  # registry.CONTROLLERS "module:attr" text for --policy stay
-MimicController  # registry.CONTROLLERS "module:attr" text for --policy mimic
-RandomController  # registry.CONTROLLERS "module:attr" text for --policy random
+make_heuristic  # entry point mam_bench.controllers (pyproject.toml) for --policy heuristic
+make_replay_controller  # entry point mam_bench.controllers (pyproject.toml) for --policy replay
+RuleController  # entry point mam_bench.controllers (pyproject.toml) for --policy rule
+StayController  # entry point mam_bench.controllers (pyproject.toml) for --policy stay
+MimicController  # entry point mam_bench.controllers (pyproject.toml) for --policy mimic
+RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds
