@@ -127,11 +127,16 @@ def mesa_outcome(params: SchellingParams, seed: int, cap: int) -> tuple[str, int
 
 
 # --- the landscapes ---------------------------------------------------------------------------------
-def _run(job: tuple[int, str, str, int, int] | tuple[int, str, str, int, int, str]) -> dict:
-    size, t, v, seed, cap, *streams = job
-    p = SchellingParams.from_strings(
+def job_params(size: int, t: str, v: str, streams: list[str]) -> SchellingParams:
+    """A job is (size, threshold, vacancy, seed, cap[, streams]); pilot streams unless named."""
+    return SchellingParams.from_strings(
         {"size": str(size), "threshold": t, "vacancy": v, "streams": streams[0] if streams else "pilot"}
     )
+
+
+def _run(job: tuple[int, str, str, int, int] | tuple[int, str, str, int, int, str]) -> dict:
+    size, t, v, seed, cap, *streams = job
+    p = job_params(size, t, v, streams)
     return {"size": size, "threshold": t, "vacancy": v, "seed": seed, **fast_reference_outcome(p, seed, cap)}
 
 
@@ -243,17 +248,14 @@ def ratio(sample: list[tuple]) -> None:
     the Mesa runs flush the kernel's caches); the kernel is loaded once before timing, since a
     landscape pays its compilation once, not per run.
     """
-    params = [
-        (SchellingParams.from_strings({"size": str(size), "threshold": t, "vacancy": v, "streams": "pilot"}), seed, cap)
-        for size, t, v, seed, cap in sample
-    ]
+    params = [(job_params(size, t, v, streams), seed, cap) for size, t, v, seed, cap, *streams in sample]
     fast_reference_outcome(*params[0])
     a = time.perf_counter()
     mesa_results = [mesa_outcome(p, seed, cap) for p, seed, cap in params]
     b = time.perf_counter()
     fast_results = [fast_reference_outcome(p, seed, cap) for p, seed, cap in params]
     c = time.perf_counter()
-    for (size, t, v, seed, _), got, fast in zip(sample, mesa_results, fast_results):
+    for (size, t, v, seed, *_), got, fast in zip(sample, mesa_results, fast_results):
         if got != (fast["status"], fast["rounds"]):
             raise SystemExit(
                 f"MISMATCH size {size} t {t} v {v} seed {seed}: mesa {got} kernel {fast['status']}/{fast['rounds']}"
