@@ -22,7 +22,7 @@ import pandas as pd
 from mam_bench.errors import ConfigError
 from mam_bench.experiment.executors import PairFailed, make_executor
 from mam_bench.experiment.progress import Progress
-from mam_bench.experiment.stats import summarize, write_summary
+from mam_bench.experiment.stats import flips, summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
 from mam_bench.experiment.table import TidyTable, row_from_result
 from mam_bench.provenance import COMPARED, environment, provenance_id, world_data_hash
@@ -47,6 +47,8 @@ class ExperimentOutcome:
     stopped: str | None = None
     table: pd.DataFrame | None = None
     summary: pd.DataFrame | None = None
+    #: reference x treatment status per case, where a world's runs end in more than one status
+    flips: pd.DataFrame | None = None
     invalid: int = 0
 
 
@@ -312,6 +314,9 @@ def _run_locked(
         current_provenance={w: provenance_id({**current, "world_data": h}) for w, h in current["world_data"].items()},
     )
     write_summary(outcome.summary, out / "summary.csv")
+    outcome.flips = flips(df)
+    if len(outcome.flips):
+        write_summary(outcome.flips, out / "flips.csv")
     invalid = df[~df["valid"]] if len(df) else df
     if len(invalid):
         first = invalid.iloc[0]

@@ -303,6 +303,10 @@ def has_rule_action(world: str) -> bool:
     return get_world(world).has_rule_action()
 
 
+#: controllers whose draws a pair's repeat and placement draw address (each repeat a new play)
+REPLICATED = frozenset({"random"})
+
+
 @dataclass(frozen=True)
 class Pair:
     """One pair of the suite: a case, a seed, a repeat and a placement draw, with its content-keyed id.
@@ -316,7 +320,10 @@ class Pair:
     role: str = "case"
 
     def spec(self, extra_options: dict[str, Any] | None = None, max_policy_error_share: float = 0.5) -> PairSpec:
-        return self.case.pair_spec(self.seed, extra_options, self.draw, max_policy_error_share)
+        extra = dict(extra_options or {})
+        if self.case.controller in REPLICATED and (self.repeat or self.draw):
+            extra.update(repeat=self.repeat, draw=self.draw)
+        return self.case.pair_spec(self.seed, extra, self.draw, max_policy_error_share)
 
 
 def pair_id(case: Case, seed: int, repeat: int, draw: int = 0) -> str:
