@@ -25,6 +25,7 @@ from mam_bench.experiment.progress import Progress
 from mam_bench.experiment.stats import flips, summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
 from mam_bench.experiment.table import TidyTable, row_from_result
+from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.provenance import COMPARED, environment, provenance_id, world_data_hash
 from mam_bench.records import dumps, ensure_writable
 from mam_bench.registry import get_world
@@ -105,7 +106,7 @@ def pair_dir(out: Path, pair: Pair) -> Path:
     return out / "pairs" / pair.pair_id
 
 
-def job_of(out: Path, pair: Pair, max_policy_error_share: float = 0.5) -> dict[str, Any]:
+def job_of(out: Path, pair: Pair, max_policy_error_share: float = MAX_POLICY_ERROR_SHARE) -> dict[str, Any]:
     """The executor's job. LLM pairs keep their call cache in their run directory, so a rerun
     of an unfinished pair answers its finished calls from the cache instead of the provider."""
     where = pair_dir(out, pair)
