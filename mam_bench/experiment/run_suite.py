@@ -322,8 +322,9 @@ def _run_locked(
     if len(invalid):
         first = invalid.iloc[0]
         print(
-            f"{len(invalid)} invalid pairs left out of the statistics (controller failed more than "
-            f"{suite.max_policy_error_share:.0%} of its decisions); first: {first['case']} seed {first['seed']}: "
+            f"{len(invalid)} invalid pairs left out of the valid-only rows (controller failed more than "
+            f"{suite.max_policy_error_share:.0%} of its decisions; the ITT rows keep them as played); "
+            f"first: {first['case']} seed {first['seed']}: "
             f"{first['first_error']}",
             file=stream,
         )
