@@ -26,6 +26,12 @@ def trajectory_lift(treatment: Sequence[float], reference: Sequence[float], dire
     return {"best_lift": max(values), "lift_area": sum(values) / len(values) + 0.0}
 
 
+#: a treatment whose controller failed more than this share of its decisions is invalid. At 0.2,
+#: at most one decision in five was the world's null action instead of the controller's; at the
+#: old 0.5, an LLM failing 49% of the time passed as the LLM while playing half a `stay` run.
+MAX_POLICY_ERROR_SHARE = 0.2
+
+
 def validity(decisions: Sequence[dict[str, Any]], max_error_share: float) -> dict[str, Any]:
     """A treatment whose controller mostly failed measures the null action, not the controller:
     more than `max_error_share` of its decisions with a policy_error make it invalid."""

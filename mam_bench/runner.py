@@ -21,7 +21,7 @@ from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.mesa_ids import release_models
-from mam_bench.outcome import delta_lift_relative, trajectory_lift, validity
+from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, trajectory_lift, validity
 from mam_bench.params import WorldParams
 from mam_bench.provenance import provenance
 from mam_bench.records import RunRecords
@@ -53,7 +53,7 @@ class PairSpec(BaseModel):
     #: after the horizon, hand the influence agents back to the rule and run on to rest
     settle: bool = False
     #: a treatment whose controller failed more than this share of its decisions is invalid
-    max_policy_error_share: float = Field(0.5, ge=0, le=1)
+    max_policy_error_share: float = Field(MAX_POLICY_ERROR_SHARE, ge=0, le=1)
 
     @model_validator(mode="after")
     def _one_influence_form(self) -> PairSpec:

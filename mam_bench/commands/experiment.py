@@ -139,7 +139,7 @@ def _finite(name: str, value: float | None) -> None:
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.experiment.executors import MAX_JOBS
     from mam_bench.experiment.run_suite import MAX_ATTEMPTS, run_experiment
-    from mam_bench.experiment.stats import format_summary
+    from mam_bench.experiment.stats import format_flips, format_summary
 
     _finite("max_cost", args.max_cost)
     if args.max_calls is not None and args.max_calls < 0:
@@ -172,6 +172,8 @@ def handle(args: argparse.Namespace) -> int:
         allow_mixed=args.allow_mixed,
     )
     print(format_summary(outcome.summary))
+    if outcome.flips is not None and len(outcome.flips):
+        print(format_flips(outcome.flips))
     print(
         f"{outcome.finished} pairs run, {outcome.skipped} already finished, {len(outcome.failed)} failed "
         f"-> {args.out}/table.csv, table.parquet, summary.csv"

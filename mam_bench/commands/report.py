@@ -36,7 +36,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print the summary as a Markdown table (the README's form) instead of writing HTML",
     )
-    p.add_argument("--split", action="store_true", help="with --markdown: add the rows per reference status")
+    p.add_argument(
+        "--split",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="with --markdown: the rows per reference status (default; --no-split for pooled rows only)",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -97,6 +102,20 @@ def summary_table(summary: pd.DataFrame) -> str:
         "<tr>" + "".join(f"<td>{_cell(r[c])}</td>" for c in SUMMARY_COLUMNS) + "</tr>" for _, r in summary.iterrows()
     )
     return f'<table id="summary"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def flips_section(df: pd.DataFrame) -> str:
+    """Per case, reference status x treatment status (pairs, mean lift), where runs end in more than one status."""
+    from mam_bench.experiment.stats import FLIP_COLUMNS, flips
+
+    table = flips(df)
+    if table.empty:
+        return ""
+    head = "".join(f"<th>{c}</th>" for c in FLIP_COLUMNS)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_cell(r[c])}</td>" for c in FLIP_COLUMNS) + "</tr>" for _, r in table.iterrows()
+    )
+    return f'<h2>Flips between basins</h2><table id="flips"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
 def _series(folder: Path, pair_id: str, metric: str) -> tuple[list[float], list[float]] | None:
@@ -193,7 +212,8 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
         f"seed-level (repeats averaged per seed); CI = 95% percentile bootstrap of the mean over seeds "
         f"(seeded; NA for n &lt; 2 or no spread); dz = mean / SD; p = Wilcoxon signed-rank (zeros dropped and "
         f"counted), Holm-adjusted over the suite's family; TOST p when the suite sets a margin.</p>"
-        f"<h2>Summary</h2>{summary_table(summary)}<h2>Lift per case (one panel per world and metric)</h2>{chart}"
+        f"<h2>Summary</h2>{summary_table(summary)}{flips_section(df)}"
+        f"<h2>Lift per case (one panel per world and metric)</h2>{chart}"
         f"{dose_section(summary)}<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
         f"{provenance_section(folder)}</body></html>"
     )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from mam_bench import startup
 from mam_bench.errors import BackendFailed, ConfigError
+from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.preflight import LLM_ONLY, check_controller
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_run, move_aside
@@ -44,9 +45,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--max-policy-errors",
         type=float,
-        default=0.5,
+        default=MAX_POLICY_ERROR_SHARE,
         metavar="SHARE",
-        help="a run whose controller failed more than this share of decisions is invalid (exit 3)",
+        help="a run whose controller failed more than this share of decisions is invalid (exit 3; default %(default)s)",
     )
     p.add_argument(
         "--settle",

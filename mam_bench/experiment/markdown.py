@@ -8,8 +8,8 @@ import math
 from pathlib import Path
 
 HEADER = (
-    "| case | test | status | n | mean | SD | 95% CI | dz | lift > 0 | Wilcoxon p (0s dropped) | Holm p |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| case | test | status | n | mean | median | SD | 95% CI | dz | lift > 0 | Wilcoxon p (0s dropped) | Holm p |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
 )
 
 
@@ -30,9 +30,18 @@ def _sig(text: str) -> str:
     return "NA" if math.isnan(v) else f"{v:.4g}"
 
 
-def summary_markdown(summary_csv: Path, split: bool = False) -> str:
-    """One row per case and test (lift, vs stay, vs mimic, ...); pooled over the reference's
-    terminal status unless `split`, which adds the per-status rows."""
+def _holm(row: dict[str, str]) -> str:
+    """Holm p; a row outside the family says so (a mirror carries its row's p and names it)."""
+    if row.get("in_family", "True") in ("True", "true", "1"):
+        return _sig(row["holm_p"])
+    if row.get("mirror_of"):
+        return f"{_sig(row['holm_p'])} (= {row['mirror_of']})"
+    return "not in family"
+
+
+def summary_markdown(summary_csv: Path, split: bool = True) -> str:
+    """One row per case and test (lift, vs stay, vs mimic, ...), with the rows per reference
+    terminal status and the intention-to-treat rows; without `split`, no per-status rows."""
     with open(summary_csv, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     lines = list(HEADER)
@@ -50,12 +59,13 @@ def summary_markdown(summary_csv: Path, split: bool = False) -> str:
             r["reference_status"],
             r["n"],
             _signed(r["mean"], 4),
+            _signed(r.get("median", "NA"), 4),
             "NA" if math.isnan(sd) else f"{sd:.4f}",
             ci,
             _signed(r["dz"], 2),
             share,
             wilcoxon,
-            _sig(r["holm_p"]),
+            _holm(r),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

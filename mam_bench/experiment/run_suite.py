@@ -22,9 +22,10 @@ import pandas as pd
 from mam_bench.errors import ConfigError
 from mam_bench.experiment.executors import PairFailed, make_executor
 from mam_bench.experiment.progress import Progress
-from mam_bench.experiment.stats import summarize, write_summary
+from mam_bench.experiment.stats import flips, summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
 from mam_bench.experiment.table import TidyTable, row_from_result
+from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.provenance import COMPARED, environment, provenance_id, world_data_hash
 from mam_bench.records import dumps, ensure_writable
 from mam_bench.registry import get_world
@@ -47,6 +48,8 @@ class ExperimentOutcome:
     stopped: str | None = None
     table: pd.DataFrame | None = None
     summary: pd.DataFrame | None = None
+    #: reference x treatment status per case, where a world's runs end in more than one status
+    flips: pd.DataFrame | None = None
     invalid: int = 0
 
 
@@ -103,7 +106,7 @@ def pair_dir(out: Path, pair: Pair) -> Path:
     return out / "pairs" / pair.pair_id
 
 
-def job_of(out: Path, pair: Pair, max_policy_error_share: float = 0.5) -> dict[str, Any]:
+def job_of(out: Path, pair: Pair, max_policy_error_share: float = MAX_POLICY_ERROR_SHARE) -> dict[str, Any]:
     """The executor's job. LLM pairs keep their call cache in their run directory, so a rerun
     of an unfinished pair answers its finished calls from the cache instead of the provider."""
     where = pair_dir(out, pair)
@@ -312,12 +315,16 @@ def _run_locked(
         current_provenance={w: provenance_id({**current, "world_data": h}) for w, h in current["world_data"].items()},
     )
     write_summary(outcome.summary, out / "summary.csv")
+    outcome.flips = flips(df)
+    if len(outcome.flips):
+        write_summary(outcome.flips, out / "flips.csv")
     invalid = df[~df["valid"]] if len(df) else df
     if len(invalid):
         first = invalid.iloc[0]
         print(
-            f"{len(invalid)} invalid pairs left out of the statistics (controller failed more than "
-            f"{suite.max_policy_error_share:.0%} of its decisions); first: {first['case']} seed {first['seed']}: "
+            f"{len(invalid)} invalid pairs left out of the valid-only rows (controller failed more than "
+            f"{suite.max_policy_error_share:.0%} of its decisions; the ITT rows keep them as played); "
+            f"first: {first['case']} seed {first['seed']}: "
             f"{first['first_error']}",
             file=stream,
         )

@@ -5,13 +5,23 @@
 - Every case is tested against 0 (its lift) and, paired by seed, against its baselines (`stay`,
   `mimic`) and any contrast the suite names: case lift minus comparison lift, which equals
   direction x (case treatment - comparison treatment) because both share the reference.
-- Each mean has a seeded percentile bootstrap 95% CI over seeds, a paired effect size dz (mean/SD),
-  a Wilcoxon signed-rank p (zeros dropped and counted), Holm's adjustment over every p of the suite
-  (its family) and, when the suite sets a margin, a TOST equivalence p.
+- Each mean has its median beside it, a seeded percentile bootstrap 95% CI over seeds, a paired
+  effect size dz (mean/SD), a Wilcoxon signed-rank p (zeros dropped and counted), Holm's adjustment
+  over the suite's family and, when the suite sets a margin, a TOST equivalence p.
+- The Holm family holds the pooled tests of distinct questions only. Rows that ask no new question
+  are reported with `in_family = false` and no Holm p of their own: the per-status strata, the
+  intention-to-treat rows, and exact mirrors (a row whose per-seed values equal, or negate, those
+  of an earlier family row on the same seeds: `stay` under `integrate` and under `segregate` plays
+  one treatment twice). A mirror names its row in `mirror_of` and carries that row's Holm p.
 - NA where a figure does not exist: no interval, dz or test for n < 2 or zero variance.
-- Invalid pairs (their controller mostly failed) are left out and counted.
+- Invalid pairs (their controller failed more than the suite's share of its decisions) are left
+  out and counted; a case with any gets an intention-to-treat row (`lift (ITT)`, invalid pairs kept
+  as played) beside the valid-only row, since dropping them selects on a post-treatment outcome.
+  Every row shows its case's mean and maximum policy-error share.
+- `deterministic`: every placement draw of every seed gave identical repeats (draws are different
+  influence sets, so they may differ; repeats of one draw may not).
 - When a case's references end in more than one status (Schelling: blocked / equilibrium), rows
-  per status follow the pooled row.
+  per status follow the pooled row, and `flips` cross-tabulates reference and treatment status.
 """
 
 from __future__ import annotations
@@ -42,7 +52,10 @@ SUMMARY_COLUMNS = (
     "deterministic",
     "invalid",
     "mixed",
+    "policy_error_mean",
+    "policy_error_max",
     "mean",
+    "median",
     "sd",
     "ci_low",
     "ci_high",
@@ -51,10 +64,14 @@ SUMMARY_COLUMNS = (
     "wilcoxon_p",
     "zeros_dropped",
     "holm_p",
+    "in_family",
+    "mirror_of",
     "tost_p",
     "calls",
     "cost",
 )
+#: the suffix of an intention-to-treat row's test name (invalid pairs kept as played)
+ITT = " (ITT)"
 NA = math.nan
 
 
@@ -118,20 +135,24 @@ def holm(pvalues: list[float]) -> list[float]:
 
 def per_seed(g: pd.DataFrame, column: str = "lift") -> pd.DataFrame:
     """One value per seed: the mean over its repeats and placement draws (the cluster), with the
-    reference's terminal status, the number of pairs and whether they were all identical."""
+    reference's terminal status, the number of pairs, the most repeats of one draw, and whether
+    the repeats of each draw were identical (a deterministic controller)."""
     rows = []
+    draws = g["draw"] if "draw" in g else pd.Series(0, index=g.index)
     for seed, s in g.groupby("seed", sort=True):
         v = s[column].to_numpy(dtype=float)
+        per_draw = [d[column].to_numpy(dtype=float) for _, d in s.groupby(draws.loc[s.index], sort=True)]
         rows.append(
             {
                 "seed": seed,
                 "value": float(v.mean()),
                 "reference_status": s["reference_status"].iloc[0],
                 "pairs": len(v),
-                "identical": bool(np.all(v == v[0])),
+                "repeats": max(len(d) for d in per_draw),
+                "identical": all(bool(np.all(d == d[0])) for d in per_draw),
             }
         )
-    return pd.DataFrame(rows, columns=["seed", "value", "reference_status", "pairs", "identical"])
+    return pd.DataFrame(rows, columns=["seed", "value", "reference_status", "pairs", "repeats", "identical"])
 
 
 def _figures(values: np.ndarray, margin: float | None, seed: int) -> dict[str, Any]:
@@ -141,6 +162,7 @@ def _figures(values: np.ndarray, margin: float | None, seed: int) -> dict[str, A
     return {
         "n": n,
         "mean": float(values.mean()) if n else NA,
+        "median": float(np.median(values)) if n else NA,
         "sd": (0.0 if np.all(values == values[0]) else float(values.std(ddof=1))) if n > 1 else NA,
         "ci_low": lo,
         "ci_high": hi,
@@ -166,6 +188,43 @@ def _plan(df: pd.DataFrame, suite: Any) -> list[dict[str, Any]]:
     return plan
 
 
+def _tests(
+    g: pd.DataFrame, item: dict[str, Any], groups: dict[str, pd.DataFrame], kept: str
+) -> list[tuple[str, pd.DataFrame, int]]:
+    """A case's tests (lift, settled lift, each comparison) as (name, per-seed frame, invalid pairs),
+    over its valid pairs (`kept="valid"`) or over every pair as played (`kept="all"`)."""
+
+    def keep(frame: pd.DataFrame) -> pd.DataFrame:
+        return frame[frame["valid"]] if kept == "valid" else frame
+
+    mine, invalid = keep(g), int((~g["valid"]).sum())
+    seeds = per_seed(mine)
+    tests: list[tuple[str, pd.DataFrame, int]] = [("lift", seeds, invalid)]
+    settled = mine.dropna(subset=["settled_lift"]) if "settled_lift" in mine else mine.iloc[0:0]
+    if len(settled):
+        tests.append(("settled lift", per_seed(settled, "settled_lift"), invalid))
+    for name, key in item["compare"]:
+        other = groups.get(key)
+        if other is None:
+            continue
+        theirs = per_seed(keep(other))
+        both = seeds.merge(theirs[["seed", "value"]], on="seed", suffixes=("", "_other"))
+        both["value"] = both["value"] - both["value_other"]
+        tests.append((name, both, invalid + int((~other["valid"]).sum())))
+    return tests
+
+
+def _mirror(part: pd.DataFrame, seen: list[tuple[str, pd.Series]]) -> str:
+    """The earlier family row this one repeats exactly (same seeds, values equal or negated), if any."""
+    values = part.set_index("seed")["value"]
+    if not len(values) or bool((values == 0).all()):
+        return ""
+    for label, other in seen:
+        if other.index.equals(values.index) and (bool((other == values).all()) or bool((other == -values).all())):
+            return label
+    return ""
+
+
 def summarize(
     df: pd.DataFrame, suite: Any = None, seed: int = 0, current_provenance: dict[str, str] | None = None
 ) -> pd.DataFrame:
@@ -180,11 +239,12 @@ def summarize(
         current_provenance = {w: g["provenance_id"].mode().iloc[0] for w, g in df.groupby("world")}
     groups = {k: g for k, g in df.groupby("case_key", sort=False)}
     rows: list[dict[str, Any]] = []
+    seen: list[tuple[str, pd.Series]] = []  # the family's pooled rows so far, for mirrors
     for item in _plan(df, suite):
         g = groups.get(item["key"])
         if g is None:
             continue
-        valid = g[g["valid"]]
+        shares = g["policy_error_share"].astype(float)
         head = {
             "family": family,
             "case": g["case"].iloc[0],
@@ -199,41 +259,94 @@ def summarize(
             "calls": int(g["calls"].sum()),
             "cost": float(g["cost"].sum()),
             "mixed": int((g["provenance_id"] != current_provenance.get(g["world"].iloc[0])).sum()),
+            "policy_error_mean": float(shares.mean()),
+            "policy_error_max": float(shares.max()),
         }
-        seeds = per_seed(valid)
-        tests: list[tuple[str, pd.DataFrame, int]] = [("lift", seeds, int((~g["valid"]).sum()))]
-        settled = valid.dropna(subset=["settled_lift"]) if "settled_lift" in valid else valid.iloc[0:0]
-        if len(settled):
-            tests.append(("settled lift", per_seed(settled, "settled_lift"), int((~g["valid"]).sum())))
-        for name, key in item["compare"]:
-            other = groups.get(key)
-            if other is None:
-                continue
-            theirs = per_seed(other[other["valid"]])
-            both = seeds.merge(theirs[["seed", "value"]], on="seed", suffixes=("", "_other"))
-            both["value"] = both["value"] - both["value_other"]
-            invalid = int((~g["valid"]).sum() + (~other["valid"]).sum())
-            tests.append((name, both, invalid))
-        for test, s, invalid in tests:
-            strata = [("all", s)]
+        played = {name: s for name, s, _ in _tests(g, item, groups, "all")}
+        for test, s, invalid in _tests(g, item, groups, "valid"):
+            strata = [("all", s, test, True)]
+            if invalid:
+                strata.append(("all", played[test], test + ITT, False))
             statuses = list(dict.fromkeys(s["reference_status"]))
             if len(statuses) > 1:
-                strata += [(st, s[s["reference_status"] == st]) for st in statuses]
-            for status, part in strata:
+                strata += [(st, s[s["reference_status"] == st], test, False) for st in statuses]
+            for status, part, name, pooled in strata:
+                mirror = _mirror(part, seen) if pooled else ""
+                if pooled and not mirror:
+                    seen.append((f"{head['case']}: {name}", part.set_index("seed")["value"]))
                 rows.append(
                     {
                         **head,
-                        "test": test,
+                        "test": name,
                         "reference_status": status,
                         "invalid": invalid,
-                        "repeats": int(part["pairs"].max()) if len(part) else 0,
-                        "deterministic": bool(len(part) and part["pairs"].max() > 1 and part["identical"].all()),
+                        "repeats": int(part["repeats"].max()) if len(part) else 0,
+                        "deterministic": bool(len(part) and part["repeats"].max() > 1 and part["identical"].all()),
+                        "in_family": pooled and not mirror,
+                        "mirror_of": mirror,
                         **_figures(part["value"].to_numpy(dtype=float), margin, seed),
                     }
                 )
     out = pd.DataFrame(rows, columns=[c for c in SUMMARY_COLUMNS if c != "holm_p"] + ["holm_p"])
-    out["holm_p"] = holm(out["wilcoxon_p"].tolist())
+    family_rows = out.index[out["in_family"]]
+    out["holm_p"] = NA
+    out.loc[family_rows, "holm_p"] = holm(out.loc[family_rows, "wilcoxon_p"].tolist())
+    label = out["case"].astype(str) + ": " + out["test"].astype(str)
+    by_label = dict(zip(label[out["in_family"]], out.loc[out["in_family"], "holm_p"]))
+    mirrors = out["mirror_of"] != ""
+    out.loc[mirrors, "holm_p"] = out.loc[mirrors, "mirror_of"].map(by_label)
     return out[list(SUMMARY_COLUMNS)]
+
+
+FLIP_COLUMNS = ("case", "world", "reference_status", "treatment_status", "pairs", "invalid", "mean_lift")
+
+
+def flips(df: pd.DataFrame) -> pd.DataFrame:
+    """Per case of a world whose runs end in more than one status: how many pairs went from each
+    reference status (terminal) to each treatment status (at the horizon), and their mean valid
+    lift. A lift that comes from a few seeds changing basin shows here, not in a mean."""
+    rows: list[dict[str, Any]] = []
+    if df.empty:
+        return pd.DataFrame(columns=FLIP_COLUMNS)
+    for world, w in df.groupby("world", sort=False):
+        if w["reference_status"].nunique() < 2 and w["treatment_status"].nunique() < 2:
+            continue
+        for case, g in w[w["role"] == "case"].groupby("case", sort=False):
+            for (ref, tre), cell in g.groupby(["reference_status", "treatment_status"], sort=True):
+                valid = cell[cell["valid"]]["lift"].astype(float)
+                rows.append(
+                    {
+                        "case": case,
+                        "world": world,
+                        "reference_status": ref,
+                        "treatment_status": tre,
+                        "pairs": len(cell),
+                        "invalid": int((~cell["valid"]).sum()),
+                        "mean_lift": float(valid.mean()) if len(valid) else NA,
+                    }
+                )
+    return pd.DataFrame(rows, columns=FLIP_COLUMNS)
+
+
+def format_flips(table: pd.DataFrame) -> str:
+    """Each case's cross-table for the terminal: reference status down, treatment status across,
+    pairs (and their mean lift) in the cells; empty when no world's runs end in different statuses."""
+    if table.empty:
+        return ""
+    lines = ["flips: pairs by reference status (rows) x treatment status at the horizon (columns), mean lift"]
+    for case, g in table.groupby("case", sort=False):
+        cols = list(dict.fromkeys(sorted(g["treatment_status"])))
+        cells = {(r.reference_status, r.treatment_status): r for r in g.itertuples()}
+        lines.append(f"  {case}")
+        lines.append("    " + f"{'reference':<18s}" + "".join(f"{c[:22]:>24s}" for c in cols))
+        for ref in dict.fromkeys(sorted(g["reference_status"])):
+            out = []
+            for c in cols:
+                r = cells.get((ref, c))
+                text = "0" if r is None else f"{r.pairs} ({_f(r.mean_lift, '+.4f')})"
+                out.append(f"{text:>24s}")
+            lines.append("    " + f"{str(ref)[:18]:<18s}" + "".join(out))
+    return "\n".join(lines)
 
 
 def write_summary(summary: pd.DataFrame, path: Path) -> None:
@@ -245,18 +358,28 @@ def _f(v: Any, spec: str) -> str:
 
 
 def format_summary(summary: pd.DataFrame) -> str:
-    """A fixed-width table for the terminal."""
+    """A fixed-width table for the terminal; `*` after a Holm p marks a row outside the family
+    (a stratum, an intention-to-treat row, or a mirror, which carries its row's p)."""
     head = (
-        f"{'case':<26s} {'test':<14s} {'ref status':<12s} {'n':>3s} {'inv':>3s} {'mean':>9s} {'95% CI':>21s} "
-        f"{'dz':>6s} {'wilcoxon p':>10s} {'0s':>3s} {'holm p':>8s} {'tost p':>8s}"
+        f"{'case':<26s} {'test':<18s} {'ref status':<12s} {'n':>3s} {'inv':>3s} {'err mean/max':>12s} "
+        f"{'mean':>9s} {'median':>9s} {'95% CI':>21s} {'dz':>6s} {'wilcoxon p':>10s} {'0s':>3s} "
+        f"{'holm p':>9s} {'tost p':>8s}"
     )
     lines = [head, "-" * len(head)]
     for r in summary.itertuples():
         ci = "NA" if math.isnan(r.ci_low) else f"[{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
+        errors = f"{r.policy_error_mean:.2f}/{r.policy_error_max:.2f}"
+        holm_p = _f(r.holm_p, ".4g") + ("" if r.in_family else "*")
         lines.append(
-            f"{str(r.case)[:26]:<26s} {str(r.test)[:14]:<14s} {str(r.reference_status)[:12]:<12s} {r.n:>3d} "
-            f"{r.invalid:>3d} {_f(r.mean, '+.4f'):>9s} {ci:>21s} {_f(r.dz, '+.2f'):>6s} "
-            f"{_f(r.wilcoxon_p, '.4g'):>10s} {r.zeros_dropped:>3d} {_f(r.holm_p, '.4g'):>8s} "
+            f"{str(r.case)[:26]:<26s} {str(r.test)[:18]:<18s} {str(r.reference_status)[:12]:<12s} {r.n:>3d} "
+            f"{r.invalid:>3d} {errors:>12s} {_f(r.mean, '+.4f'):>9s} {_f(r.median, '+.4f'):>9s} {ci:>21s} "
+            f"{_f(r.dz, '+.2f'):>6s} {_f(r.wilcoxon_p, '.4g'):>10s} {r.zeros_dropped:>3d} {holm_p:>9s} "
             f"{_f(r.tost_p, '.4g'):>8s}"
         )
+    mirrors = summary[summary["mirror_of"] != ""]
+    if len(mirrors):
+        lines.append("* outside the Holm family; mirrors (the same data as a family row):")
+        lines += [f"  {r.case}: {r.test} = {r.mirror_of}" for r in mirrors.itertuples()]
+    elif not summary["in_family"].all():
+        lines.append("* outside the Holm family (per-status strata, intention-to-treat rows)")
     return "\n".join(lines)

@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mam_bench.errors import ConfigError
+from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.registry import CONTROLLERS, get_world
 from mam_bench.runner import PairSpec, prepare
 from mam_bench.streams import stream
@@ -134,7 +135,11 @@ class Case(BaseModel):
         return tuple(sorted(ids[i] for i in chosen))
 
     def pair_spec(
-        self, seed: int, extra_options: dict[str, Any] | None = None, draw: int = 0, max_policy_error_share: float = 0.5
+        self,
+        seed: int,
+        extra_options: dict[str, Any] | None = None,
+        draw: int = 0,
+        max_policy_error_share: float = MAX_POLICY_ERROR_SHARE,
     ) -> PairSpec:
         options = dict(self.controller_options)
         if self.model:
@@ -217,7 +222,7 @@ class Suite(BaseModel):
     equivalence_margin: float | None = Field(None, gt=0)
     axes: Axes = Field(default_factory=Axes)
     #: a pair whose controller failed more than this share of decisions is invalid
-    max_policy_error_share: float = Field(0.5, ge=0, le=1)
+    max_policy_error_share: float = Field(MAX_POLICY_ERROR_SHARE, ge=0, le=1)
 
     @field_validator("seeds")
     @classmethod
@@ -303,6 +308,10 @@ def has_rule_action(world: str) -> bool:
     return get_world(world).has_rule_action()
 
 
+#: controllers whose draws a pair's repeat and placement draw address (each repeat a new play)
+REPLICATED = frozenset({"random"})
+
+
 @dataclass(frozen=True)
 class Pair:
     """One pair of the suite: a case, a seed, a repeat and a placement draw, with its content-keyed id.
@@ -315,8 +324,13 @@ class Pair:
     draw: int = 0
     role: str = "case"
 
-    def spec(self, extra_options: dict[str, Any] | None = None, max_policy_error_share: float = 0.5) -> PairSpec:
-        return self.case.pair_spec(self.seed, extra_options, self.draw, max_policy_error_share)
+    def spec(
+        self, extra_options: dict[str, Any] | None = None, max_policy_error_share: float = MAX_POLICY_ERROR_SHARE
+    ) -> PairSpec:
+        extra = dict(extra_options or {})
+        if self.case.controller in REPLICATED and (self.repeat or self.draw):
+            extra.update(repeat=self.repeat, draw=self.draw)
+        return self.case.pair_spec(self.seed, extra, self.draw, max_policy_error_share)
 
 
 def pair_id(case: Case, seed: int, repeat: int, draw: int = 0) -> str:

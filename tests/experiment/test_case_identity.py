@@ -58,7 +58,7 @@ def test_same_content_twice_is_rejected() -> None:
 
 
 def test_repeats_of_a_deterministic_controller_count_once(tmp_path) -> None:
-    suite = parse_suite({"cases": [{**SMALL, "policy": "random"}], "seeds": 5, "repeats": 3})
+    suite = parse_suite({"cases": [{**SMALL, "policy": "stay"}], "seeds": 5, "repeats": 3, "baselines": []})
     out = run_experiment(suite, tmp_path / "exp", jobs=2)
     table = out.table
     assert len(table[table["role"] == "case"]) == 15
@@ -111,8 +111,11 @@ def test_every_case_is_contrasted_with_stay_and_mimic_on_the_same_seeds(tmp_path
     tre = {c: t[t["controller"] == c].set_index("seed")["treatment_final"] for c in ("random", "stay")}
     direction = -1  # Schelling's default objective, integrate: lower OEH is better
     assert rnd.loc["vs stay", "mean"] == pytest.approx((direction * (tre["random"] - tre["stay"])).mean())
-    # Holm runs over every p of the suite
-    assert s["holm_p"].tolist() == pytest.approx(holm(s["wilcoxon_p"].tolist()), nan_ok=True)
+    # Holm runs over the family: the pooled rows of distinct questions; strata stand outside it
+    family = s[s["in_family"]]
+    assert family["holm_p"].tolist() == pytest.approx(holm(family["wilcoxon_p"].tolist()), nan_ok=True)
+    assert not s[s["reference_status"] != "all"]["in_family"].any()
+    assert s[~s["in_family"] & (s["mirror_of"] == "")]["holm_p"].isna().all()
     rule_lift = s[(s["case"] == "rule") & (s["test"] == "lift") & (s["reference_status"] == "all")].iloc[0]
     assert np.isnan(rule_lift["ci_low"]) and rule_lift["tost_p"] == 0.0 and rule_lift["zeros_dropped"] == 6
 

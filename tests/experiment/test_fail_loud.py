@@ -70,3 +70,14 @@ def test_experiment_leaves_invalid_pairs_out_and_counts_them(tmp_path, monkeypat
     assert s.loc[("dead", "vs stay"), "n"] == 0 and s.loc[("dead", "vs stay"), "invalid"] == 2
     assert s.loc[("random", "lift"), "n"] == 2 and s.loc[("random", "lift"), "invalid"] == 0
     assert "2 invalid pairs left out" in capsys.readouterr().err
+
+
+def test_a_quarter_of_failed_decisions_makes_a_pair_invalid_by_default() -> None:
+    from mam_bench.outcome import validity
+    from mam_bench.runner import PairSpec
+
+    share = parse_suite({"cases": [{"world": "schelling", "policy": "random"}]}).max_policy_error_share
+    assert share == PairSpec(world="schelling").max_policy_error_share  # one default for run and experiment
+    one_in = {n: [{"outcome": "policy_error"}] + [{"outcome": "accepted"}] * (n - 1) for n in (4, 5)}
+    assert validity(one_in[4], share)["status"] == "invalid"  # 25% of a run would be the null action
+    assert validity(one_in[5], share)["status"] == "valid"

@@ -23,7 +23,9 @@ def test_markdown_rows_carry_the_summary_values(tmp_path) -> None:
     run_experiment(parse_suite(suite), out, jobs=1)
     summary = pd.read_csv(out / "summary.csv", keep_default_na=False)
     proc = subprocess.run(
-        [sys.executable, "-m", "mam_bench", "report", str(out), "--markdown"], capture_output=True, text=True
+        [sys.executable, "-m", "mam_bench", "report", str(out), "--markdown", "--no-split"],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
@@ -34,10 +36,11 @@ def test_markdown_rows_carry_the_summary_values(tmp_path) -> None:
     for cells, (_, r) in zip(rows, pooled.iterrows()):
         assert cells[:4] == [r["case"], r["test"], "all", str(r["n"])]
         assert float(cells[4]) == round(float(r["mean"]), 4)
-        assert cells[9].endswith(f"({r['zeros_dropped']})")
+        assert float(cells[5]) == round(float(r["median"]), 4)
+        assert cells[10].endswith(f"({r['zeros_dropped']})")
     assert {"vs stay", "vs mimic"} <= {c[1] for c in rows}
-    split = subprocess.run(
-        [sys.executable, "-m", "mam_bench", "report", str(out), "--markdown", "--split"], capture_output=True, text=True
+    split = subprocess.run(  # the per-status rows by default
+        [sys.executable, "-m", "mam_bench", "report", str(out), "--markdown"], capture_output=True, text=True
     )
     assert len(split.stdout.splitlines()) - 2 == len(summary)
 
