@@ -72,7 +72,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         raise ConfigError("dir", f"{path} is damaged (not JSON)") from None
 
 
-def _collect(folder: Path, manifest: dict[str, Any]) -> tuple[dict[tuple, dict[int, list[dict]]], dict]:
+def _collect(folder: Path, manifest: dict[str, Any]) -> tuple[dict[tuple, dict[int, list[dict]]], dict[str, Any]]:
     """(scenario, role, controller, model) -> seed -> table rows, from the folder's table.csv."""
     from mam_bench.experiment.table import read_table
 
@@ -103,23 +103,31 @@ def build_board(folders: list[Path]) -> Board:
                 )
     scenarios = {s["name"]: ScenarioInfo(s["name"], s["world"], s["objective"]) for s in first["scenarios"]}
     worlds = list(dict.fromkeys(s.world for s in scenarios.values()))
+    collected = [_collect(folder, manifest)[0] for folder, manifest in zip(folders, manifests)]
     rows: dict[tuple[str, str], Row] = {}
-    for folder, manifest in zip(folders, manifests):
-        cells, _ = _collect(folder, manifest)
-        for name, info in scenarios.items():
-            base = {role: cells.get((name, role, role, ""), {}) for role in ("stay", "mimic")}
-            ref_key = next((k for k in cells if k[0] == name and k[1] == "reference"), None)
-            ref = cells.get(ref_key, {}) if ref_key else {}
-            seeds = sorted(s for s in ref if s in base["stay"] or s in base["mimic"])
-            outcomes = []
-            for s in seeds:
-                vals = [_mean(ref[s], "reference_compared"), _mean(ref[s], "treatment_final")]
-                vals += [_mean(base[b][s], "treatment_final") for b in ("stay", "mimic") if s in base[b]]
-                outcomes.append(vals)
-            info.floor = scenario_floor(outcomes) if outcomes else math.nan
-            for s in seeds:
-                b = [_mean(base[k][s], "lift") if s in base[k] else None for k in ("stay", "mimic")]
-                info.gaps.append(_mean(ref[s], "lift") - max(x for x in b if x is not None))
+    for name, info in scenarios.items():
+        # the controller-free rows of every seed, from the first folder that has them: every
+        # controller of every folder is scored against the same baselines, reference and floor
+        base: dict[str, dict[int, list[dict]]] = {"stay": {}, "mimic": {}}
+        ref: dict[int, list[dict]] = {}
+        for cells in collected:
+            for role in base:
+                for s, rs in cells.get((name, role, role, ""), {}).items():
+                    base[role].setdefault(s, rs)
+            for key, by_seed in cells.items():
+                if key[0] == name and key[1] == "reference":
+                    for s, rs in by_seed.items():
+                        ref.setdefault(s, rs)
+        seeds = sorted(s for s in ref if s in base["stay"] or s in base["mimic"])
+        outcomes = []
+        for s in seeds:
+            vals = [_mean(ref[s], "reference_compared"), _mean(ref[s], "treatment_final")]
+            vals += [_mean(base[b][s], "treatment_final") for b in ("stay", "mimic") if s in base[b]]
+            outcomes.append(vals)
+        info.floor = scenario_floor(outcomes) if outcomes else math.nan
+        baseline = {s: [_mean(base[k][s], "lift") if s in base[k] else None for k in ("stay", "mimic")] for s in seeds}
+        info.gaps = [_mean(ref[s], "lift") - max(x for x in baseline[s] if x is not None) for s in seeds]
+        for cells in collected:
             for (scen, role, controller, model), by_seed in cells.items():
                 if scen != name or role != "entry":
                     continue
@@ -132,10 +140,10 @@ def build_board(folders: list[Path]) -> Board:
                     row.tokens += sum(int(r["input_tokens"]) + int(r["output_tokens"]) for r in rs)
                     row.cost += sum(float(r["cost"]) for r in rs)
                     row.wall += sum(float(r["wall_seconds"]) for r in rs)
-                    if not valid or s not in seeds or s in mine:
+                    if not valid or s not in baseline or s in mine:
                         continue
-                    b = [_mean(base[k][s], "lift") if s in base[k] else None for k in ("stay", "mimic")]
-                    mine[s] = steering_score(_mean(valid, "lift"), b[0], b[1], _mean(ref[s], "lift"), info.floor)
+                    stay, mimic = baseline[s]
+                    mine[s] = steering_score(_mean(valid, "lift"), stay, mimic, _mean(ref[s], "lift"), info.floor)
     return Board(first["benchmark"], first["tier"], worlds, scenarios, list(rows.values()))
 
 
@@ -146,14 +154,15 @@ def _groups(board: Board, row: Row) -> dict[str, dict[str, list[float]]]:
     return out
 
 
+def _num(v: float) -> str:
+    """Two decimals; a value that rounds to zero is 0.00, never -0.00."""
+    return "NA" if math.isnan(v) else f"{v:.2f}".replace("-0.00", "0.00")
+
+
 def _ci(mean: float, low: float, high: float) -> str:
     if math.isnan(mean):
         return "NA"
-    return f"{mean:.2f}" if math.isnan(low) else f"{mean:.2f} [{low:.2f}, {high:.2f}]"
-
-
-def _num(v: float) -> str:
-    return "NA" if math.isnan(v) else f"{v:.2f}"
+    return _num(mean) if math.isnan(low) else f"{_num(mean)} [{_num(low)}, {_num(high)}]"
 
 
 def tables(board: Board) -> tuple[list[str], list[list[str]], list[str], list[list[str]]]:

@@ -124,6 +124,15 @@ def test_two_folders_side_by_side_and_html(tmp_path: Path, tiny: Path, capsys) -
     assert main(["report", str(tmp_path / "heuristic"), str(tmp_path / "random"), "--leaderboard"]) == 0
     text = capsys.readouterr().out
     assert board_row(text, "heuristic") != board_row(text, "random")
+    # side by side, each folder's controller keeps the scores it has alone (same baselines, same
+    # reference, same floor), and a scenario's seeds are counted once, not once per folder
+    from mam_bench.benchmark.leaderboard import build_board
+
+    both = build_board([tmp_path / "heuristic", tmp_path / "random"])
+    alone = {r.controller: r.scores for p in ("heuristic", "random") for r in build_board([tmp_path / p]).rows}
+    assert {r.controller: r.scores for r in both.rows} == alone
+    assert all(len(info.gaps) == 2 for info in both.scenarios.values())
+    assert "| 0/2 |" in text or "| 1/2 |" in text or "| 2/2 |" in text
     page = tmp_path / "board.html"
     assert (
         main(["report", str(tmp_path / "heuristic"), str(tmp_path / "random"), "--leaderboard", "--out", str(page)])
