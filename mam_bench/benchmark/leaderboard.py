@@ -24,6 +24,7 @@ from mam_bench.benchmark.score import (
 from mam_bench.errors import ConfigError
 
 MANIFEST = "benchmark.json"
+MANIFEST_KEYS = ("benchmark", "definition_hash", "tier", "seeds", "entry", "scenarios", "roles")
 
 
 @dataclass
@@ -67,9 +68,13 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     if not path.is_file():
         raise ConfigError("dir", f"{folder} has no {MANIFEST} (not a folder from mam-bench benchmark)")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         raise ConfigError("dir", f"{path} is damaged (not JSON)") from None
+    missing = [k for k in MANIFEST_KEYS if not isinstance(manifest, dict) or k not in manifest]
+    if missing:
+        raise ConfigError("dir", f"{path} is damaged (no {missing[0]!r})")
+    return manifest
 
 
 def _collect(folder: Path, manifest: dict[str, Any]) -> tuple[dict[tuple, dict[int, list[dict]]], dict[str, Any]]:
@@ -165,6 +170,12 @@ def _ci(mean: float, low: float, high: float) -> str:
     return _num(mean) if math.isnan(low) else f"{_num(mean)} [{_num(low)}, {_num(high)}]"
 
 
+def _coverage(board: Board, groups: dict[str, dict[str, list[float]]]) -> str:
+    """A row that lacks a world (no valid pair there) says so: its aggregate is over fewer worlds."""
+    have = sum(any(v for v in groups[w].values()) for w in board.worlds)
+    return "" if have == len(board.worlds) else f" ({have}/{len(board.worlds)} worlds)"
+
+
 def tables(board: Board) -> tuple[list[str], list[list[str]], list[str], list[list[str]]]:
     """(leaderboard header, rows, per-scenario header, rows), as text cells."""
     head = ["controller", "model", "score [95% CI]", *board.worlds, "calls", "tokens", "cost $", "wall s", "invalid"]
@@ -184,7 +195,7 @@ def tables(board: Board) -> tuple[list[str], list[list[str]], list[str], list[li
             [
                 row.controller,
                 row.model or "-",
-                _ci(*agg),
+                _ci(*agg) + _coverage(board, groups),
                 *per_world,
                 str(row.calls),
                 str(row.tokens),

@@ -199,6 +199,8 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("max_calls", "must not be negative")
     if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
         raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
+    if args.address and args.executor == "local":
+        raise ConfigError("address", "only the ray executor takes an address")
     out = Path(args.out)
     check_out_dir(out)
     check_table(out / "table.csv")

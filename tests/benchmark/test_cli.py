@@ -144,3 +144,26 @@ def test_two_folders_side_by_side_and_html(tmp_path: Path, tiny: Path, capsys) -
     (tmp_path / "plain").mkdir()
     code, err = cli_in_process(capsys, "report", str(tmp_path / "plain"), "--leaderboard")
     assert code == 2 and "benchmark.json" in err
+
+
+def test_a_world_without_scores_is_named_beside_the_aggregate(tmp_path: Path, tiny: Path, capsys) -> None:
+    """A controller whose pairs of one world are all missing (invalid, or not run) gets an aggregate
+    over fewer worlds, and the cell says how many: never a silent drop."""
+    from mam_bench.benchmark.leaderboard import build_board, tables
+
+    out = tmp_path / "h"
+    argv = ["benchmark", "--policy", "random", "--definition", str(tiny), "--out", str(out), "--seeds", "0"]
+    assert cli_in_process(capsys, *argv)[0] == 0
+    full = tables(build_board([out]))[1][0][2]
+    assert "worlds)" not in full
+    table = pd.read_csv(out / "table.csv", keep_default_na=False)
+    table.loc[(table["world"] == "voter") & (table["controller"] == "random"), "valid"] = False
+    table.to_csv(out / "table.csv", index=False)
+    board = build_board([out])
+    head, body, _, _ = tables(board)
+    assert body[0][2].endswith("(2/3 worlds)") and body[0][head.index("voter")] == "NA"
+    assert board.rows[0].invalid == 1
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "benchmark.json").write_text("{}")
+    code, err = cli_in_process(capsys, "report", str(tmp_path / "bad"), "--leaderboard")
+    assert code == 2 and "damaged" in err
