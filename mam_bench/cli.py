@@ -26,6 +26,7 @@ COMMANDS = {
     "dashboard": "watch reference and treatment fork in a browser (Solara)",
     "animate": "write the paired reference|treatment animation of a run (GIF, MP4)",
     "experiment": "run a suite (cases x seeds x repeats) into a tidy table and summary",
+    "benchmark": "rate one controller on the versioned benchmark (scores per world)",
     "report": "self-contained HTML report of an experiment folder",
     "new-world": "scaffold a world package (a Mesa model, its declaration, a test)",
 }

@@ -42,6 +42,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=True,
         help="with --markdown: the rows per reference status (default; --no-split for pooled rows only)",
     )
+    p.add_argument("more", nargs="*", help="with --leaderboard: more benchmark folders, side by side")
+    p.add_argument(
+        "--leaderboard",
+        action="store_true",
+        help="benchmark folders (mam-bench benchmark): scores per controller and world, Markdown to stdout "
+        "(HTML with --html or --out FILE)",
+    )
+    p.add_argument("--html", action="store_true", help="with --leaderboard: write HTML (default DIR/leaderboard.html)")
     p.set_defaults(handler=handle)
 
 
@@ -238,6 +246,12 @@ def check_report_table(path: Path) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    if args.leaderboard:
+        from mam_bench.commands.leaderboard import handle_leaderboard
+
+        return handle_leaderboard(args, STYLE)
+    if args.more or args.html:
+        raise ConfigError("dir", "several folders and --html go with --leaderboard only")
     folder = Path(args.dir)
     if not folder.is_dir():
         raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")

@@ -53,6 +53,16 @@ MODEL_PROVIDERS = frozenset(
 )
 
 
+def checked_model(v: str) -> str:
+    """A "provider:model" text whose provider init_chat_model knows."""
+    provider, sep, name = v.partition(":")
+    if not sep or not name:
+        raise ValueError(f"expected provider:model, got {v!r}")
+    if provider not in MODEL_PROVIDERS:
+        raise ValueError(f"unknown model provider {provider!r} (known: {', '.join(sorted(MODEL_PROVIDERS))})")
+    return v
+
+
 class Case(BaseModel):
     """One setting: a world, its parameters, an objective and a controller (or a model)."""
 
@@ -72,18 +82,13 @@ class Case(BaseModel):
     placement_draws: int | None = Field(None, ge=1)
     #: after the horizon, hand the influence agents back to the rule and run both worlds to rest
     settle: bool = False
+    #: play this case at these of the suite's seeds only (a replay of one recorded seed); None: every seed
+    only_seeds: tuple[int, ...] | None = None
 
     @field_validator("model")
     @classmethod
     def _provider(cls, v: str | None) -> str | None:
-        if v is None:
-            return v
-        provider, sep, name = v.partition(":")
-        if not sep or not name:
-            raise ValueError(f"expected provider:model, got {v!r}")
-        if provider not in MODEL_PROVIDERS:
-            raise ValueError(f"unknown model provider {provider!r} (known: {', '.join(sorted(MODEL_PROVIDERS))})")
-        return v
+        return v if v is None else checked_model(v)
 
     @property
     def controller(self) -> str:
@@ -113,7 +118,7 @@ class Case(BaseModel):
 
     def content_key(self) -> str:
         """A hash of everything that changes the pair's result (the name is only a label)."""
-        body = self.model_dump(mode="json", exclude={"name"})
+        body = self.model_dump(mode="json", exclude={"name"} | ({"only_seeds"} if self.only_seeds is None else set()))
         return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
     def baseline(self, policy: str) -> Case:
@@ -172,6 +177,8 @@ class Axes(BaseModel):
     influence: tuple[int, ...] | None = None
     #: placements: "default" (the world's ids), a list of named ids, or {"random": K}
     placement: tuple[Any, ...] | None = None
+    #: models: each LLM case once per model ("provider:model"); other cases are played once
+    models: tuple[str, ...] | None = None
 
     @field_validator("rounds", "influence")
     @classmethod
@@ -179,6 +186,13 @@ class Axes(BaseModel):
         if v is not None and (not v or min(v) < 1):
             raise ValueError("need at least one value, each at least 1")
         return v
+
+    @field_validator("models")
+    @classmethod
+    def _models(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if v is not None and not v:
+            raise ValueError("need at least one model")
+        return v if v is None else tuple(checked_model(m) for m in v)
 
     @field_validator("placement")
     @classmethod
@@ -269,6 +283,8 @@ class Suite(BaseModel):
                 variants = [_vary(c, f"n{n}", influence=n, influence_ids=None) for c in variants for n in ax.influence]
             if ax.placement:
                 variants = [_placed(c, pl) for c in variants for pl in ax.placement]
+            if ax.models and case.controller == "llm":
+                variants = [_vary(c, m, model=m) for c in variants for m in ax.models]
             out.extend(variants)
         return out
 
@@ -360,6 +376,8 @@ def pairs_of(suite: Suite) -> list[Pair]:
     for case, role in planned_cases(suite):
         reps = suite.repeats if role == "case" else 1
         for seed in suite.seed_list():
+            if case.only_seeds is not None and seed not in case.only_seeds:
+                continue
             for rep in range(reps):
                 for draw in range(case.placement_draws or 1):
                     out.append(Pair(pair_id(case, seed, rep, draw), case, seed, rep, draw, role))

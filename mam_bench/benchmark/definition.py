@@ -1,0 +1,254 @@
+"""The benchmark file (suites/benchmark.yaml): fixed scenarios, two tiers, and how one controller's
+benchmark becomes an ordinary experiment suite (the controller, the reference strategy, `stay` and
+`mimic`, on the tier's seeds), so that running, resuming and the tidy table are the experiment's own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from mam_bench.errors import ConfigError
+from mam_bench.experiment.suite import Axes, Case, Suite, checked_model, parse_suite
+
+#: the baselines whose better one is a scenario's zero (the score's 0)
+BASELINES = ("stay", "mimic")
+#: where the benchmark file is looked for when --definition is not given (cwd, then the source tree)
+DEFAULT_FILE = Path("suites") / "benchmark.yaml"
+
+
+class Scenario(BaseModel):
+    """One world, objective and setting; its own horizon and influence set are the full tier's."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1)
+    world: str
+    objective: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    rounds: int = Field(ge=1)
+    influence: int | None = Field(None, ge=1)
+    influence_ids: tuple[int, ...] | None = None
+    #: the strategy that scores 1: the world's heuristic, or a named upper bound (a controller)
+    reference: str = "heuristic"
+    reference_options: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _one_influence(self) -> Scenario:
+        if (self.influence is None) == (self.influence_ids is None):
+            raise ValueError("give exactly one of influence (a count) or influence_ids")
+        return self
+
+
+class Tier(BaseModel):
+    """How much of each scenario is played: seeds, and optionally a shorter horizon, fewer
+    influence agents, and LLM options (one call per decision) that keep a slow model affordable."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seeds: str | tuple[int, ...]
+    rounds: int | None = Field(None, ge=1)
+    influence: int | None = Field(None, ge=1)
+    llm_options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Benchmark(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    description: str = ""
+    tiers: dict[str, Tier]
+    scenarios: tuple[Scenario, ...] = Field(min_length=1)
+
+    @field_validator("scenarios")
+    @classmethod
+    def _unique(cls, v: tuple[Scenario, ...]) -> tuple[Scenario, ...]:
+        seen: set[str] = set()
+        for s in v:
+            if s.name in seen:
+                raise ValueError(f"scenario {s.name!r} is named twice")
+            seen.add(s.name)
+        return v
+
+    def tier(self, name: str) -> Tier:
+        if name not in self.tiers:
+            raise ConfigError("tier", f"unknown tier {name!r} (known: {', '.join(self.tiers)})")
+        return self.tiers[name]
+
+    def worlds(self) -> list[str]:
+        return list(dict.fromkeys(s.world for s in self.scenarios))
+
+
+def find_definition(path: str | None) -> Path:
+    """The benchmark file: the one given, else suites/benchmark.yaml here or in the source tree."""
+    if path:
+        p = Path(path)
+        if not p.is_file():
+            raise ConfigError("definition", f"no such file: {p}")
+        return p
+    for p in (DEFAULT_FILE, Path(__file__).resolve().parents[2] / DEFAULT_FILE):
+        if p.is_file():
+            return p
+    raise ConfigError("definition", f"no {DEFAULT_FILE} here or beside the package; give --definition FILE")
+
+
+def load_benchmark(path: str | Path) -> Benchmark:
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError("definition", f"cannot read {p}: {exc}") from None
+    try:
+        return Benchmark(**(data if isinstance(data, dict) else {}))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err.get("loc", ())) or "definition"
+        msg = "unknown key" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid value")
+        raise ConfigError(f"definition.{loc}", msg.removeprefix("Value error, ")) from None
+
+
+def parse_seeds(text: str | tuple[int, ...] | list[int]) -> list[int]:
+    """ "A-B", "A,B,C", a single "N", or a list: the seeds to play."""
+    if isinstance(text, (list, tuple)):
+        return [int(s) for s in text]
+    out: list[int] = []
+    for part in str(text).split(","):
+        a, sep, b = part.strip().partition("-")
+        if not a.isdigit() or (sep and not b.isdigit()) or (sep and int(b) < int(a)):
+            raise ConfigError("seeds", f"expected a range like 0-9 or a list like 1,4,7, got {text!r}")
+        out.extend(range(int(a), int(b) + 1) if sep else [int(a)])
+    if len(set(out)) != len(out):
+        raise ConfigError("seeds", f"a seed is named twice in {text!r}")
+    return out
+
+
+class Entry(BaseModel):
+    """What the benchmark plays in one folder: the controller (and its models) on a tier."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    policy: str
+    models: tuple[str, ...] = ()
+    tier: str = "quick"
+    seeds: tuple[int, ...]
+    #: options for the controller under test (LLM flags, replay sources are set per pair)
+    options: dict[str, Any] = Field(default_factory=dict)
+    #: for a replay: the controller whose recorded decisions are replayed
+    replay_of: str = ""
+
+    def label(self) -> str:
+        """The leaderboard's controller name: a replay is named for what it replays."""
+        return f"{self.replay_of} (replay)" if self.policy == "replay" and self.replay_of else self.policy
+
+    @field_validator("models")
+    @classmethod
+    def _models(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        try:
+            return tuple(checked_model(m) for m in v)
+        except ValueError as exc:
+            raise ValueError(str(exc)) from None
+
+
+def scenario_case(bench: Benchmark, s: Scenario, tier: Tier, policy: str, options: dict[str, Any]) -> Case:
+    """The scenario as a suite case driven by `policy` at the tier's horizon and dose."""
+    influence = {"influence": tier.influence, "influence_ids": None} if tier.influence else {}
+    if not influence:
+        influence = {"influence": s.influence, "influence_ids": s.influence_ids}
+    opts = dict(options)
+    if policy == "llm":
+        opts = {**tier.llm_options, **opts}
+    return Case(
+        name=f"{s.name}/{policy}",
+        world=s.world,
+        params=s.params,
+        objective=s.objective,
+        policy=policy,
+        rounds=tier.rounds or s.rounds,
+        controller_options=opts,
+        **influence,
+    )
+
+
+def reference_case(bench: Benchmark, s: Scenario, tier: Tier) -> Case:
+    return scenario_case(bench, s, tier, s.reference, s.reference_options).model_copy(
+        update={"name": f"{s.name}/reference"}
+    )
+
+
+def build_suite(bench: Benchmark, entry: Entry, replays: dict[tuple[str, str, int], str] | None = None) -> Suite:
+    """The entry as a suite: per scenario the controller's case (once per model for an LLM; once
+    per recorded pair for a replay), the reference strategy's case unless it is the same, and
+    `stay` and `mimic` as the suite's baselines (each content once: the suite dedups them)."""
+    tier = bench.tier(entry.tier)
+    cases: list[Case] = []
+    keys: set[str] = set()
+
+    def add(case: Case) -> None:
+        if case.content_key() not in keys:
+            keys.add(case.content_key())
+            cases.append(case)
+
+    for s in bench.scenarios:
+        if entry.policy == "replay":
+            for (name, model, seed), source in sorted((replays or {}).items()):
+                if name == s.name:
+                    case = scenario_case(bench, s, tier, "replay", {"replay": source})
+                    tag = f"{model}@{seed}" if model else f"@{seed}"
+                    add(case.model_copy(update={"name": f"{s.name}/replay/{tag}", "only_seeds": (seed,)}))
+        elif entry.policy == "llm":
+            for m in entry.models:
+                case = scenario_case(bench, s, tier, "llm", entry.options)
+                add(case.model_copy(update={"name": f"{s.name}/llm/{m}", "model": m}))
+        else:
+            add(scenario_case(bench, s, tier, entry.policy, entry.options))
+        add(reference_case(bench, s, tier))
+    data = {
+        "name": f"{bench.name}-{entry.tier}",
+        "seeds": list(entry.seeds),
+        "baselines": list(BASELINES),
+        "cases": [c.model_dump(mode="json", exclude_defaults=True) for c in cases],
+    }
+    suite = parse_suite(data)
+    return suite.model_copy(update={"axes": Axes()})
+
+
+def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[str, Any]]]:
+    """case_key (the table's 16 characters) -> what it is for the score: scenario, role
+    (entry | reference | stay | mimic), controller and model. One key may hold two roles (the
+    heuristic under test is its own reference; `stay` under test is its own baseline)."""
+    tier = bench.tier(entry.tier)
+    by_scenario = {s.name: s for s in bench.scenarios}
+    out: dict[str, list[dict[str, Any]]] = {}
+
+    def put(case: Case, scenario: str, role: str, controller: str, model: str) -> None:
+        item = {"scenario": scenario, "role": role, "controller": controller, "model": model}
+        bucket = out.setdefault(case.content_key()[:16], [])
+        if item not in bucket:
+            bucket.append(item)
+
+    for case in suite.cases:
+        name, _, rest = (case.name or "").partition("/")
+        s = by_scenario[name]
+        reference = reference_case(bench, s, tier)
+        if case.content_key() == reference.content_key():
+            put(case, name, "reference", s.reference, "")
+        if rest != "reference":
+            model = case.model or ""
+            if entry.policy == "replay":
+                model = rest.removeprefix("replay/").rpartition("@")[0]
+            put(case, name, "entry", entry.label(), model)
+        if case.controller in BASELINES:
+            put(case, name, case.controller, case.controller, "")
+        for b in suite.baseline_policies(case):
+            put(case.baseline(b), name, b, b, "")
+    return out
+
+
+def definition_hash(bench: Benchmark) -> str:
+    """Names the benchmark's content: two folders compare only if they played the same one."""
+    return hashlib.sha256(json.dumps(bench.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()[:12]

@@ -1,0 +1,263 @@
+"""The leaderboard: benchmark folders -> one row per controller and model (the aggregate score
+with its CI, one column per world, calls, tokens, cost, wall time) and a per-scenario table.
+
+A folder is scored against its own baselines and reference strategy (`benchmark.json` says which
+table rows play which role); folders of different benchmarks or tiers are never put side by side.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mam_bench.benchmark.score import (
+    bootstrap_aggregate,
+    bootstrap_mean,
+    scenario_floor,
+    stable_seed,
+    steering_score,
+)
+from mam_bench.errors import ConfigError
+
+MANIFEST = "benchmark.json"
+MANIFEST_KEYS = ("benchmark", "definition_hash", "tier", "seeds", "entry", "scenarios", "roles")
+
+
+@dataclass
+class Row:
+    """One controller and model: its per-seed scores per scenario and what they cost."""
+
+    controller: str
+    model: str
+    scores: dict[str, dict[int, float]] = field(default_factory=dict)
+    invalid: int = 0
+    calls: int = 0
+    tokens: int = 0
+    cost: float = 0.0
+    wall: float = 0.0
+
+    @property
+    def label(self) -> str:
+        return f"{self.controller} {self.model}".strip()
+
+
+@dataclass
+class ScenarioInfo:
+    name: str
+    world: str
+    objective: str
+    gaps: list[float] = field(default_factory=list)
+    floor: float = math.nan
+
+
+@dataclass
+class Board:
+    benchmark: str
+    tier: str
+    worlds: list[str]
+    scenarios: dict[str, ScenarioInfo]
+    rows: list[Row]
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise ConfigError("dir", f"{folder} has no {MANIFEST} (not a folder from mam-bench benchmark)")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        raise ConfigError("dir", f"{path} is damaged (not JSON)") from None
+    missing = [k for k in MANIFEST_KEYS if not isinstance(manifest, dict) or k not in manifest]
+    if missing:
+        raise ConfigError("dir", f"{path} is damaged (no {missing[0]!r})")
+    return manifest
+
+
+def _collect(folder: Path, manifest: dict[str, Any]) -> tuple[dict[tuple, dict[int, list[dict]]], dict[str, Any]]:
+    """(scenario, role, controller, model) -> seed -> table rows, from the folder's table.csv."""
+    from mam_bench.experiment.table import read_table
+
+    table = folder / "table.csv"
+    if not table.is_file():
+        raise ConfigError("dir", f"{folder} has no table.csv (the benchmark has not finished a pair)")
+    df = read_table(table)
+    cells: dict[tuple, dict[int, list[dict]]] = {}
+    for r in df.to_dict("records"):
+        for item in manifest["roles"].get(r["case_key"], []):
+            key = (item["scenario"], item["role"], item["controller"], item["model"])
+            cells.setdefault(key, {}).setdefault(int(r["seed"]), []).append(r)
+    return cells, manifest
+
+
+def _mean(rows: list[dict], column: str) -> float:
+    return sum(float(r[column]) for r in rows) / len(rows)
+
+
+def build_board(folders: list[Path]) -> Board:
+    manifests = [read_manifest(f) for f in folders]
+    first = manifests[0]
+    for f, m in zip(folders[1:], manifests[1:]):
+        for k in ("benchmark", "definition_hash", "tier"):
+            if m.get(k) != first.get(k):
+                raise ConfigError(
+                    "dir", f"{f} played another {k} ({m.get(k)!r}) than {folders[0]} ({first.get(k)!r}); not comparable"
+                )
+    scenarios = {s["name"]: ScenarioInfo(s["name"], s["world"], s["objective"]) for s in first["scenarios"]}
+    worlds = list(dict.fromkeys(s.world for s in scenarios.values()))
+    collected = [_collect(folder, manifest)[0] for folder, manifest in zip(folders, manifests)]
+    rows: dict[tuple[str, str], Row] = {}
+    for name, info in scenarios.items():
+        # the controller-free rows of every seed, from the first folder that has them: every
+        # controller of every folder is scored against the same baselines, reference and floor
+        base: dict[str, dict[int, list[dict]]] = {"stay": {}, "mimic": {}}
+        ref: dict[int, list[dict]] = {}
+        for cells in collected:
+            for role in base:
+                for s, rs in cells.get((name, role, role, ""), {}).items():
+                    base[role].setdefault(s, rs)
+            for key, by_seed in cells.items():
+                if key[0] == name and key[1] == "reference":
+                    for s, rs in by_seed.items():
+                        ref.setdefault(s, rs)
+        seeds = sorted(s for s in ref if s in base["stay"] or s in base["mimic"])
+        outcomes = []
+        for s in seeds:
+            vals = [_mean(ref[s], "reference_compared"), _mean(ref[s], "treatment_final")]
+            vals += [_mean(base[b][s], "treatment_final") for b in ("stay", "mimic") if s in base[b]]
+            outcomes.append(vals)
+        info.floor = scenario_floor(outcomes) if outcomes else math.nan
+        baseline = {s: [_mean(base[k][s], "lift") if s in base[k] else None for k in ("stay", "mimic")] for s in seeds}
+        info.gaps = [_mean(ref[s], "lift") - max(x for x in baseline[s] if x is not None) for s in seeds]
+        for cells in collected:
+            for (scen, role, controller, model), by_seed in cells.items():
+                if scen != name or role != "entry":
+                    continue
+                row = rows.setdefault((controller, model), Row(controller, model))
+                mine = row.scores.setdefault(name, {})
+                for s, rs in by_seed.items():
+                    valid = [r for r in rs if r["valid"]]
+                    row.invalid += len(rs) - len(valid)
+                    row.calls += sum(int(r["requests"]) for r in rs)
+                    row.tokens += sum(int(r["input_tokens"]) + int(r["output_tokens"]) for r in rs)
+                    row.cost += sum(float(r["cost"]) for r in rs)
+                    row.wall += sum(float(r["wall_seconds"]) for r in rs)
+                    if not valid or s not in baseline or s in mine:
+                        continue
+                    stay, mimic = baseline[s]
+                    mine[s] = steering_score(_mean(valid, "lift"), stay, mimic, _mean(ref[s], "lift"), info.floor)
+    return Board(first["benchmark"], first["tier"], worlds, scenarios, list(rows.values()))
+
+
+def _groups(board: Board, row: Row) -> dict[str, dict[str, list[float]]]:
+    out: dict[str, dict[str, list[float]]] = {w: {} for w in board.worlds}
+    for name, info in board.scenarios.items():
+        out[info.world][name] = [row.scores.get(name, {})[s] for s in sorted(row.scores.get(name, {}))]
+    return out
+
+
+def _num(v: float) -> str:
+    """Two decimals; a value that rounds to zero is 0.00, never -0.00."""
+    return "NA" if math.isnan(v) else f"{v:.2f}".replace("-0.00", "0.00")
+
+
+def _ci(mean: float, low: float, high: float) -> str:
+    if math.isnan(mean):
+        return "NA"
+    return _num(mean) if math.isnan(low) else f"{_num(mean)} [{_num(low)}, {_num(high)}]"
+
+
+def _coverage(board: Board, groups: dict[str, dict[str, list[float]]]) -> str:
+    """A row that lacks a world (no valid pair there) says so: its aggregate is over fewer worlds."""
+    have = sum(any(v for v in groups[w].values()) for w in board.worlds)
+    return "" if have == len(board.worlds) else f" ({have}/{len(board.worlds)} worlds)"
+
+
+def tables(board: Board) -> tuple[list[str], list[list[str]], list[str], list[list[str]]]:
+    """(leaderboard header, rows, per-scenario header, rows), as text cells."""
+    head = ["controller", "model", "score [95% CI]", *board.worlds, "calls", "tokens", "cost $", "wall s", "invalid"]
+    body = []
+    ranked = []
+    for row in board.rows:
+        groups = _groups(board, row)
+        agg = bootstrap_aggregate(groups, stable_seed(f"aggregate|{row.label}"))
+        ranked.append((agg[0], row, groups, agg))
+    ranked.sort(key=lambda t: -t[0] if not math.isnan(t[0]) else math.inf)
+    for _, row, groups, agg in ranked:
+        per_world = []
+        for w in board.worlds:
+            means = [sum(v) / len(v) for v in groups[w].values() if v]
+            per_world.append(_num(sum(means) / len(means)) if means else "NA")
+        body.append(
+            [
+                row.controller,
+                row.model or "-",
+                _ci(*agg) + _coverage(board, groups),
+                *per_world,
+                str(row.calls),
+                str(row.tokens),
+                f"{row.cost:.4f}",
+                f"{row.wall:.1f}",
+                str(row.invalid),
+            ]
+        )
+    labels = [r.label for _, r, _, _ in ranked]
+    shead = ["scenario", "world", "objective", "reference gap", "floor", "reference > baselines", *labels]
+    sbody = []
+    for name, info in board.scenarios.items():
+        gaps = info.gaps
+        beats = sum(g > info.floor for g in gaps)
+        cells = [
+            name,
+            info.world,
+            info.objective,
+            f"{sum(gaps) / len(gaps):.3g}" if gaps else "NA",
+            f"{info.floor:.3g}" if not math.isnan(info.floor) else "NA",
+            f"{beats}/{len(gaps)}",
+        ]
+        for _, row, _, _ in ranked:
+            v = [row.scores.get(name, {})[s] for s in sorted(row.scores.get(name, {}))]
+            cells.append(_ci(*bootstrap_mean(v, stable_seed(f"{name}|{row.label}"))) + f" (n={len(v)})")
+        sbody.append(cells)
+    return head, body, shead, sbody
+
+
+def _markdown_table(head: list[str], body: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in body]
+    return "\n".join(lines) + "\n"
+
+
+DEFINITION = (
+    "Score per scenario and seed: 0 = the better of stay and mimic on that seed, 1 = the reference "
+    "strategy on that seed; (lift - baseline) / max(reference gap, floor), clipped to [-1, 1]. Per "
+    "scenario: mean over seeds, 95% percentile bootstrap CI (seeded); a world's column: the mean of its "
+    "scenarios; the aggregate: the mean over worlds, its CI resampling every scenario's seeds."
+)
+
+
+def leaderboard_markdown(board: Board) -> str:
+    head, body, shead, sbody = tables(board)
+    return (
+        f"## Leaderboard: {board.benchmark}, tier {board.tier}\n\n{_markdown_table(head, body)}\n"
+        f"{DEFINITION}\n\n### Per scenario\n\n{_markdown_table(shead, sbody)}"
+    )
+
+
+def _html_table(head: list[str], body: list[list[str]], table_id: str) -> str:
+    h = "".join(f"<th>{html.escape(c)}</th>" for c in head)
+    b = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in body)
+    return f'<table id="{table_id}"><thead><tr>{h}</tr></thead><tbody>{b}</tbody></table>'
+
+
+def leaderboard_html(board: Board, style: str) -> str:
+    head, body, shead, sbody = tables(board)
+    title = html.escape(f"MAM-Bench leaderboard: {board.benchmark}, tier {board.tier}")
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>{style}</style></head>"
+        f"<body><h1>{title}</h1>{_html_table(head, body, 'leaderboard')}<p>{html.escape(DEFINITION)}</p>"
+        f"<h2>Per scenario</h2>{_html_table(shead, sbody, 'scenarios')}</body></html>"
+    )

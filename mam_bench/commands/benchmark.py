@@ -1,0 +1,243 @@
+"""`mam-bench benchmark --policy P --out DIR`: rate one controller on the versioned benchmark.
+
+The benchmark (suites/benchmark.yaml) becomes an ordinary suite: the controller's case per scenario,
+the reference strategy's, and `stay` and `mimic` as baselines, on the tier's seeds. It runs through
+the experiment's own runner (executors, limits, resume: rerun the same command on DIR), and
+DIR/benchmark.json says which rows play which role, for `mam-bench report DIR --leaderboard`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from mam_bench import startup
+from mam_bench.errors import ConfigError
+
+#: an LLM benchmark estimated above this many USD needs --yes (calls: experiment's CALL_GUARD)
+COST_GUARD = 5.0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("benchmark", help="rate one controller on the versioned benchmark (scores per world)")
+    p.add_argument("--policy", required=True, help="the controller to rate: heuristic, random, llm, replay, ...")
+    p.add_argument("--model", action="append", default=None, help="PROVIDER:MODEL for --policy llm (repeatable)")
+    p.add_argument("--tier", default=None, help="quick (default) or full; a replay plays the recorded tier")
+    p.add_argument("--seeds", default=None, help="seeds to play instead of the tier's, e.g. 0-1 or 3,5")
+    p.add_argument("--out", required=True, help="benchmark folder; rerun on the same folder to resume")
+    p.add_argument("--definition", default=None, help="benchmark file (default suites/benchmark.yaml)")
+    p.add_argument("--replay", default=None, help="with --policy replay: a benchmark folder to replay")
+    p.add_argument("--jobs", type=int, default=None, help="pairs at a time (default: CPU count)")
+    p.add_argument("--executor", default="local", choices=("local", "ray"))
+    p.add_argument("--address", default=None, help="Ray cluster address")
+    p.add_argument("--max-cost", type=float, default=None, help="stop cleanly once this many USD are spent")
+    p.add_argument("--max-calls", type=int, default=None, help="stop cleanly after this many LLM calls")
+    p.add_argument("--allow-mixed", action="store_true", help="resume a folder other code produced")
+    p.add_argument("--yes", action="store_true", help="start an LLM benchmark above the call or cost guard")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --policy llm")
+    p.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
+    p.add_argument("--price-table", default=None, help="JSON file: model -> {input, output} USD per million tokens")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="another controller option (VALUE as JSON, else text), e.g. temperature=1.0 (repeatable)",
+    )
+    p.set_defaults(handler=handle)
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError("option", f"expected KEY=VALUE, got {item!r}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value
+    for key in ("base_url", "api_key_env", "price_table"):
+        if getattr(args, key) is not None:
+            out[key] = getattr(args, key)
+    return out
+
+
+def _recorded(folder: Path, bench_hash: str) -> tuple[dict[str, Any], dict[tuple[str, str, int], str]]:
+    """A recorded benchmark folder: its manifest and (scenario, model, seed) -> pair directory of
+    each finished pair of the controller under test."""
+    from mam_bench.benchmark.leaderboard import read_manifest
+    from mam_bench.experiment.table import read_table
+
+    manifest = read_manifest(folder)
+    if manifest.get("definition_hash") != bench_hash:
+        raise ConfigError("replay", f"{folder} played another benchmark definition ({manifest.get('benchmark')})")
+    if not (folder / "table.csv").is_file():
+        raise ConfigError("replay", f"{folder} has no table.csv (no finished pair to replay)")
+    sources: dict[tuple[str, str, int], str] = {}
+    for r in read_table(folder / "table.csv").to_dict("records"):
+        for item in manifest["roles"].get(r["case_key"], []):
+            if item["role"] == "entry":
+                sources[(item["scenario"], item["model"], int(r["seed"]))] = str(folder / "pairs" / r["pair_id"])
+    if not sources:
+        raise ConfigError("replay", f"{folder} holds no finished pair of its controller")
+    return manifest, sources
+
+
+def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    """(benchmark, entry, suite), validated whole before any file is touched."""
+    from mam_bench.benchmark.definition import (
+        Entry,
+        build_suite,
+        definition_hash,
+        find_definition,
+        load_benchmark,
+        parse_seeds,
+    )
+    from mam_bench.registry import CONTROLLERS
+
+    bench = load_benchmark(find_definition(args.definition))
+    if args.policy not in CONTROLLERS:
+        raise ConfigError("policy", f"unknown policy {args.policy!r} (known: {', '.join(sorted(CONTROLLERS))})")
+    if args.model and args.policy != "llm":
+        raise ConfigError("model", f"only --policy llm takes a model (policy is {args.policy})")
+    if args.policy == "llm" and not args.model:
+        raise ConfigError("model", "--policy llm needs --model PROVIDER:MODEL")
+    if (args.replay is None) != (args.policy != "replay"):
+        raise ConfigError("replay", "--policy replay needs --replay DIR, and only it takes one")
+    options = _options(args)
+    replays = None
+    replay_of = ""
+    tier = args.tier
+    if args.policy == "replay":
+        manifest, replays = _recorded(Path(args.replay), definition_hash(bench))
+        if tier is not None and tier != manifest["tier"]:
+            raise ConfigError("tier", f"{args.replay} was played on tier {manifest['tier']!r}, not {tier!r}")
+        tier = manifest["tier"]
+        replay_of = manifest["entry"]["policy"]
+    tier = tier or "quick"
+    seeds = parse_seeds(args.seeds if args.seeds is not None else bench.tier(tier).seeds)
+    if replays is not None:
+        replays = {k: v for k, v in replays.items() if k[2] in seeds}
+        seeds = sorted({k[2] for k in replays})
+        if not seeds:
+            raise ConfigError("seeds", f"{args.replay} recorded none of these seeds")
+    try:
+        entry = Entry(
+            policy=args.policy,
+            models=tuple(args.model or ()),
+            tier=tier,
+            seeds=tuple(seeds),
+            options=options,
+            replay_of=replay_of,
+        )
+    except ValueError as exc:
+        raise ConfigError("model", str(exc).splitlines()[-1]) from None
+    return bench, entry, build_suite(bench, entry, replays)
+
+
+def check_controllers(suite: Any) -> None:
+    """Every case's controller builds at a seed it plays (a replay is checked against its own seed)."""
+    from mam_bench.preflight import check_controller
+    from mam_bench.runner import prepare
+
+    for case in suite.cases:
+        seed = (case.only_seeds or suite.seed_list())[0]
+        spec = case.pair_spec(seed)
+        try:
+            check_controller(spec, prepare(spec))
+        except ConfigError as exc:
+            raise ConfigError(f"{case.name}: {exc.field}", exc.message) from None
+
+
+def manifest_of(bench: Any, entry: Any, suite: Any) -> dict[str, Any]:
+    from mam_bench.benchmark.definition import definition_hash, roles
+
+    return {
+        "benchmark": bench.name,
+        "definition_hash": definition_hash(bench),
+        "tier": entry.tier,
+        "seeds": list(entry.seeds),
+        "entry": entry.model_dump(mode="json"),
+        "scenarios": [{"name": s.name, "world": s.world, "objective": s.objective} for s in bench.scenarios],
+        "roles": roles(bench, entry, suite),
+    }
+
+
+def cost_gate(suite: Any, entry: Any, args: argparse.Namespace) -> None:
+    """The estimate before any LLM call, and the --yes gate above CALL_GUARD calls or COST_GUARD USD."""
+    from mam_bench.benchmark.estimate import estimate, estimate_text
+    from mam_bench.commands.experiment import CALL_GUARD
+
+    lines = estimate(suite, entry.options.get("price_table"))
+    print("estimate (before retries and repairs):\n" + estimate_text(lines), file=sys.stderr)
+    calls = sum(c.calls for c in lines)
+    usd = sum(c.usd or 0.0 for c in lines)
+    if args.max_cost is not None and any(c.usd is None for c in lines):
+        unpriced = next(c.model for c in lines if c.usd is None)
+        raise ConfigError("max_cost", f"{unpriced} has no price, so --max-cost cannot bound it; give --price-table")
+    bounded = args.max_calls is not None or args.max_cost is not None
+    if (calls > CALL_GUARD or usd > COST_GUARD) and not bounded and not args.yes:
+        raise ConfigError(
+            "yes",
+            f"about {calls} LLM calls, ${usd:.2f} (guards: {CALL_GUARD} calls, ${COST_GUARD:g}): pass --yes "
+            "to start, or bound it with --max-calls / --max-cost",
+        )
+
+
+def handle(args: argparse.Namespace) -> int:
+    from mam_bench.commands.experiment import _finite, check_table
+    from mam_bench.experiment.executors import MAX_JOBS
+    from mam_bench.experiment.run_suite import MAX_ATTEMPTS, check_provenance, run_experiment
+    from mam_bench.run_dir import check_out_dir
+
+    _finite("max_cost", args.max_cost)
+    if args.max_calls is not None and args.max_calls < 0:
+        raise ConfigError("max_calls", "must not be negative")
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
+    if args.address and args.executor == "local":
+        raise ConfigError("address", "only the ray executor takes an address")
+    out = Path(args.out)
+    check_out_dir(out)
+    check_table(out / "table.csv")
+    bench, entry, suite = plan(args)
+    manifest = manifest_of(bench, entry, suite)
+    old = out / "benchmark.json"
+    if old.is_file():
+        try:
+            before = json.loads(old.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            raise ConfigError("out", f"{old} is damaged; move the folder away to start afresh") from None
+        if before != json.loads(json.dumps(manifest)):
+            raise ConfigError("out", f"{out} holds another benchmark run (controller, tier or seeds); use a new folder")
+    check_controllers(suite)
+    if entry.policy == "llm":
+        cost_gate(suite, entry, args)
+    check_provenance(out, suite, args.allow_mixed)  # refuses before the manifest is written
+    startup.imports_done()
+    out.mkdir(parents=True, exist_ok=True)
+    old.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    outcome = run_experiment(
+        suite, out, args.executor, args.address, args.jobs, args.max_cost, args.max_calls, allow_mixed=args.allow_mixed
+    )
+    from mam_bench.benchmark.leaderboard import build_board, leaderboard_markdown
+
+    if outcome.finished or outcome.skipped:
+        print(leaderboard_markdown(build_board([out])), end="")
+    print(
+        f"{outcome.finished} pairs run, {outcome.skipped} already finished, {len(outcome.failed)} failed -> {out} "
+        f"(mam-bench report {out} --leaderboard)"
+    )
+    for pair_id, error in outcome.failed:
+        print(f"failed: pair {pair_id}: {error}")
+    if outcome.invalid:
+        print(f"{outcome.invalid} invalid pairs (controller failed too often): not scored, counted in `invalid`")
+    if outcome.given_up:
+        print(f"{len(outcome.given_up)} pairs not retried (failed {MAX_ATTEMPTS} times); see {out}/failures.jsonl")
+    if outcome.failed or outcome.given_up:
+        return 1
+    return 3 if outcome.stopped else 0

@@ -1,0 +1,36 @@
+"""`mam-bench report DIR [DIR ...] --leaderboard`: the benchmark's leaderboard of those folders."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from mam_bench.errors import ConfigError
+from mam_bench.run_dir import check_out_dir
+
+
+def handle_leaderboard(args: argparse.Namespace, style: str) -> int:
+    from mam_bench.benchmark.leaderboard import build_board, leaderboard_html, leaderboard_markdown
+
+    folders = [Path(d) for d in [args.dir, *args.more]]
+    for f in folders:
+        if not f.is_dir():
+            raise ConfigError("dir", f"{f} is not a directory (a benchmark folder from mam-bench benchmark)")
+    if len(set(map(Path.resolve, folders))) != len(folders):
+        raise ConfigError("dir", "a folder is named twice")
+    if args.markdown or args.pairs or args.split:
+        raise ConfigError("leaderboard", "--markdown, --pairs and --split are for an experiment report")
+    board = build_board(folders)
+    if not (args.html or args.out):
+        print(leaderboard_markdown(board), end="")
+        return 0
+    out = Path(args.out) if args.out else folders[0] / "leaderboard.html"
+    if out.is_dir():
+        raise ConfigError("out", f"{out} is a directory; give an .html file")
+    check_out_dir(out.parent if str(out.parent) else Path("."))
+    try:
+        out.write_text(leaderboard_html(board, style), encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"leaderboard -> {out}")
+    return 0

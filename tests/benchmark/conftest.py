@@ -1,0 +1,36 @@
+"""A reduced benchmark (three fast scenarios in three worlds, a tier of 2 seeds x 3 rounds) that
+exercises the machinery the shipped one uses, in seconds instead of minutes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+TINY = {
+    "name": "mam-bench-tiny",
+    "tiers": {
+        "quick": {"seeds": "0-1", "rounds": 3, "influence": 2, "llm_options": {"one_call": True}},
+        "full": {"seeds": "0-2"},
+    },
+    "scenarios": [
+        {
+            "name": "schelling-integrate",
+            "world": "schelling",
+            "objective": "integrate",
+            "params": {"size": 10},
+            "rounds": 4,
+            "influence": 4,
+        },
+        {"name": "synchronization-help", "world": "synchronization", "objective": "help", "rounds": 4, "influence": 2},
+        {"name": "voter-spread", "world": "voter", "objective": "spread", "rounds": 4, "influence": 2},
+    ],
+}
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(TINY), encoding="utf-8")
+    return path

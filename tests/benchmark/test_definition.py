@@ -1,0 +1,114 @@
+"""The shipped benchmark file and how a controller's benchmark becomes a suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mam_bench.benchmark.definition import Entry, build_suite, load_benchmark, parse_seeds, roles
+from mam_bench.benchmark.estimate import estimate
+from mam_bench.errors import ConfigError
+from mam_bench.experiment.suite import pairs_of, parse_suite
+from mam_bench.registry import get_world
+
+SHIPPED = Path(__file__).resolve().parents[2] / "suites" / "benchmark.yaml"
+WORLDS = {
+    "schelling",
+    "pursuit",
+    "synchronization",
+    "foraging",
+    "flocking",
+    "transport",
+    "crafting",
+    "boltzmann",
+    "voter",
+    "civil_violence",
+}
+
+
+def test_shipped_benchmark_fixes_the_scenarios() -> None:
+    bench = load_benchmark(SHIPPED)
+    assert bench.name == "mam-bench-v1" and set(bench.tiers) == {"full", "quick"}
+    assert set(bench.worlds()) == WORLDS
+    objectives = {(s.world, s.objective) for s in bench.scenarios}
+    for world in ("pursuit", "synchronization", "foraging", "flocking", "transport"):
+        assert {(world, "help"), (world, "hinder")} <= objectives
+    assert {("schelling", "integrate"), ("schelling", "segregate")} <= objectives
+    crafting = [s for s in bench.scenarios if s.world == "crafting"]
+    tasks = {s.params["task"] for s in crafting}
+    categories = {dict(get_world("crafting").list_tasks())[t].split("]")[0].split(",")[0] for t in tasks}
+    assert len(tasks) == 2 and len(categories) == 2, categories
+    assert {s.objective for s in crafting} == {"accelerate", "shortage", "inequality"} and len(crafting) == 6
+    for s in bench.scenarios:  # every scenario names what its world can play
+        assert s.objective in get_world(s.world).objectives
+
+
+def test_quick_tier_is_two_agents_few_seeds_short_and_counted() -> None:
+    bench = load_benchmark(SHIPPED)
+    quick = bench.tier("quick")
+    assert quick.influence == 2 and quick.rounds <= 10 and len(parse_seeds(quick.seeds)) <= 3
+    entry = Entry(policy="llm", models=("local:gemma3-270m",), tier="quick", seeds=tuple(parse_seeds(quick.seeds)))
+    lines = estimate(build_suite(bench, entry))
+    assert len(lines) == len(bench.scenarios)
+    # 24 scenarios x 2 seeds x 2 agents x 5 rounds x 1 call (one_call): the figure the file's comment states
+    assert sum(c.calls for c in lines) == 480 == len(bench.scenarios) * 2 * 2 * 5
+    assert all(c.usd == 0.0 for c in lines)  # the local model is priced at 0
+
+
+@pytest.mark.parametrize("tier", ["quick", "full"])
+def test_every_tier_is_a_valid_suite(tier: str) -> None:
+    bench = load_benchmark(SHIPPED)
+    entry = Entry(policy="random", tier=tier, seeds=tuple(parse_seeds(bench.tier(tier).seeds)))
+    suite = build_suite(bench, entry)
+    parse_suite(suite.model_dump(mode="json"))  # the runner's own validation, world by world
+    n = len(bench.scenarios)
+    assert len(suite.cases) == 2 * n  # random and the heuristic reference per scenario
+    assert len(pairs_of(suite)) == 4 * n * len(entry.seeds)  # + stay and mimic
+
+
+def test_roles_name_every_row_of_a_scenario(tiny: Path) -> None:
+    bench = load_benchmark(tiny)
+    entry = Entry(policy="heuristic", tier="quick", seeds=(0, 1))
+    suite = build_suite(bench, entry)
+    table = roles(bench, entry, suite)
+    keys = {p.case.content_key()[:16] for p in pairs_of(suite)}
+    assert set(table) == keys  # every pair has a role, no role lacks a pair
+    for s in bench.scenarios:
+        got = {i["role"] for items in table.values() for i in items if i["scenario"] == s.name}
+        assert got == {"entry", "reference", "stay", "mimic"}
+    # the heuristic under test is its own reference: one case, two roles
+    both = [items for items in table.values() if {i["role"] for i in items} == {"entry", "reference"}]
+    assert len(both) == len(bench.scenarios)
+
+
+def test_an_llm_benchmark_plays_each_model(tiny: Path) -> None:
+    bench = load_benchmark(tiny)
+    entry = Entry(policy="llm", models=("fake:a", "openai:b"), tier="quick", seeds=(0,))
+    suite = build_suite(bench, entry)
+    llm = [c for c in suite.cases if c.controller == "llm"]
+    assert sorted({c.model for c in llm}) == ["fake:a", "openai:b"] and len(llm) == 2 * len(bench.scenarios)
+    assert all(c.controller_options == {"one_call": True} for c in llm)  # the tier's LLM options
+
+
+def test_suite_models_axis_plays_each_llm_case_at_each_model() -> None:
+    data = {
+        "seeds": 1,
+        "axes": {"models": ["fake:a", "fake:b"]},
+        "cases": [
+            {"name": "talk", "world": "voter", "policy": "llm", "model": "fake:x", "rounds": 2},
+            {"name": "rule", "world": "voter", "policy": "heuristic", "rounds": 2},
+        ],
+    }
+    suite = parse_suite(data)
+    cases = suite.expanded_cases()
+    assert [(c.name, c.model) for c in cases] == [("talk-fake:a", "fake:a"), ("talk-fake:b", "fake:b"), ("rule", None)]
+    with pytest.raises(ConfigError, match="axes.models"):
+        parse_suite({**data, "axes": {"models": ["nope"]}})
+
+
+def test_seed_ranges() -> None:
+    assert parse_seeds("3-5") == [3, 4, 5] and parse_seeds("1,4,7") == [1, 4, 7] and parse_seeds("2") == [2]
+    for bad in ("5-3", "a", "1,1", "-2"):
+        with pytest.raises(ConfigError, match="seeds"):
+            parse_seeds(bad)
