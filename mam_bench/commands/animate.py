@@ -43,6 +43,7 @@ def handle(args: argparse.Namespace) -> int:
     non_empty(args.run_dir, "run_dir")
     non_empty(args.out, "out")
     run_dir, out = Path(args.run_dir), Path(args.out)
+    check_name_lengths(run_dir, "run_dir")
     if not (run_dir / "treatment.jsonl").exists():
         raise ConfigError("run_dir", f"{run_dir} holds no treatment.jsonl (not a run directory)")
     if out.suffix.lower() not in (".gif", ".mp4"):

@@ -118,29 +118,38 @@ def _sweep(jobs: list[tuple[str, dict[str, Any], int, int]], workers: int) -> li
 
 
 def announce_compiling() -> None:
-    """Say once, on stderr, when numba compiles a kernel (a cache miss: a fresh install or an
-    edited kernel): the first landscape then takes tens of seconds instead of one."""
+    """Say once per command, on stderr, when numba compiles a kernel (a cache miss: a fresh
+    install or an edited kernel): the first landscape then takes tens of seconds, not one."""
     if "numba" not in sys.modules and importlib.util.find_spec("numba") is None:
         return
     from numba.core import event
 
-    class Announce(event.Listener):
-        said = False
+    listener = _ANNOUNCER.get("listener")
+    if listener is None:
 
-        def on_start(self, ev: Any) -> None:
-            if not Announce.said:
-                Announce.said = True
-                print(
-                    "compiling the landscape kernel (once after an install or an edit; later runs load it "
-                    "from numba's cache)...",
-                    file=sys.stderr,
-                    flush=True,
-                )
+        class Announce(event.Listener):
+            said = False
 
-        def on_end(self, ev: Any) -> None:
-            pass
+            def on_start(self, ev: Any) -> None:
+                if not self.said:
+                    self.said = True
+                    print(
+                        "compiling the landscape kernel (once after an install or an edit; later runs load "
+                        "it from numba's cache)...",
+                        file=sys.stderr,
+                        flush=True,
+                    )
 
-    event.register("numba:compile", Announce())
+            def on_end(self, ev: Any) -> None:
+                pass
+
+        listener = _ANNOUNCER["listener"] = Announce()
+        event.register("numba:compile", listener)
+    listener.said = False
+
+
+#: the one compile listener of this process (a long-lived caller runs many landscapes)
+_ANNOUNCER: dict[str, Any] = {}
 
 
 def ours(path: Path) -> bool:

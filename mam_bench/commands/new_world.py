@@ -49,7 +49,7 @@ def shadows(name: str) -> bool:
 
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.registry import world_names
-    from mam_bench.run_dir import check_out_dir, non_empty
+    from mam_bench.run_dir import check_name_lengths, check_out_dir, non_empty
 
     name = args.name
     non_empty(args.dir, "dir")
@@ -64,6 +64,7 @@ def handle(args: argparse.Namespace) -> int:
     if name in world_names():
         raise ConfigError("name", f"a world named {name!r} is already registered")
     folder = Path(args.dir)
+    check_name_lengths(folder, "dir")
     if folder.exists() and not folder.is_dir():
         raise ConfigError("dir", f"{folder} is not a directory")
     check_out_dir(folder, "dir")

@@ -240,6 +240,7 @@ def handle(args: argparse.Namespace) -> int:
         flag = "--out" if args.out else "--pairs"
         raise ConfigError(flag[2:], f"--markdown prints the summary; {flag} is for the HTML report")
     folder = Path(args.dir)
+    check_name_lengths(folder, "dir")
     if not folder.is_dir():
         raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")
     if args.markdown:

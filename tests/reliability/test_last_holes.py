@@ -264,3 +264,24 @@ def test_another_suite_is_not_blamed_on_changed_data(work, capsys):
     (work / "other.yaml").write_text(yaml.safe_dump(other))
     err = refused(capsys, ["experiment", str(work / "other.yaml"), "--out", str(work / "E")], "resume", work)
     assert "suite differs" in err and "world data files changed" not in err
+
+
+def test_a_numba_compile_is_announced_once(capsys):
+    """A cache miss compiles (tens of seconds for the landscape kernel): said once, on stderr."""
+    from numba import njit
+
+    from mam_bench.commands.landscape import announce_compiling
+
+    announce_compiling()
+
+    @njit(cache=False)
+    def twice(x):
+        return 2 * x
+
+    @njit(cache=False)
+    def thrice(x):
+        return 3 * x
+
+    assert twice(2) == 4 and thrice(2) == 6  # two compiles
+    err = capsys.readouterr().err
+    assert err.count("compiling the landscape kernel") == 1
