@@ -130,7 +130,7 @@ def announce_compiling() -> None:
         class Announce(event.Listener):
             said = False
 
-            def on_start(self, ev: Any) -> None:
+            def on_start(self, _event: Any) -> None:
                 if not self.said:
                     self.said = True
                     print(
@@ -140,7 +140,7 @@ def announce_compiling() -> None:
                         flush=True,
                     )
 
-            def on_end(self, ev: Any) -> None:
+            def on_end(self, _event: Any) -> None:
                 pass
 
         listener = _ANNOUNCER["listener"] = Announce()

@@ -234,9 +234,12 @@ def read_json_record(path: Path) -> dict[str, Any]:
 def check_records(out: Path) -> None:
     """Every record file a resume would replace must be one: a regular, readable file whose
     every line parses. Checked whole before the rerun removes anything (a damaged folder is
-    left exactly as it was, for the user to look at)."""
-    from mam_bench.records import RECORD_FILES, read_jsonl
+    left exactly as it was, for the user to look at). The one thing a kill leaves, a last
+    line cut short in an unfinished run, is expected: the rerun writes that line again."""
+    from mam_bench.records import RECORD_FILES
+    from mam_bench.steering.replay import verify_chain
 
+    unfinished = not (out / "result.json").exists()
     for name in (*RECORD_FILES, "llm_cache.sqlite"):
         path = out / name
         if not path.exists() and not path.is_symlink():
@@ -248,19 +251,40 @@ def check_records(out: Path) -> None:
         if name.endswith(".json"):
             read_json_record(path)
         elif name.endswith(".jsonl"):
-            try:
-                read_jsonl(path)
-            except ConfigError as exc:
-                raise ConfigError("resume", f"{exc.message}; nothing was changed") from None
+            rows = jsonl_rows(path, allow_cut_tail=unfinished)
+            if name == "decisions.jsonl":
+                try:
+                    verify_chain(path, rows)
+                except ConfigError as exc:
+                    raise ConfigError("resume", f"{exc.message}; nothing was changed") from None
         elif not os.access(path, os.R_OK | os.W_OK):
             raise ConfigError("resume", f"cannot read and write {path}; nothing was changed")
-    if (out / "decisions.jsonl").is_file():
-        from mam_bench.steering.replay import verify_chain
 
+
+def jsonl_rows(path: Path, allow_cut_tail: bool) -> list[dict[str, Any]]:
+    """The rows of a JSONL record for a resume's check; a damaged line is `resume: ...`."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError("resume", f"cannot read {path}: {exc.strerror or exc}; nothing was changed") from None
+    if allow_cut_tail and data and not data.endswith(b"\n"):
+        data = data[: data.rfind(b"\n") + 1]  # the line being written when the run was killed
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError("resume", f"{path} is not a UTF-8 text file; nothing was changed") from None
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
         try:
-            verify_chain(out / "decisions.jsonl")
-        except ConfigError as exc:
-            raise ConfigError("resume", f"{exc.message}; nothing was changed") from None
+            row = json.loads(line)
+        except (ValueError, RecursionError):
+            row = None
+        if not isinstance(row, dict):
+            raise ConfigError("resume", f"{path} line {number} is damaged (not a JSON object); nothing was changed")
+        rows.append(row)
+    return rows
 
 
 def finished_result(out: Path) -> dict[str, Any] | None:

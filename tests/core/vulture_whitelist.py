@@ -43,6 +43,8 @@ RuleController  # registry.CONTROLLERS "module:attr" text for --policy rule
 StayController  # registry.CONTROLLERS "module:attr" text for --policy stay
 MimicController  # registry.CONTROLLERS "module:attr" text for --policy mimic
 RandomController  # registry.CONTROLLERS "module:attr" text for --policy random
+_.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
+_.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds

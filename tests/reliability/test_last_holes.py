@@ -285,3 +285,14 @@ def test_a_numba_compile_is_announced_once(capsys):
     assert twice(2) == 4 and thrice(2) == 6  # two compiles
     err = capsys.readouterr().err
     assert err.count("compiling the landscape kernel") == 1
+
+
+@pytest.mark.parametrize("name", ["treatment.jsonl", "decisions.jsonl"])
+def test_a_killed_run_whose_last_line_was_cut_resumes(work, capsys, name):
+    """A kill mid-write leaves a last line without its newline: expected, not damage."""
+    (work / "R" / "result.json").unlink()
+    path = work / "R" / name
+    path.write_text(path.read_text()[:-9])
+    code, err = cli_in_process(capsys, "run", "--resume", str(work / "R"))
+    assert code == 0, err
+    assert (work / "R" / "result.json").is_file()
