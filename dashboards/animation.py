@@ -136,9 +136,15 @@ def frames(run_dir: Path | str) -> list[Image.Image]:
     return out
 
 
+#: the GIF comment that marks an animation as written by `mam-bench animate` (a rerun may replace it)
+GIF_MARK = b"mam-bench animate"
+
+
 def write_gif(images: list[Image.Image], out: Path, ms_per_frame: int = 500) -> None:
     pal = [im.quantize(colors=255, dither=Image.Dither.NONE) for im in images]
-    pal[0].save(out, save_all=True, append_images=pal[1:], duration=ms_per_frame, loop=0, optimize=False)
+    pal[0].save(
+        out, save_all=True, append_images=pal[1:], duration=ms_per_frame, loop=0, optimize=False, comment=GIF_MARK
+    )
 
 
 def write_mp4(images: list[Image.Image], out: Path, fps: int = 2) -> bool:

@@ -101,10 +101,16 @@ def origin_allowed(headers: dict[str, str]) -> bool:
 
 def _guard(app: Any) -> Any:
     async def guarded(scope: dict, receive: Any, send: Any) -> None:
-        if scope.get("type") == "websocket":
+        if scope.get("type") in ("websocket", "http"):
             headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
             if not origin_allowed(headers):
-                await send({"type": "websocket.close", "code": 1008})
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                else:  # a POST from a foreign page (close or evict a kernel): refused like the websocket
+                    await send(
+                        {"type": "http.response.start", "status": 403, "headers": [(b"content-type", b"text/plain")]}
+                    )
+                    await send({"type": "http.response.body", "body": b"forbidden origin"})
                 return
         await app(scope, receive, send)
 
@@ -113,13 +119,17 @@ def _guard(app: Any) -> Any:
 
 
 def install_origin_check() -> int:
-    """Wrap every websocket route of Solara's Starlette app; returns how many were wrapped."""
+    """Wrap every websocket route and every route that changes state (POST: close or evict a
+    kernel) of Solara's Starlette app; returns how many were wrapped."""
     from solara.server import starlette as server
-    from starlette.routing import WebSocketRoute
+    from starlette.routing import Route, WebSocketRoute
 
     n = 0
     for route in server.app.routes:
-        if isinstance(route, WebSocketRoute) and not getattr(route.app, "__wrapped_by_origin_check__", False):
+        changes = isinstance(route, Route) and bool({"POST", "PUT", "DELETE", "PATCH"} & set(route.methods or ()))
+        if (isinstance(route, WebSocketRoute) or changes) and not getattr(
+            route.app, "__wrapped_by_origin_check__", False
+        ):
             route.app = _guard(route.app)
             n += 1
     return n

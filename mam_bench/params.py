@@ -122,5 +122,9 @@ def parse_param_pairs(items: list[str] | None) -> dict[str, str]:
         if "=" not in item:
             raise ConfigError("param", f"expected KEY=VALUE, got {item!r}")
         key, value = item.split("=", 1)
+        if key.strip() in out:
+            raise ConfigError(
+                f"param.{key.strip()}", f"given twice ({out[key.strip()]!r} and {value.strip()!r}); give it once"
+            )
         out[key.strip()] = value.strip()
     return out

@@ -57,6 +57,22 @@ def dumps(obj: Any, **kw: Any) -> str:
     return json.dumps(_clean(obj), default=_default, ensure_ascii=False, **kw)
 
 
+#: records written with a per-line chain: each line's `chain` is the SHA-256 of the previous
+#: line's chain and this line's row (without `chain`), so an edited, reordered, dropped or torn
+#: line breaks every chain after it (steering.replay checks it before replaying)
+CHAINED = ("decisions.jsonl",)
+CHAIN_KEY = "chain"
+
+
+def chain_link(previous: str, row: dict[str, Any]) -> str:
+    """The chain value of `row` after a line whose chain was `previous` ("" for the first)."""
+    import hashlib
+
+    plain = json.loads(dumps({k: v for k, v in row.items() if k != CHAIN_KEY}))  # as it reads back
+    body = json.dumps(plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
+
+
 def ensure_writable(out: Path | str) -> Path:
     """Fail before any work if the output folder cannot be created or written."""
     path = Path(out)
@@ -76,6 +92,7 @@ class RunRecords:
     def __init__(self, out: Path | str | None):
         self.out = Path(out) if out is not None else None
         self._files: dict[str, IO[str]] = {}
+        self._chains: dict[str, str] = {}
         self.memory: dict[str, list[dict]] = {}
         if self.out is not None:
             ensure_writable(self.out)
@@ -92,6 +109,9 @@ class RunRecords:
         fh = self._files.get(name)
         if fh is None:
             fh = self._files[name] = open(self.out / name, "a", encoding="utf-8")
+        if name in CHAINED:
+            link = self._chains[name] = chain_link(self._chains.get(name, ""), row)
+            row = {**row, CHAIN_KEY: link}
         fh.write(dumps(row) + "\n")
         fh.flush()
 

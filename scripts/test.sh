@@ -10,11 +10,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  echo "test.sh: installing chromium (for the browser tests)" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
-[ -x .venv/bin/python ] || python3 -m venv .venv
+say() { echo "test.sh: $*" >&2; }
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv"
+  python3 -m venv .venv
+fi
+say "installing mam-bench[all,test] into .venv (the first time builds llama-cpp-python from source: about 5-15 min on 2 cores; later runs take seconds)"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[all,test]"
+say "installed; linting"
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
 export RAY_USAGE_STATS_ENABLED=0 PYTHONHASHSEED=0
+say "running the tests"
 exec .venv/bin/python -m pytest -q -p no:cacheprovider -n 2 --durations=25 "$@"

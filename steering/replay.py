@@ -13,7 +13,28 @@ from typing import Any
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError
-from mam_bench.records import read_jsonl
+from mam_bench.records import CHAIN_KEY, chain_link, read_jsonl
+
+
+def verify_chain(path: Path, rows: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The rows of a chained record, each line's chain checked against the one before it: an
+    edited, reordered, dropped or inserted line is a ConfigError naming the first bad line."""
+    rows = read_jsonl(path) if rows is None else rows
+    previous = ""
+    for number, row in enumerate(rows, 1):
+        link = row.get(CHAIN_KEY)
+        if not isinstance(link, str):
+            raise ConfigError(
+                "replay", f"{path} line {number} carries no chain (recorded by an older version, or edited)"
+            )
+        if link != chain_link(previous, row):
+            raise ConfigError(
+                "replay",
+                f"{path} line {number} does not match its chain (the record was edited, reordered or "
+                "cut); it cannot be trusted",
+            )
+        previous = link
+    return rows
 
 
 class ReplayController(Controller):
@@ -32,7 +53,7 @@ class ReplayController(Controller):
         self.source = str(path)
         self.rows: dict[tuple[int, int], dict[str, Any]] = {}
         try:
-            recorded = read_jsonl(path)
+            recorded = verify_chain(path, read_jsonl(path))
         except ConfigError as exc:
             raise ConfigError("replay", exc.message) from None
         for number, row in enumerate(recorded, 1):

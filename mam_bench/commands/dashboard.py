@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -96,6 +97,7 @@ def server_env(
 def wait_until_serving(proc: subprocess.Popen, port: int, timeout: float = 120.0) -> bool:
     """True once the server answers on the port (so the printed address works); False if it exits."""
     import time
+    import urllib.error
     import urllib.request
 
     end = time.monotonic() + timeout
@@ -103,6 +105,8 @@ def wait_until_serving(proc: subprocess.Popen, port: int, timeout: float = 120.0
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
                 return True
+        except urllib.error.HTTPError:  # it answers (an error page is still the server)
+            return True
         except OSError:
             time.sleep(0.2)
     return False
@@ -138,12 +142,48 @@ def handle(args: argparse.Namespace) -> int:
         env=server_env(
             args.world, args.run, args.landscape, tuple(args.allow_key_env), tuple(args.allow_base_url), args.replay_dir
         ),
+        start_new_session=True,  # its own process group: stopping this command stops all of Solara
     )
+    previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
     try:
         if wait_until_serving(proc, args.port):
             print(f"dashboard: http://127.0.0.1:{args.port}/  (landscape page: /landscape)", flush=True)
         return proc.wait()
-    except KeyboardInterrupt:
-        proc.terminate()
-        proc.wait(timeout=10)
-        return 130
+    except (KeyboardInterrupt, Stopped) as exc:
+        return 128 + (exc.signum if isinstance(exc, Stopped) else signal.SIGINT)
+    finally:
+        stop_server(proc)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class Stopped(Exception):
+    """This command got TERM, INT or HUP: the server is stopped with it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def stop_server(proc: subprocess.Popen, grace: float = 3.0) -> None:
+    """TERM the server's whole process group, KILL what is left after `grace` seconds, so the
+    port is free when this command exits (a `kill PID` of the command must not leave it serving)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            break
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            continue
+        if sig == signal.SIGTERM:  # the leader is gone; anything it left in the group goes too
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            break

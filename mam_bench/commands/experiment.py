@@ -87,7 +87,7 @@ def read_suite(path: str) -> Any:
     """Load and bound a suite file: text, YAML, a mapping, sizes within the limits; then validate it."""
     import yaml
 
-    from mam_bench.experiment.suite import parse_suite
+    from mam_bench.experiment.suite import parse_suite, read_yaml
 
     p = Path(path)
     if not p.is_file():
@@ -101,7 +101,7 @@ def read_suite(path: str) -> Any:
     if "\x00" in text:
         raise ConfigError("suite", f"{p} is a binary file, not YAML")
     try:
-        data = yaml.safe_load(text)
+        data = read_yaml(text)
     except yaml.YAMLError as exc:
         raise ConfigError("suite", f"not valid YAML: {exc}") from None
     if isinstance(data, dict):
@@ -140,7 +140,12 @@ def handle(args: argparse.Namespace) -> int:
     from mam_bench.experiment.executors import MAX_JOBS
     from mam_bench.experiment.run_suite import MAX_ATTEMPTS, run_experiment
     from mam_bench.experiment.stats import format_flips, format_summary
+    from mam_bench.run_dir import check_out_dir, non_empty, refuse_other_kind
 
+    non_empty(args.suite, "suite")
+    non_empty(args.out, "out")
+    check_out_dir(Path(args.out))
+    refuse_other_kind(Path(args.out), "experiment")
     _finite("max_cost", args.max_cost)
     if args.max_calls is not None and args.max_calls < 0:
         raise ConfigError("max_calls", "must not be negative")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
+import os
 import statistics
+import sys
 import time
 from itertools import product
 from pathlib import Path
@@ -13,7 +16,7 @@ from typing import Any
 from mam_bench import startup
 from mam_bench.errors import ConfigError
 from mam_bench.registry import get_world, load, registration
-from mam_bench.run_dir import check_out_dir
+from mam_bench.run_dir import check_file_path, check_name_lengths, claim_file, non_empty
 
 COLUMNS = ("threshold", "vacancy", "seed", "status", "rounds", "final_satisfaction", "final_homophily")
 
@@ -34,6 +37,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="any other world parameter, as for `run` (e.g. streams=pilot for the page's draws)",
     )
     p.add_argument("--out", required=True, help="CSV file")
+    p.add_argument(
+        "--force", action="store_true", help="replace an --out file not written by landscape (moved aside first)"
+    )
     p.set_defaults(handler=handle)
 
 
@@ -63,6 +69,11 @@ def parse_seeds(text: str) -> list[int]:
         raise ConfigError("seeds", f"expected a range like 0-19 or a list like 0,1,2; got {text!r}") from None
     if not seeds or min(seeds) < 0:
         raise ConfigError("seeds", "need at least one seed, none negative")
+    if len(set(seeds)) != len(seeds):
+        from collections import Counter
+
+        twice = min(s for s, n in Counter(seeds).items() if n > 1)
+        raise ConfigError("seeds", f"seed {twice} is given twice (a repeated seed would count one run as several)")
     return seeds
 
 
@@ -106,6 +117,61 @@ def _sweep(jobs: list[tuple[str, dict[str, Any], int, int]], workers: int) -> li
         return list(pool.map(_one, jobs, chunksize=max(1, len(jobs) // (16 * workers))))
 
 
+def announce_compiling() -> None:
+    """Say once per command, on stderr, when numba compiles a kernel (a cache miss: a fresh
+    install or an edited kernel): the first landscape then takes tens of seconds, not one."""
+    if "numba" not in sys.modules and importlib.util.find_spec("numba") is None:
+        return
+    from numba.core import event
+
+    listener = _ANNOUNCER.get("listener")
+    if listener is None:
+
+        class Announce(event.Listener):
+            said = False
+
+            def on_start(self, _event: Any) -> None:
+                if not self.said:
+                    self.said = True
+                    print(
+                        "compiling the landscape kernel (once after an install or an edit; later runs load "
+                        "it from numba's cache)...",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+
+            def on_end(self, _event: Any) -> None:
+                pass
+
+        listener = _ANNOUNCER["listener"] = Announce()
+        event.register("numba:compile", listener)
+    listener.said = False
+
+
+#: the one compile listener of this process (a long-lived caller runs many landscapes)
+_ANNOUNCER: dict[str, Any] = {}
+
+
+def ours(path: Path) -> bool:
+    """A landscape CSV (its header is ours), which a rerun may replace."""
+    with open(path, "rb") as fh:
+        return fh.readline(4096).rstrip(b"\r\n") == ",".join(COLUMNS).encode()
+
+
+def write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
+    """Write beside the target, then rename: a full disk leaves the old file, not half a table."""
+    tmp = out.with_name(f".{out.name}.tmp")
+    try:
+        with open(tmp, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(COLUMNS)
+            w.writerows([row[k] for k in COLUMNS] for row in rows)
+        os.replace(tmp, out)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
+
+
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.experiment.executors import MAX_JOBS
     from mam_bench.params import parse_param_pairs
@@ -114,6 +180,7 @@ def handle(args: argparse.Namespace) -> int:
     startup.hold_collector()
     if not registration(args.world).landscape:
         raise ConfigError("world", f"{args.world} has no reference landscape")
+    announce_compiling()
     cls = landscape_source(args.world)
     thresholds = _fractions(args.thresholds, "thresholds")
     vacancies = _fractions(args.vacancies, "vacancies")
@@ -135,10 +202,16 @@ def handle(args: argparse.Namespace) -> int:
         params = {**extra, "threshold": t, "vacancy": v, "size": str(args.size)}
         cls.Params.from_strings(params)  # validate every cell before any run
         cells.append((t, v, params))
+    non_empty(args.out, "out")
     out = Path(args.out)
+    check_name_lengths(out)
     if out.is_dir():
         raise ConfigError("out", f"{out} is a directory; give a .csv file")
-    check_out_dir(out.parent if str(out.parent) else Path("."))
+    check_file_path(out)
+    if out.exists() and not out.is_file():
+        raise ConfigError("out", f"{out} is not a regular file (a device or pipe); give a .csv file")
+    if out.exists() and not ours(out) and not args.force:
+        claim_file(out, False, ours)  # raises: refused before the sweep, not after it
     ensure_writable(out.parent if str(out.parent) else Path("."))
     jobs = [(args.world, params, s, args.max_rounds) for _, _, params in cells for s in seeds]
     started = time.perf_counter()
@@ -151,10 +224,10 @@ def handle(args: argparse.Namespace) -> int:
     for t, v, _ in cells:
         for _ in seeds:
             rows.append({"threshold": t, "vacancy": v, **next(it)})
-    with open(out, "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(COLUMNS)
-        w.writerows([row[k] for k in COLUMNS] for row in rows)
+    aside = claim_file(out, args.force, ours)
+    if aside is not None:
+        print(f"moved the old {out.name} aside to {aside}", file=sys.stderr)
+    write_csv(out, rows)
     print(f"{'threshold':>9s} {'vacancy':>7s} {'mean_sat':>9s} {'sd_sat':>8s} {'mean_oeh':>9s}  statuses")
     for k, (t, v, _) in enumerate(cells):
         group = rows[k * len(seeds) : (k + 1) * len(seeds)]  # rows come cell by cell, seeds in order

@@ -8,11 +8,13 @@ import csv
 import html
 import json
 import math
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mam_bench.errors import ConfigError
-from mam_bench.run_dir import check_out_dir
+from mam_bench.run_dir import check_file_path, check_name_lengths, claim_file, non_empty
 
 # pandas, SciPy (stats) and pydantic (suite) are imported by the functions that use them, so
 # that `report --help` answers at once
@@ -39,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--split",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=None,
         help="with --markdown: the rows per reference status (default; --no-split for pooled rows only)",
     )
     p.add_argument("more", nargs="*", help="with --leaderboard: more benchmark folders, side by side")
@@ -50,6 +52,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "(HTML with --html or --out FILE)",
     )
     p.add_argument("--html", action="store_true", help="with --leaderboard: write HTML (default DIR/leaderboard.html)")
+    p.add_argument(
+        "--force", action="store_true", help="replace an --out file not written by report (moved aside first)"
+    )
     p.set_defaults(handler=handle)
 
 
@@ -245,7 +250,23 @@ def check_report_table(path: Path) -> None:
         raise ConfigError("dir", f"{path} holds no pairs")
 
 
+#: how every report page begins (a file that begins so is ours, and a rerun may replace it)
+PAGE_HEAD = "<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench report"
+
+
+def ours(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(len(PAGE_HEAD)) == PAGE_HEAD.encode()
+
+
 def handle(args: argparse.Namespace) -> int:
+    non_empty(args.dir, "dir")
+    non_empty(args.out, "out")
+    if args.split is not None and not args.markdown:
+        raise ConfigError("split", "only the Markdown summary has split rows; pass --markdown with --split")
+    if args.markdown and (args.out or args.pairs):
+        flag = "--out" if args.out else "--pairs"
+        raise ConfigError(flag[2:], f"--markdown prints the summary; {flag} is for the HTML report")
     if args.leaderboard:
         from mam_bench.commands.leaderboard import handle_leaderboard
 
@@ -253,6 +274,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.more or args.html:
         raise ConfigError("dir", "several folders and --html go with --leaderboard only")
     folder = Path(args.dir)
+    check_name_lengths(folder, "dir")
     if not folder.is_dir():
         raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")
     if args.markdown:
@@ -262,15 +284,18 @@ def handle(args: argparse.Namespace) -> int:
         if not summary.is_file():
             raise ConfigError("dir", f"{folder} has no summary.csv (run mam-bench experiment first)")
         try:
-            print(summary_markdown(summary, split=args.split), end="")
+            print(summary_markdown(summary, split=args.split is not False), end="")
         except (KeyError, ValueError, UnicodeDecodeError) as exc:
             raise ConfigError("dir", f"{summary} is damaged ({type(exc).__name__}: {str(exc)[:200]})") from None
         return 0
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()] if args.pairs else None
     out = Path(args.out) if args.out else folder / "report.html"
+    check_name_lengths(out)
     if out.is_dir():
         raise ConfigError("out", f"{out} is a directory; give an .html file")
-    check_out_dir(out.parent if str(out.parent) else Path("."))
+    check_file_path(out)
+    if out.exists() and not args.force:
+        claim_file(out, False, ours)  # refused now, before the report is built
     check_report_table(folder / "table.csv")
     try:
         page = build_report(folder, pairs)
@@ -281,9 +306,15 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError(
             "dir", f"{folder / 'table.csv'} is damaged or incomplete ({type(exc).__name__}: {str(exc)[:200]})"
         ) from None
-    try:
-        out.write_text(page, encoding="utf-8")
+    aside = claim_file(out, args.force, ours)
+    if aside is not None:
+        print(f"moved the old {out.name} aside to {aside}", file=sys.stderr)
+    tmp = out.with_name(f".{out.name}.tmp")
+    try:  # beside the target, then renamed: a full disk leaves the old file whole
+        tmp.write_text(page, encoding="utf-8")
+        os.replace(tmp, out)
     except OSError as exc:
+        tmp.unlink(missing_ok=True)
         raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"report -> {out}")
     return 0

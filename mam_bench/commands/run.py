@@ -15,7 +15,7 @@ from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.preflight import LLM_ONLY, check_controller
 from mam_bench.registry import controller_names
-from mam_bench.run_dir import DirLock, check_out_dir, holds_run, move_aside
+from mam_bench.run_dir import DirLock, check_out_dir, holds_experiment, holds_run, move_aside, refuse_other_kind
 from mam_bench.status import Validity
 
 if TYPE_CHECKING:  # the runner brings Mesa, numpy and pydantic; `run --help` must not wait for them
@@ -125,9 +125,6 @@ def seed_of(text: str | int) -> int:
 
 
 def spec_from_args(args: argparse.Namespace) -> PairSpec:
-    from mam_bench.params import parse_param_pairs
-    from mam_bench.runner import PairSpec
-
     for name in NON_EMPTY:
         value = getattr(args, name, None)
         if isinstance(value, str) and not value.strip():
@@ -160,6 +157,20 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
             "the llm policy needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
             "or local:gemma3-270m with the [local] extra)",
         )
+    try:
+        return build_spec(args, seed, ids, options)
+    except ConfigError as exc:  # name the flag the user typed, not the record's field
+        raise ConfigError(USER_FIELDS.get(exc.field, exc.field), exc.message) from None
+
+
+#: record field -> the flag that sets it, for errors
+USER_FIELDS = {"max_policy_error_share": "max_policy_errors"}
+
+
+def build_spec(args: argparse.Namespace, seed: int, ids: tuple[int, ...] | None, options: dict[str, Any]) -> PairSpec:
+    from mam_bench.params import parse_param_pairs
+    from mam_bench.runner import PairSpec
+
     return PairSpec.build(
         world=args.world,
         seed=seed,
@@ -186,20 +197,125 @@ def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
     out = Path(args.resume)
     from mam_bench.runner import PairSpec
 
+    if not out.exists():
+        raise ConfigError("resume", f"{out} does not exist")
+    if not out.is_dir():
+        raise ConfigError("resume", f"{out} is not a folder (give the run directory)")
+    if holds_experiment(out):
+        raise ConfigError(
+            "resume", f"{out} is an experiment folder; resume it with `mam-bench experiment SUITE --out {out}`"
+        )
     spec_file = out / "spec.json"
-    if not spec_file.is_file():
+    if not spec_file.exists():
         raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
-    try:
-        data = json.loads(spec_file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ConfigError("resume", f"{spec_file} is damaged: {exc}") from None
-    if not isinstance(data, dict):
-        raise ConfigError("resume", f"{spec_file} is damaged: expected a JSON object")
+    check_records(out)
+    data = read_json_record(spec_file)
     try:
         spec = PairSpec.build(**data)
     except ConfigError as exc:
         raise ConfigError("resume", f"{spec_file} is damaged: {exc}") from None
     return spec, out
+
+
+def read_json_record(path: Path) -> dict[str, Any]:
+    """A JSON record (spec.json, result.json) as an object; anything else is `resume: ... damaged`."""
+    if not path.is_file():
+        raise ConfigError("resume", f"{path} is not a regular file; nothing was changed")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ConfigError("resume", f"{path} is damaged: nested too deeply; nothing was changed") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ConfigError("resume", f"{path} is damaged: {exc}; nothing was changed") from None
+    if not isinstance(data, dict):
+        raise ConfigError("resume", f"{path} is damaged: expected a JSON object; nothing was changed")
+    return data
+
+
+def check_records(out: Path) -> None:
+    """Every record file a resume would replace must be one: a regular, readable file whose
+    every line parses. Checked whole before the rerun removes anything (a damaged folder is
+    left exactly as it was, for the user to look at). The one thing a kill leaves, a last
+    line cut short in an unfinished run, is expected: the rerun writes that line again."""
+    from mam_bench.records import RECORD_FILES
+    from mam_bench.steering.replay import verify_chain
+
+    unfinished = not (out / "result.json").exists()
+    for name in (*RECORD_FILES, "llm_cache.sqlite"):
+        path = out / name
+        if not path.exists() and not path.is_symlink():
+            continue
+        if not path.is_file():
+            raise ConfigError(
+                "resume", f"{path} is not a regular file (a folder or a broken link); nothing was changed"
+            )
+        if name.endswith(".json"):
+            read_json_record(path)
+        elif name.endswith(".jsonl"):
+            rows = jsonl_rows(path, allow_cut_tail=unfinished)
+            if name == "decisions.jsonl":
+                try:
+                    verify_chain(path, rows)
+                except ConfigError as exc:
+                    raise ConfigError("resume", f"{exc.message}; nothing was changed") from None
+        elif not os.access(path, os.R_OK | os.W_OK):
+            raise ConfigError("resume", f"cannot read and write {path}; nothing was changed")
+
+
+def jsonl_rows(path: Path, allow_cut_tail: bool) -> list[dict[str, Any]]:
+    """The rows of a JSONL record for a resume's check; a damaged line is `resume: ...`."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError("resume", f"cannot read {path}: {exc.strerror or exc}; nothing was changed") from None
+    if allow_cut_tail and data and not data.endswith(b"\n"):
+        data = data[: data.rfind(b"\n") + 1]  # the line being written when the run was killed
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError("resume", f"{path} is not a UTF-8 text file; nothing was changed") from None
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (ValueError, RecursionError):
+            row = None
+        if not isinstance(row, dict):
+            raise ConfigError("resume", f"{path} line {number} is damaged (not a JSON object); nothing was changed")
+        rows.append(row)
+    return rows
+
+
+def finished_result(out: Path) -> dict[str, Any] | None:
+    """The result of a run that already finished (its result.json), which a resume keeps."""
+    path = out / "result.json"
+    if not path.is_file():
+        return None
+    result = read_json_record(path)
+    needed = ("world", "metric", "reference", "treatment", "delta", "lift", "direction", "influence_ids")
+    if not all(k in result for k in needed):
+        raise ConfigError("resume", f"{path} is damaged: it lacks {[k for k in needed if k not in result]}")
+    return result
+
+
+def measurable_world(prep: Any) -> Any:
+    """The treatment world built once up front: a setting whose metrics are undefined (every
+    agent an influence agent, so no ordinary neighbours are left to score) is a clear error."""
+    try:
+        prep.new_world(treatment=True)
+        return prep.new_world(treatment=False)
+    except ConfigError:
+        raise
+    except (RuntimeError, ValueError, ArithmeticError) as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        field = "influence_ids" if prep.spec.influence_ids is not None else "influence"
+        raise ConfigError(
+            field,
+            f"{len(prep.influence_ids)} influence agents leave the world's metrics undefined ({cause}); "
+            "use fewer influence agents",
+        ) from None
 
 
 def process_age() -> float:
@@ -246,11 +362,25 @@ def handle(args: argparse.Namespace) -> int:
     else:
         spec = spec_from_args(args)
         out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
-    prep = prepare(spec)  # every check before any work, and before any file is touched
+    try:
+        prep = prepare(spec)  # every check before any work, and before any file is touched
+    except ConfigError as exc:
+        if not args.resume:
+            raise
+        raise ConfigError("resume", f"{out / 'spec.json'} holds a bad {exc.field}: {exc.message}") from None
+    done = finished_result(out) if args.resume else None
+    if done is not None:  # nothing to continue: rerunning could only replace a result
+        print(f"{out} is already finished; its result is kept (a new run needs a new --out)", file=sys.stderr)
+        try:
+            print(format_result(done, out))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ConfigError("resume", f"{out / 'result.json'} is damaged ({type(exc).__name__}: {exc})") from None
+        invalid = (done.get("validity") or {}).get("status") == Validity.INVALID
+        return 3 if invalid else 0
     startup.imports_done()  # the world and its modules are loaded
     if prep.rounds > MAX_ROUNDS:
         raise ConfigError("rounds", f"{prep.rounds} treatment rounds; at most {MAX_ROUNDS}")
-    cap = prep.new_world(treatment=False).reference_cap()
+    cap = measurable_world(prep).reference_cap()
     if cap > MAX_ROUNDS:
         raise ConfigError("param.max_rounds", f"the reference may run {cap} rounds; at most {MAX_ROUNDS}")
     if spec.policy == "llm":
@@ -262,6 +392,7 @@ def handle(args: argparse.Namespace) -> int:
     if replay and Path(replay).resolve() in (out.resolve(), (out / "decisions.jsonl").resolve()):
         raise ConfigError("replay", "the replayed run cannot be the --out of the replay (it would be replaced)")
     check_out_dir(out)
+    refuse_other_kind(out, "run")
     refuse = not args.resume and not args.force
     if refuse and holds_run(out):
         raise ConfigError(

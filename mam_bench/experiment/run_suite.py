@@ -77,7 +77,12 @@ def check_provenance(out: Path, suite: Suite, allow_mixed: bool) -> dict[str, An
         differs.append("world_data")
     if differs and not allow_mixed:
         detail = ", ".join(f"{k} {recorded.get(k)!r} -> {current.get(k)!r}" for k in differs if k != "world_data")
-        if "world_data" in differs:
+        before, now = recorded.get("world_data"), current["world_data"]
+        if "world_data" in differs and isinstance(before, dict) and set(before) != set(now):
+            # another suite (other worlds), not changed data files
+            worlds = f"the suite differs: worlds {', '.join(sorted(before))} -> {', '.join(sorted(now))}"
+            detail = ", ".join(x for x in (detail, worlds) if x)
+        elif "world_data" in differs:
             detail = ", ".join(x for x in (detail, "world data files changed") if x)
         raise ConfigError(
             "resume",

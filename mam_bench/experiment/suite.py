@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,8 @@ MODEL_PROVIDERS = frozenset(
         "fake",
     }
 )
+#: the most treatment rounds a case or axis may ask for (as `mam-bench run`)
+MAX_ROUNDS = 100_000
 
 
 def checked_model(v: str) -> str:
@@ -76,7 +79,7 @@ class Case(BaseModel):
     model: str | None = None
     influence: int | None = Field(None, ge=0)
     influence_ids: tuple[int, ...] | None = None
-    rounds: int | None = Field(None, ge=1)
+    rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS)
     controller_options: dict[str, Any] = Field(default_factory=dict)
     #: K > 0: K random influence sets per seed, drawn from the addressed stream (seed, "placement", k)
     placement_draws: int | None = Field(None, ge=1)
@@ -185,6 +188,15 @@ class Axes(BaseModel):
     def _positive(cls, v: tuple[int, ...] | None) -> tuple[int, ...] | None:
         if v is not None and (not v or min(v) < 1):
             raise ValueError("need at least one value, each at least 1")
+        if v is not None and len(set(v)) != len(v):
+            raise ValueError(f"{min(x for x, n in Counter(v).items() if n > 1)} is given twice")
+        return v
+
+    @field_validator("rounds")
+    @classmethod
+    def _bounded_rounds(cls, v: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        if v is not None and max(v) > MAX_ROUNDS:
+            raise ValueError(f"{max(v)} rounds is above the limit of {MAX_ROUNDS}")
         return v
 
     @field_validator("models")
@@ -245,6 +257,9 @@ class Suite(BaseModel):
             raise ValueError("seed count must be at least 1")
         if isinstance(v, tuple) and (not v or min(v) < 0):
             raise ValueError("need at least one seed, none negative")
+        if isinstance(v, tuple) and len(set(v)) != len(v):
+            twice = min(s for s, n in Counter(v).items() if n > 1)
+            raise ValueError(f"seed {twice} is given twice (a repeated seed would count one pair as two)")
         if isinstance(v, str):
             a, sep, b = v.partition("-")
             if not sep or not a.strip().isdigit() or not b.strip().isdigit() or int(b) < int(a):
@@ -384,12 +399,25 @@ def pairs_of(suite: Suite) -> list[Pair]:
     return out
 
 
+def measurable_world(prep: Any) -> None:
+    """Build the treatment world once: metrics undefined for this setting are a ConfigError."""
+    try:
+        prep.new_world(treatment=True)
+    except ConfigError:
+        raise
+    except (RuntimeError, ValueError, ArithmeticError) as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        raise ConfigError(
+            "influence", f"{len(prep.influence_ids)} influence agents leave the world's metrics undefined ({cause})"
+        ) from None
+
+
 def _check_case(i: int, case: Case, seed: int) -> None:
     """Resolve the case against its world (parameters, objective, influence ids)."""
     prefix = f"cases[{i}]."
     try:
         get_world(case.world)
-        prepare(case.pair_spec(seed))
+        measurable_world(prepare(case.pair_spec(seed)))
     except ConfigError as exc:
         field = exc.field
         if field == "param" or field.startswith("param."):
@@ -463,6 +491,10 @@ def parse_suite(data: Any) -> Suite:
         raise _combined(errors)
     names = {c.name for c in suite.cases if c.name}
     for i, pair in enumerate(suite.contrasts):
+        if pair[0] == pair[1]:
+            raise ConfigError(f"contrasts[{i}]", f"contrasts {pair[0]!r} with itself (its lift over itself is 0)")
+        if pair in suite.contrasts[:i]:
+            raise ConfigError(f"contrasts[{i}]", f"{list(pair)} is given twice")
         for name in pair:
             if name not in names:
                 raise ConfigError(
@@ -491,12 +523,35 @@ def parse_suite(data: Any) -> Suite:
     return suite
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """safe_load, but a key given twice in one mapping is an error (YAML keeps the last silently)."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, (str, int, float, bool)) or key is None:
+                if key in seen:
+                    raise ConfigError(
+                        str(key),
+                        f"key {key!r} is given twice in one mapping (line {key_node.start_mark.line + 1}); "
+                        "YAML would keep only the last",
+                    )
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def read_yaml(text: str) -> Any:
+    """The suite's YAML as data; a repeated key is a ConfigError naming it and its line."""
+    return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
+
+
 def load_suite(path: Path | str) -> Suite:
     p = Path(path)
     if not p.is_file():
         raise ConfigError("suite", f"no such file: {p}")
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = read_yaml(p.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise ConfigError("suite", f"not valid YAML: {exc}") from None
     return parse_suite(data)

@@ -27,6 +27,7 @@ def test_animate_schelling_gif(tmp_path: Path, shots: Path) -> None:
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright may hold this thread's loop
         pool.submit(run_pair, spec, run_dir).result()
     out = shots / "fork.gif"
+    out.unlink(missing_ok=True)  # a GIF from an older version has no mark, and animate would keep it
     done = subprocess.run(
         [sys.executable, "-m", "mam_bench", "animate", str(run_dir), "--out", str(out)],
         cwd=ROOT,

@@ -1,0 +1,492 @@
+"""The hostile and careless user, rerun (issue 23): every subcommand fed the probe's inputs and
+generated ones, each in a fresh sandbox holding a finished run (R), a finished experiment (E), a
+suite and a few of the user's own files. Counted per case:
+
+- traceback: an exception escaped `main` (anything but argparse's usage exit);
+- data loss: a file or folder that was there before is changed or gone afterwards and its bytes
+  are found nowhere in the sandbox (`--force` moves the old one aside, which keeps them);
+- silent wrong result: exit 0 where the input must be refused (or non-zero where it must pass).
+
+    .venv/bin/python bench/fuzz_cli.py [--only WORD] [--list]
+
+prints the table (per command and in total) and each failing case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import io
+import itertools
+import json
+import os
+import shutil
+import sys
+import tempfile
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from mam_bench.cli import main
+
+RUN = ["run", "schelling", "--seed", "3", "--param", "size=10", "--rounds", "2"]
+LAND = ["landscape", "schelling", "--thresholds", "1/2", "--vacancies", "0.2", "--seeds", "0,1", "--size", "10"]
+CASE = {"world": "schelling", "params": {"size": 10}, "rounds": 2}
+SUITE = {"name": "fz", "seeds": 2, "cases": [CASE]}
+LONG = "x" * 300
+WORLDS = (
+    "boltzmann",
+    "civil_violence",
+    "crafting",
+    "flocking",
+    "foraging",
+    "pursuit",
+    "schelling",
+    "synchronization",
+    "transport",
+    "voter",
+)
+
+
+@dataclass
+class Case:
+    name: str
+    argv: list[str]
+    ok: bool = False  # True: must succeed (exit 0); False: must be refused (exit 2 or 3)
+    setup: str | None = None  # a sandbox edit before the case (see SETUPS)
+    replaces: tuple[str, ...] = ()  # paths an ok case may rewrite (its own output)
+    suite_text: str | None = None  # written to bad.yaml
+
+
+@dataclass
+class Outcome:
+    case: Case
+    code: int | None
+    err: str
+    traceback: bool = False
+    lost: list[str] = field(default_factory=list)
+    wrong: bool = False
+
+
+def tree(root: Path) -> dict[str, str]:
+    state = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        if p.name in (".mam-bench.lock", ".write-probe"):
+            continue
+        if p.is_symlink():
+            state[rel] = "link"
+        elif p.is_dir():
+            state[rel] = "dir"
+        elif p.is_file():
+            state[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return state
+
+
+def _damage(path: Path, how: str) -> None:
+    if how == "folder":
+        path.unlink()
+        path.mkdir()
+        (path / "x").write_text("x")
+    elif how == "garbage":
+        path.write_bytes(b"\xff\xfe not json \x00")
+    elif how == "torn":
+        path.write_text(path.read_text()[:-7])
+    elif how == "empty":
+        path.write_text("")
+    elif how == "deep":
+        path.write_text("[" * 100_000 + "]" * 100_000)
+
+
+def _edit_decisions(root: Path, how: str) -> None:
+    path = root / "R" / "decisions.jsonl"
+    lines = path.read_text().splitlines()
+    if how == "tamper":
+        row = json.loads(lines[3])
+        row["decision"] = {"row": 0, "col": 0}
+        lines[3] = json.dumps(row)
+    elif how == "reorder":
+        lines[1], lines[2] = lines[2], lines[1]
+    elif how == "truncate":
+        lines = lines[:-1]
+    elif how == "drop-first":
+        lines = lines[1:]
+    elif how == "strip-chain":
+        lines = [json.dumps({k: v for k, v in json.loads(x).items() if k != "chain"}) for x in lines]
+    elif how == "duplicate":
+        lines = lines + lines[-1:]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def apply_setup(root: Path, setup: str | None) -> None:
+    if setup is None:
+        return
+    kind, _, arg = setup.partition(":")
+    if kind == "damage":
+        name, how = arg.split("/")
+        _damage(root / "R" / name, how)
+    elif kind == "decisions":
+        _edit_decisions(root, arg)
+    elif kind == "lockdir":
+        (root / arg / ".mam-bench.lock").mkdir(parents=True)
+    elif kind == "foreign-gif":
+        (root / "fork.gif").write_bytes(b"GIF89a not ours")
+    elif kind == "spec-world":
+        spec = json.loads((root / "R" / "spec.json").read_text())
+        (root / "R" / "spec.json").write_text(json.dumps({**spec, "world": arg}))
+    elif kind == "drop-result":
+        (root / "R" / "result.json").unlink()
+
+
+def cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    # --- the probe's own inputs (issue 23) ---
+    add(Case("landscape over notes.txt", [*LAND, "--out", "notes.txt"]))
+    add(Case("report over the suite", ["report", "E", "--out", "suite.yaml"]))
+    add(Case("animate over a foreign fork.gif", ["animate", "R"], setup="foreign-gif"))
+    add(Case("resume, result.json a folder", ["run", "--resume", "R"], setup="damage:result.json/folder"))
+    add(Case("landscape duplicate seeds", [*LAND[:-4], "--seeds", "1,1,1", "--out", "l.csv"]))
+    add(Case("repeated --param", [*RUN, "--param", "threshold=1/2", "--param", "threshold=3/4", "--out", "r1"]))
+    add(Case("run into an experiment folder", [*RUN, "--out", "E"]))
+    add(Case("experiment into a run folder", ["experiment", "suite.yaml", "--out", "R"]))
+    add(Case("experiment --out empty", ["experiment", "suite.yaml", "--out", ""]))
+    for how in ("tamper", "reorder", "truncate", "drop-first", "strip-chain", "duplicate"):
+        add(
+            Case(
+                f"replay of {how} decisions",
+                [*RUN, "--policy", "replay", "--replay", "R", "--out", "r2"],
+                setup=f"decisions:{how}",
+            )
+        )
+    add(Case("suite rounds 1e8", ["experiment", "bad.yaml", "--out", "E2"], suite_text=_suite(rounds=100_000_000)))
+    add(Case("influence 300", ["run", "schelling", "--influence", "300", "--out", "i"]))
+    add(Case("out of 300 characters", [*RUN, "--out", LONG]))
+    add(Case("resume of a deep spec.json", ["run", "--resume", "R"], setup="damage:spec.json/deep"))
+    add(Case("landscape to /dev/full", [*LAND, "--out", "/dev/full"]))
+    add(Case("new-world 300 characters", ["new-world", "w" * 300]))
+    add(Case("new-world --dir a file", ["new-world", "w2", "--dir", "notes.txt"]))
+    add(Case("new-world --dir in /proc", ["new-world", "w2", "--dir", "/proc/self/nope"]))
+    add(Case("--max-policy-errors 1.5", [*RUN, "--max-policy-errors", "1.5", "--out", "m"]))
+    add(Case("bad world in spec.json", ["run", "--resume", "R"], setup="spec-world:nowhere"))
+    add(Case("lock file is a folder", [*RUN, "--out", "r3"], setup="lockdir:r3"))
+    add(
+        Case(
+            "another suite into E",
+            ["experiment", "bad.yaml", "--out", "E"],
+            suite_text=yaml.safe_dump({"name": "o", "seeds": 1, "cases": [{"world": "voter", "rounds": 2}]}),
+        )
+    )
+    add(Case("resume of a missing folder", ["run", "--resume", "nowhere"]))
+    for name in ("os", "sys", "mesa", "numpy"):
+        add(Case(f"new-world {name}", ["new-world", name]))
+    add(Case("report --split without --markdown", ["report", "E", "--split"]))
+    add(Case("suite repeated key", ["experiment", "bad.yaml", "--out", "E2"], suite_text=_dup_key_suite()))
+    add(
+        Case(
+            "suite self-contrast",
+            ["experiment", "bad.yaml", "--out", "E2"],
+            suite_text=yaml.safe_dump({**SUITE, "contrasts": [["a", "a"]], "cases": [{**CASE, "name": "a"}]}),
+        )
+    )
+    # --- our own: run ---
+    bad_run = {
+        "--seed": ["-1", "abc", "1.5", "1-3", "1,2", "99999999999999999999999", "", " "],
+        "--rounds": ["0", "-1", "100001", "abc", "1e3"],
+        "--influence": ["-1", "300", "100000", "x"],
+        "--influence-ids": ["", "a,b", "1,1", "999999", "-1", ",,,"],
+        "--objective": ["nope", "", "  "],
+        "--policy": ["nope", "", "llm", "replay"],
+        "--board-window": ["0", "1001", "-3"],
+        "--post-cap": ["0", "100001"],
+        "--max-policy-errors": ["1.5", "-0.1", "nan", "inf", "x"],
+        "--out": ["E", "", "notes.txt", "R", LONG, "/dev/full", "/proc/self/nope/r", "suite.yaml/r"],
+        "--param": ["threshold=abc", "size=1000", "size=0", "nope=1", "=", "threshold", "threshold=1/0", "threshold=2"],
+        "--model": ["openai:m"],
+        "--cache": ["c.sqlite"],
+    }
+    for flag, values in bad_run.items():
+        for value in values:
+            base = [a for a in RUN if flag != "--seed" or a not in ("--seed", "3")]
+            out_flag = [] if flag == "--out" else ["--out", "rb"]
+            add(Case(f"run {flag} {value[:20]!r}", [*base, flag, value, *out_flag]))
+    for world in ("nope", "", "Schelling", "../schelling"):
+        add(Case(f"run world {world!r}", ["run", world, "--out", "rw"]))
+    for world in WORLDS:  # every world: an unknown parameter, an unbounded scale, bad counts
+        for flags in (["--param", "nope=1"], ["--param", "size=100000"], ["--rounds", "0"], ["--influence", "100000"]):
+            add(Case(f"run {world} {' '.join(flags)}", ["run", world, *flags, "--out", "rx"]))
+    # pairs of bad flags
+    pairs = [("--seed", "-1"), ("--rounds", "0"), ("--influence", "300"), ("--policy", "nope"), ("--out", "E")]
+    for (f1, v1), (f2, v2) in itertools.combinations(pairs, 2):
+        add(Case(f"run {f1} {v1} {f2} {v2}", ["run", "schelling", f1, v1, f2, v2]))
+    # resume: every record damaged every way, and flags beside it
+    for name in ("spec.json", "result.json", "reference.jsonl", "treatment.jsonl", "board.jsonl", "decisions.jsonl"):
+        for how in ("folder", "garbage", "torn", "deep"):
+            if how == "deep" and not name.endswith(".json"):
+                continue
+            add(Case(f"resume, {name} {how}", ["run", "--resume", "R"], setup=f"damage:{name}/{how}"))
+    for how in ("empty",):
+        add(Case("resume, spec.json empty", ["run", "--resume", "R"], setup=f"damage:spec.json/{how}"))
+    for flag in (["--seed", "4"], ["--policy", "stay"], ["--out", "x"], ["--force"], ["schelling"], ["--rounds", "3"]):
+        add(Case(f"resume with {flag[0]}", ["run", "--resume", "R", *flag]))
+    for target in ("E", "notes.txt", "", "suite.yaml", "nowhere/deeper"):
+        add(Case(f"resume {target!r}", ["run", "--resume", target]))
+    add(Case("resume of a finished run keeps it", ["run", "--resume", "R"], ok=True))
+    add(Case("resume of a killed run", ["run", "--resume", "R"], ok=True, setup="drop-result", replaces=("R",)))
+    add(Case("run --force moves the old run aside", [*RUN, "--out", "R", "--force"], ok=True, replaces=("R",)))
+    add(Case("run again without --force", [*RUN, "--out", "R"]))
+    add(Case("run a fresh folder", [*RUN, "--out", "fresh"], ok=True))
+    # --- landscape ---
+    bad_land = {
+        "--thresholds": ["abc", "", "2/0", "1e9", "1/2,", "99999999999999/1"],
+        "--vacancies": ["abc", "", "-1", "2", "1/0"],
+        "--seeds": ["1,1,1", "5-3", "-1", "a", "0-999999", "", "0-3,2", "3,3"],
+        "--max-rounds": ["0", "-1", "1000000", "x"],
+        "--size": ["1", "1000", "0", "x"],
+        "--jobs": ["0", "1000", "-1"],
+        "--out": [
+            "notes.txt",
+            "R",
+            "E",
+            "",
+            "/dev/full",
+            LONG + ".csv",
+            "suite.yaml",
+            "R/result.json",
+            "R/result.json/l.csv",
+        ],
+        "--param": ["threshold=1/2", "size=10", "vacancy=0.1", "nope=1", "=="],
+    }
+    for flag, values in bad_land.items():
+        for value in values:
+            base = [a for i, a in enumerate(LAND) if not (flag in LAND and (a == flag or LAND[i - 1] == flag))]
+            out_flag = [] if flag == "--out" else ["--out", "lb.csv"]
+            add(Case(f"landscape {flag} {value[:20]!r}", [*base, flag, value, *out_flag]))
+    for world in ("nope", "voter", ""):
+        add(
+            Case(
+                f"landscape world {world!r}",
+                ["landscape", world, "--thresholds", "1/2", "--vacancies", "0.2", "--out", "lw.csv"],
+            )
+        )
+    add(Case("landscape fresh", [*LAND, "--out", "l.csv"], ok=True))
+    add(Case("landscape --force over notes.txt", [*LAND, "--out", "notes.txt", "--force"], ok=True))
+    # --- experiment ---
+    suites = {
+        "unknown world": _suite(world="nowhere"),
+        "unknown policy": _suite(policy="nope"),
+        "bad param": _suite(params={"threshld": "1/2"}),
+        "huge size": _suite(params={"size": 5000}),
+        "zero rounds": _suite(rounds=0),
+        "rounds 1e8": _suite(rounds=10**8),
+        "influence 300": _suite(influence=300),
+        "bad objective": _suite(objective="nope"),
+        "seeds 0": yaml.safe_dump({**SUITE, "seeds": 0}),
+        "seeds dup": yaml.safe_dump({**SUITE, "seeds": [1, 2, 1]}),
+        "seeds reversed": yaml.safe_dump({**SUITE, "seeds": "9-3"}),
+        "seeds huge": yaml.safe_dump({**SUITE, "seeds": 10**7}),
+        "repeats 0": yaml.safe_dump({**SUITE, "repeats": 0}),
+        "repeats huge": yaml.safe_dump({**SUITE, "repeats": 10**6}),
+        "no cases": yaml.safe_dump({**SUITE, "cases": []}),
+        "cases not a list": yaml.safe_dump({**SUITE, "cases": "x"}),
+        "unknown key": yaml.safe_dump({**SUITE, "sedes": 2}),
+        "list doc": "- a\n- b\n",
+        "scalar doc": "hello\n",
+        "empty doc": "",
+        "binary": "\x00\x01",
+        "bad yaml": "name: [\n",
+        "dup key top": _dup_key_suite(),
+        "dup key case": "name: d\ncases:\n  - {world: schelling, world: voter, rounds: 2}\n",
+        "dup key params": "name: d\ncases:\n  - {world: schelling, params: {size: 10, size: 12}, rounds: 2}\n",
+        "self contrast": yaml.safe_dump({**SUITE, "contrasts": [["a", "a"]], "cases": [{**CASE, "name": "a"}]}),
+        "contrast twice": yaml.safe_dump(
+            {
+                **SUITE,
+                "contrasts": [["a", "b"], ["a", "b"]],
+                "cases": [{**CASE, "name": "a"}, {**CASE, "name": "b", "params": {"size": 12}}],
+            }
+        ),
+        "contrast unknown": yaml.safe_dump({**SUITE, "contrasts": [["a", "zz"]], "cases": [{**CASE, "name": "a"}]}),
+        "same case twice": yaml.safe_dump({**SUITE, "cases": [CASE, CASE]}),
+        "axes rounds dup": yaml.safe_dump({**SUITE, "axes": {"rounds": [2, 2]}}),
+        "axes rounds huge": yaml.safe_dump({**SUITE, "axes": {"rounds": [2, 10**8]}}),
+        "axes influence dup": yaml.safe_dump({**SUITE, "axes": {"influence": [1, 1]}}),
+        "baseline llm": yaml.safe_dump({**SUITE, "baselines": ["llm"]}),
+        "margin negative": yaml.safe_dump({**SUITE, "equivalence_margin": -1}),
+        "error share 2": yaml.safe_dump({**SUITE, "max_policy_error_share": 2}),
+    }
+    for label, text in suites.items():
+        add(Case(f"suite {label}", ["experiment", "bad.yaml", "--out", "E2"], suite_text=text))
+    for out_dir in ("R", "", "notes.txt", LONG, "suite.yaml/E"):
+        add(Case(f"experiment --out {out_dir[:20]!r}", ["experiment", "suite.yaml", "--out", out_dir]))
+    for flags in (
+        ["--jobs", "0"],
+        ["--max-cost", "-1"],
+        ["--max-cost", "nan"],
+        ["--max-calls", "-1"],
+        ["--address", "x"],
+    ):
+        add(Case(f"experiment {' '.join(flags)}", ["experiment", "suite.yaml", "--out", "E3", *flags]))
+    for target in ("nowhere.yaml", "", "R", "notes.txt"):
+        add(Case(f"experiment suite {target!r}", ["experiment", target, "--out", "E3"]))
+    add(Case("experiment resume E", ["experiment", "suite.yaml", "--out", "E"], ok=True, replaces=("E",)))
+    # --- report ---
+    for d in ("R", "nowhere", "notes.txt", "", LONG):
+        add(Case(f"report dir {d[:20]!r}", ["report", d]))
+    for out_file in ("suite.yaml", "notes.txt", "E", "", "/dev/full", LONG + ".html", "R/result.json", "notes.txt/x"):
+        add(Case(f"report --out {out_file[:20]!r}", ["report", "E", "--out", out_file]))
+    for flags in (["--split"], ["--pairs", "nope"], ["--markdown", "--out", "x.md"], ["--markdown", "--pairs", "a"]):
+        add(Case(f"report {' '.join(flags)}", ["report", "E", *flags]))
+    add(Case("report E", ["report", "E"], ok=True, replaces=("E/report.html",)))
+    add(Case("report E --markdown --split", ["report", "E", "--markdown", "--split"], ok=True))
+    add(Case("report --force over the suite", ["report", "E", "--out", "suite.yaml", "--force"], ok=True))
+    # --- animate ---
+    for d in ("E", "nowhere", "", "notes.txt", LONG):
+        add(Case(f"animate dir {d[:20]!r}", ["animate", d]))
+    for out_file in ("notes.txt", "x.png", "E", "", "suite.yaml", "/dev/full", LONG + ".gif", "nowhere/x/../a.txt"):
+        add(Case(f"animate --out {out_file[:20]!r}", ["animate", "R", "--out", out_file]))
+    for fps in ("0", "nan", "1000", "-1", "x"):
+        add(Case(f"animate --fps {fps}", ["animate", "R", "--out", "a.gif", "--fps", fps]))
+    add(Case("animate a foreign fork.gif", ["animate", "R", "--out", "fork.gif"], setup="foreign-gif"))
+    add(Case("animate --force", ["animate", "R", "--force"], ok=True, setup="foreign-gif"))
+    add(Case("animate fresh", ["animate", "R", "--out", "a.gif"], ok=True))
+    # --- new-world ---
+    for name in ("", "A", "1a", "w" * 300, "class", "schelling", "json", "yaml", "pandas", "test", "my-world", "w w"):
+        add(Case(f"new-world {name[:20]!r}", ["new-world", name]))
+    for d in ("notes.txt", "/proc/self/nope", "", LONG, "R/result.json"):
+        add(Case(f"new-world --dir {d[:20]!r}", ["new-world", "w3", "--dir", d]))
+    add(Case("new-world fresh", ["new-world", "mytown", "--dir", "projects"], ok=True))
+    # --- tasks, worlds, dashboard (refusals only: a good dashboard would serve) ---
+    for world in ("nope", "", "schelling"):
+        add(Case(f"tasks {world!r}", ["tasks", world]))
+    add(Case("tasks crafting", ["tasks", "crafting"], ok=True))
+    add(Case("worlds", ["worlds"], ok=True))
+    add(Case("worlds extra", ["worlds", "extra"]))
+    for flags in (
+        ["--port", "0"],
+        ["--port", "70000"],
+        ["--run", "nowhere"],
+        ["--run", "E"],
+        ["--landscape", "nowhere.csv"],
+        ["--allow-key-env", "sk-pasted-key-123456789"],
+        ["--allow-base-url", "ftp://x"],
+        ["--replay-dir", "notes.txt"],
+        ["nope"],
+    ):
+        add(Case(f"dashboard {' '.join(flags)[:30]}", ["dashboard", *flags]))
+    add(Case("no command", []))
+    add(Case("unknown command", ["nope"]))
+    return out
+
+
+def _suite(**case) -> str:
+    return yaml.safe_dump({**SUITE, "cases": [{**CASE, **case}]})
+
+
+def _dup_key_suite() -> str:
+    return "name: d\nseeds: 2\nseeds: 3\ncases:\n  - {world: schelling, params: {size: 10}, rounds: 2}\n"
+
+
+def make_fixture(root: Path) -> None:
+    with _quiet():
+        assert main([*RUN, "--out", str(root / "R")]) == 0
+        (root / "suite.yaml").write_text(yaml.safe_dump(SUITE))
+        assert main(["experiment", str(root / "suite.yaml"), "--out", str(root / "E"), "--jobs", "1"]) == 0
+    (root / "notes.txt").write_text("my notes\n")
+
+
+@contextlib.contextmanager
+def _quiet():
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        yield err
+
+
+def play(case: Case, fixture: Path, scratch: Path) -> Outcome:
+    root = scratch / "sandbox"
+    if root.exists():
+        shutil.rmtree(root)
+    shutil.copytree(fixture, root, symlinks=True)
+    apply_setup(root, case.setup)
+    if case.suite_text is not None:
+        (root / "bad.yaml").write_text(case.suite_text)
+    before = tree(root)
+    cwd = os.getcwd()
+    os.chdir(root)
+    tb = False
+    try:
+        with _quiet() as err:
+            try:
+                code = main(list(case.argv))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 2
+            except BaseException:  # noqa: BLE001 (a traceback is what we count)
+                traceback.print_exc(file=err)
+                code, tb = None, True
+        text = err.getvalue()
+    finally:
+        os.chdir(cwd)
+    after = tree(root)
+    kept = set(after.values())
+    lost = []
+    for rel, digest in before.items():
+        if any(rel == r or rel.startswith(r + "/") for r in case.replaces):
+            continue
+        if after.get(rel) != digest and (digest in ("dir", "link") or digest not in kept):
+            lost.append(rel)
+    if tb:
+        wrong = False
+    elif case.ok:
+        wrong = code != 0
+    else:
+        wrong = code == 0 or "Traceback" in text
+    return Outcome(case, code, text, tb, lost, wrong)
+
+
+def command_of(case: Case) -> str:
+    return case.argv[0] if case.argv else "(none)"
+
+
+def main_fuzz() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", help="run only cases whose name contains this")
+    ap.add_argument("--list", action="store_true", help="list the cases and stop")
+    args = ap.parse_args()
+    todo = [c for c in cases() if not args.only or args.only in c.name]
+    if args.list:
+        for c in todo:
+            print(c.name, "|", " ".join(c.argv)[:120])
+        print(len(todo), "cases")
+        return 0
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    with tempfile.TemporaryDirectory(prefix="mam-fuzz-") as tmp:
+        fixture, scratch = Path(tmp) / "fixture", Path(tmp) / "scratch"
+        fixture.mkdir()
+        scratch.mkdir()
+        make_fixture(fixture)
+        results = [play(c, fixture, scratch) for c in todo]
+    table: dict[str, list[int]] = {}
+    for r in results:
+        row = table.setdefault(command_of(r.case), [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += int(r.traceback)
+        row[2] += int(bool(r.lost))
+        row[3] += int(r.wrong)
+    print("| command | inputs | tracebacks | data loss | silent wrong results |")
+    print("|---|---:|---:|---:|---:|")
+    for cmd, (n, t, d, w) in sorted(table.items()):
+        print(f"| {cmd} | {n} | {t} | {d} | {w} |")
+    totals = [sum(v[i] for v in table.values()) for i in range(4)]
+    print(f"| **all** | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} |")
+    bad = [r for r in results if r.traceback or r.lost or r.wrong]
+    for r in bad:
+        last = r.err.strip().splitlines()[-1:] or [""]
+        print(f"FAIL {r.case.name}: exit {r.code}, tb={r.traceback}, lost={r.lost}, wrong={r.wrong}: {last[0][:300]}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main_fuzz())
