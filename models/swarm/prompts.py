@@ -5,7 +5,9 @@ received messages, own action history, rules, answer format). We add only the st
 objective and, when the board is on, the board; answers stay free text read by the world's own
 parser, so an all-influence run with the board off is the paper's protocol. In that mode under
 `rules=swarmbench` (the observation says `upstream_answers`) answers are read as upstream reads
-them: case-sensitive substrings in the action list's order, STAY when none, never a repair.
+them: case-sensitive substrings in the action list's order, STAY when none, never a repair; and
+the system message is upstream's neutral one (cooperate, finish the task), without our
+steering objective: in the paper every agent simply plays the task.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from typing import Any
 
 from mam_bench.controller import Request
 from mam_bench.prompts import Parsed, WorldPrompts
+
+#: reproduction mode's system message: upstream's (an agent cooperating on a given task), no objective
+REPRODUCTION_SYSTEM = "You are an agent. You need to cooperate with other agents and finish a given task."
 
 OBJECTIVES = {
     "help": "help the swarm score as much as possible",
@@ -27,6 +32,8 @@ class SwarmPrompts(WorldPrompts):
         return None
 
     def system(self, req: Request) -> str:
+        if getattr(req.observation, "upstream_answers", False):
+            return REPRODUCTION_SYSTEM
         goal = OBJECTIVES.get(self.objective, self.objective)
         board = " You also share a coordination board with the other influence agents." if req.board else ""
         return f"You control one agent of a swarm. Your objective: {goal}.{board}"
