@@ -37,6 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="print the summary as a Markdown table (the README's form) instead of writing HTML",
     )
     p.add_argument("--split", action="store_true", help="with --markdown: add the rows per reference status")
+    p.add_argument("--analysis", default=None, help="print a world's analysis of DIR instead (e.g. swarm)")
     p.set_defaults(handler=handle)
 
 
@@ -221,6 +222,11 @@ def handle(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     if not folder.is_dir():
         raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")
+    if args.analysis:
+        from mam_bench.registry import offered
+
+        print(offered("analyses", args.analysis)(folder), end="")
+        return 0
     if args.markdown:
         from mam_bench.experiment.markdown import summary_markdown
 

@@ -43,6 +43,8 @@ RuleController  # registry.CONTROLLERS "module:attr" text for --policy rule
 StayController  # registry.CONTROLLERS "module:attr" text for --policy stay
 MimicController  # registry.CONTROLLERS "module:attr" text for --policy mimic
 RandomController  # registry.CONTROLLERS "module:attr" text for --policy random
+analyse  # WorldRegistration.analyses "module:attr" text for report --analysis swarm
+export_swarmbench  # WorldRegistration.exports "module:attr" text for export --format swarmbench
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds

@@ -1,0 +1,71 @@
+"""`mam-bench report DIR --analysis swarm`: the correlation tables and the attribution ranking, as text."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from mam_bench.models.swarm.analysis.attribution import attribute
+from mam_bench.models.swarm.analysis.correlations import correlations
+from mam_bench.models.swarm.analysis.embeddings import message_embedder
+from mam_bench.models.swarm.analysis.games import distinct, load_games
+
+from mam_bench.errors import ConfigError
+
+TITLES = {
+    "physical": "Physical dynamics vs score (game mean of each metric; Pearson r, p, n games)",
+    "messages": "Message statistics vs score (game mean)",
+    "convergence": "Protocol convergence vs score (increase: last-quartile minus first-quartile mean)",
+}
+TOP = 10
+
+
+def _cell(r: float, p: float, n: int) -> str:
+    if math.isnan(r):
+        return f"NA (n={n})"
+    star = "*" if p < 0.05 else ""
+    return f"{r:+.3f}{star} (p={p:.3g}, n={n})"
+
+
+def analyse(folder: Path) -> str:
+    from mam_bench.extras import require
+
+    require("analysis")
+    games = load_games(folder)
+    if not games:
+        raise ConfigError("dir", f"{folder} holds no valid swarm pairs to analyse")
+    tasks = sorted({g.task for g in games})
+    unique = distinct(games)
+    out = [
+        f"SwarmBench analysis of {folder}: {len(games)} games (treatment runs of the suite's cases), "
+        f"{len(unique)} distinct trajectories; the correlations count each distinct one once",
+        "",
+    ]
+    cors = correlations(unique)
+    for table, title in TITLES.items():
+        out.append(title)
+        width = max(len(c.metric) for c in cors if c.table == table)
+        out.append(f"{'metric':<{width}}  " + "  ".join(f"{t:<28}" for t in tasks))
+        for metric in dict.fromkeys(c.metric for c in cors if c.table == table):
+            cells = {c.task: c for c in cors if c.table == table and c.metric == metric}
+            out.append(
+                f"{metric:<{width}}  " + "  ".join(f"{_cell(cells[t].r, cells[t].p, cells[t].n):<28}" for t in tasks)
+            )
+        out.append("")
+    out.append("NA: fewer than 3 games, or the metric or the score does not vary; * p < 0.05")
+    out.append("")
+    embedder, how = message_embedder()
+    out.append(f"Action attribution: random forest, permutation importance on 30% held-out decisions; messages: {how}")
+    for task in tasks:
+        att = attribute(task, [g for g in games if g.task == task], embedder)
+        if att is None:
+            out.append(f"{task}: too few decisions or a single action; no attribution")
+            continue
+        out.append(
+            f"{task}: {att.samples} decisions, held-out accuracy {att.accuracy:.3f} "
+            f"(commonest action {att.majority:.3f})"
+        )
+        out.append("  groups: " + ", ".join(f"{g.name} {g.mean:+.4f}±{g.std:.4f}" for g in att.groups))
+        for rank, f in enumerate(att.features[:TOP], 1):
+            out.append(f"  {rank:>2}. {f.name:<22} {f.group:<12} {f.mean:+.4f} ± {f.std:.4f}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,92 @@
+"""`report DIR --analysis swarm`: correlations of the group-dynamics metrics with score and the
+action attribution (issue 24, item 2), on games whose answer is known by construction."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from mam_bench.models.swarm.analysis.attribution import attribute
+from mam_bench.models.swarm.analysis.correlations import correlations, increase
+from mam_bench.models.swarm.analysis.embeddings import message_embedder
+from mam_bench.models.swarm.analysis.games import Game, distinct
+
+from mam_bench.cli import main
+
+
+def _game(i: int, score: float, entropy: float, rounds: list[dict] | None = None) -> Game:
+    recs = rounds or [
+        {"round": r, "positions": [[1, 1 + i]], "metrics": {"score": score * r / 8, "directional_entropy": entropy}}
+        for r in range(9)
+    ]
+    return Game(f"p{i}", "case", "pursuit", i, {"view": 5, "size": 10}, (0,), tuple(recs))
+
+
+def test_correlation_finds_a_planted_relation_and_its_sign():
+    games = [_game(i, score=float(i), entropy=3.0 - 0.5 * i + 0.01 * (i % 2)) for i in range(6)]
+    got = {c.metric: c for c in correlations(games)}
+    assert got["directional_entropy"].r < -0.99 and got["directional_entropy"].p < 0.01
+    assert got["directional_entropy"].n == 6
+    assert math.isnan(got["stillness_proportion"].r)  # not recorded: no number invented
+
+
+def test_identical_trajectories_count_once():
+    a, b = _game(0, 1.0, 1.0), _game(0, 1.0, 1.0)
+    assert len(distinct([a, b, _game(1, 2.0, 1.0)])) == 2
+
+
+def test_increase_is_last_quartile_minus_first_over_rounds_with_messages():
+    recs = [{"round": 0, "positions": [], "metrics": {}}] + [
+        {"round": r, "positions": [], "messages": ["go"], "metrics": {"info_homogeneity": float(r)}}
+        for r in range(1, 9)
+    ]
+    assert increase(_game(0, 0, 0, recs), "info_homogeneity") == (7.5 - 1.5)
+
+
+def _steered_game(seed: int) -> Game:
+    """One agent that moves toward the prey's column when it sees it, else stays: the prey's
+    offset must carry the attribution, and the (silent) messages nothing."""
+    rng = np.random.default_rng(seed)
+    recs = [{"round": 0, "positions": [[5, 5]], "marks": {"5,6": "P"}, "actions": [None], "messages": [None]}]
+    for r in range(1, 80):
+        col = int(rng.integers(3, 8))
+        prev = recs[-1]["marks"]
+        pc = int(next(iter(prev)).split(",")[1])
+        action = "STAY" if pc == 5 else ("RIGHT" if pc > 5 else "LEFT")
+        recs.append(
+            {"round": r, "positions": [[5, 5]], "marks": {f"5,{col}": "P"}, "actions": [action], "messages": [None]}
+        )
+    return Game(f"s{seed}", "case", "pursuit", seed, {"view": 5, "size": 10}, (0,), tuple(recs))
+
+
+def test_attribution_ranks_the_feature_that_decides_the_action_first():
+    embed, how = message_embedder()
+    assert "hashed bag of words" in how or "sentence embedding" in how
+    att = attribute("pursuit", [_steered_game(s) for s in range(4)], embed)
+    assert att is not None and att.accuracy > 0.9 and att.accuracy > att.majority
+    assert att.features[0].name == "target_dc"
+    assert att.groups[0].name == "observation" and att.groups[1].mean <= 0.0 + 1e-9
+
+
+def test_report_prints_the_tables_and_the_ranking(tmp_path, capsys):
+    suite = tmp_path / "s.yaml"
+    suite.write_text(
+        "name: t\nseeds: 3\nbaselines: []\ncases:\n"
+        "  - {name: a, world: pursuit, policy: heuristic, objective: help, influence: 10,"
+        " params: {board: false, rounds: 12}}\n"
+        "  - {name: b, world: pursuit, policy: random, objective: help, influence: 10,"
+        " params: {board: false, rounds: 12}}\n"
+    )
+    out = tmp_path / "exp"
+    assert main(["experiment", str(suite), "--out", str(out), "--jobs", "1"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(out), "--analysis", "swarm"]) == 0
+    text = capsys.readouterr().out
+    assert "Physical dynamics vs score" in text and "Protocol convergence vs score" in text
+    assert "directional_entropy" in text and "6 games" in text
+    assert "pursuit:" in text and " 1. " in text and "hashed bag of words" in text
+
+
+def test_unknown_analysis_is_a_named_error(tmp_path, capsys):
+    assert main(["report", str(tmp_path), "--analysis", "nope"]) == 2
+    assert "error: analysis:" in capsys.readouterr().err
