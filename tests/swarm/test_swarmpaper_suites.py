@@ -28,6 +28,7 @@ def test_every_condition_has_a_suite():
         "swarmbench-noise",
         "swarmbench-scale",
         "swarmbench-sampling",
+        "swarmbench-centralized",
     }
 
 
@@ -64,11 +65,15 @@ def test_main_and_sweeps_hold_the_paper_values():
 def test_sampling_sweep_keeps_its_options_for_the_llm_and_collapses_without_it():
     data = load("swarmbench-sampling")
     suite = parse_suite(data)
-    temps = {(c.world, c.controller_options["temperature"]) for c in suite.cases if c.world == "pursuit"}
-    assert temps == {("pursuit", t) for t in (0.0, 0.5, 1.0, 1.5)}
-    assert {c.controller_options["top_p"] for c in suite.cases if c.world == "flocking"} == {0.7, 0.95}
+    for world in ("pursuit", "flocking"):
+        settings = {
+            (c.controller_options["temperature"], c.controller_options["top_p"])
+            for c in suite.cases
+            if c.world == world
+        }
+        assert settings == {(0.0, 1.0), (0.5, 1.0), (1.0, 1.0), (1.5, 1.0), (1.0, 0.3), (1.0, 0.7), (1.0, 0.95)}
     played, notes = apply_overrides(data, policy="heuristic")
-    assert len(parse_suite(played).cases) == 3 and any("run once" in n for n in notes)
+    assert len(parse_suite(played).cases) == 5 and any("run once" in n for n in notes)
     assert parse_suite(apply_overrides(data, model="fake:echo")[0]).cases[0].controller_options["top_p"] == 1.0
 
 
@@ -99,3 +104,30 @@ def test_reproduction_mode_prompt_leaves_the_objective_out():
     assert OBJECTIVES["hinder"] not in prompts.system(repro) + prompts.user(repro, "decision")
     steered = _request("pursuit", board="true")
     assert OBJECTIVES["hinder"] in prompts.system(steered)
+
+
+def test_reproduction_prompt_follows_upstreams_sections_in_order():
+    prompts = SwarmPrompts(get_world("synchronization"), "help")
+    req = _request("synchronization", board="false")
+    text = prompts.user(req, "decision")
+    heads = [
+        "Task description:",
+        "Round: 0",
+        "Current Step:",
+        "Your current observation:",
+        "Message you received:",
+        "Your action history:",
+        "Symbol legend:",
+        "Available actions:",
+        "Physics rules:",
+        "Message rules:",
+        "Other rules:",
+        "ACTION: [YOUR_ACTION]",
+    ]
+    where = [text.index(h) for h in heads]
+    assert where == sorted(where)
+    assert "SWITCH" in text.split("Available actions:")[1] and "MSG: send a message" in text
+    own = req.observation.frames[0]
+    assert f"{own.row0 + 2:>3}  " in text  # rows led by their global index, as upstream's view
+    steered = prompts.user(_request("synchronization", board="true"), "decision")
+    assert "Physics rules:" not in steered  # outside reproduction mode our own prompt stays
