@@ -7,12 +7,15 @@ parser, so an all-influence run with the board off is the paper's protocol. In t
 `rules=swarmbench` (the observation says `upstream_answers`) answers are read as upstream reads
 them: case-sensitive substrings in the action list's order, STAY when none, never a repair; and
 the system message is upstream's neutral one (cooperate, finish the task), without our
-steering objective: in the paper every agent simply plays the task.
+steering objective, and the user message follows upstream's prompt section by section
+(`upstream_prompt.py`): in the paper every agent simply plays the task.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from mam_bench.models.swarm.upstream_prompt import reproduction_prompt
 
 from mam_bench.controller import Request
 from mam_bench.prompts import Parsed, WorldPrompts
@@ -39,6 +42,8 @@ class SwarmPrompts(WorldPrompts):
         return f"You control one agent of a swarm. Your objective: {goal}.{board}"
 
     def user(self, req: Request, phase: str) -> str:
+        if getattr(req.observation, "upstream_answers", False) and phase == "decision":
+            return reproduction_prompt(req.observation)
         parts = [self.observation_text(req)]
         if req.board:
             parts.append("Coordination board (influence agents only):\n" + self.board_text(req))
