@@ -24,10 +24,29 @@ def _game(i: int, score: float, entropy: float, rounds: list[dict] | None = None
 
 def test_correlation_finds_a_planted_relation_and_its_sign():
     games = [_game(i, score=float(i), entropy=3.0 - 0.5 * i + 0.01 * (i % 2)) for i in range(6)]
-    got = {c.metric: c for c in correlations(games)}
+    got = {c.metric: c for c in correlations(games) if c.task == "pursuit"}
     assert got["directional_entropy"].r < -0.99 and got["directional_entropy"].p < 0.01
     assert got["directional_entropy"].n == 6
     assert math.isnan(got["stillness_proportion"].r)  # not recorded: no number invented
+
+
+def test_pooled_column_standardises_within_each_task():
+    # two tasks on very different scales, each with the same negative relation
+    games = [_game(i, score=float(i), entropy=-0.1 * i + 0.001 * (i % 2)) for i in range(4)]
+    games += [
+        Game(
+            g.pair_id + "f",
+            "case",
+            "flocking",
+            g.seed,
+            g.params,
+            g.influence_ids,
+            tuple({**r, "metrics": {k: v * 100 + 50 for k, v in r["metrics"].items()}} for r in g.rounds),
+        )
+        for g in (_game(i, score=float(i), entropy=-0.1 * i) for i in range(4))
+    ]
+    pooled = next(c for c in correlations(games) if c.task == "pooled" and c.metric == "directional_entropy")
+    assert pooled.n == 8 and pooled.r < -0.99
 
 
 def test_identical_trajectories_count_once():

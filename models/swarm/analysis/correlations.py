@@ -75,17 +75,34 @@ def pearson(x: list[float], y: list[float]) -> tuple[float, float, int]:
     return float(res.statistic), float(res.pvalue), len(pts)
 
 
+def _z(values: list[float]) -> list[float]:
+    """Standard scores over the finite values (NaN for all when they do not vary)."""
+    finite = [v for v in values if math.isfinite(v)]
+    if len(finite) < 2 or np.std(finite) == 0:
+        return [math.nan] * len(values)
+    mean, sd = float(np.mean(finite)), float(np.std(finite))
+    return [(v - mean) / sd if math.isfinite(v) else math.nan for v in values]
+
+
+TABLES = (("physical", PHYSICAL, game_mean), ("messages", MESSAGES, game_mean), ("convergence", CONVERGENCE, increase))
+#: the column that pools every task: metric and score as standard scores within each task
+POOLED = "pooled"
+
+
 def correlations(games: list[Game]) -> list[Correlation]:
+    """Per task, and pooled over tasks (within-task standard scores, so no task's scale dominates)."""
     out = []
-    for task in sorted({g.task for g in games}):
-        mine = [g for g in games if g.task == task]
-        scores = [g.score for g in mine]
-        for table, metrics, of in (
-            ("physical", PHYSICAL, game_mean),
-            ("messages", MESSAGES, game_mean),
-            ("convergence", CONVERGENCE, increase),
-        ):
-            for m in metrics:
-                r, p, n = pearson([of(g, m) for g in mine], scores)
+    tasks = sorted({g.task for g in games})
+    for table, metrics, of in TABLES:
+        for m in metrics:
+            zx, zy = [], []
+            for task in tasks:
+                mine = [g for g in games if g.task == task]
+                x, y = [of(g, m) for g in mine], [g.score for g in mine]
+                r, p, n = pearson(x, y)
                 out.append(Correlation(task, table, m, r, p, n))
+                zx += _z(x)
+                zy += _z(y)
+            r, p, n = pearson(zx, zy)
+            out.append(Correlation(POOLED, table, m, r, p, n))
     return out

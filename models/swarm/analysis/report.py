@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from mam_bench.models.swarm.analysis.attribution import attribute
-from mam_bench.models.swarm.analysis.correlations import correlations
+from mam_bench.models.swarm.analysis.correlations import POOLED, correlations
 from mam_bench.models.swarm.analysis.embeddings import message_embedder
 from mam_bench.models.swarm.analysis.games import distinct, load_games
 
@@ -42,17 +42,21 @@ def analyse(folder: Path) -> str:
         "",
     ]
     cors = correlations(unique)
+    columns = [*tasks, POOLED]
     for table, title in TITLES.items():
         out.append(title)
         width = max(len(c.metric) for c in cors if c.table == table)
-        out.append(f"{'metric':<{width}}  " + "  ".join(f"{t:<28}" for t in tasks))
+        out.append(f"{'metric':<{width}}  " + "  ".join(f"{t:<28}" for t in columns))
         for metric in dict.fromkeys(c.metric for c in cors if c.table == table):
             cells = {c.task: c for c in cors if c.table == table and c.metric == metric}
             out.append(
-                f"{metric:<{width}}  " + "  ".join(f"{_cell(cells[t].r, cells[t].p, cells[t].n):<28}" for t in tasks)
+                f"{metric:<{width}}  " + "  ".join(f"{_cell(cells[t].r, cells[t].p, cells[t].n):<28}" for t in columns)
             )
         out.append("")
-    out.append("NA: fewer than 3 games, or the metric or the score does not vary; * p < 0.05")
+    out.append(
+        "NA: fewer than 3 games, or the metric or the score does not vary; * p < 0.05; "
+        "pooled: every task's games, metric and score as standard scores within their task"
+    )
     out.append("")
     embedder, how = message_embedder()
     out.append(f"Action attribution: random forest, permutation importance on 30% held-out decisions; messages: {how}")
