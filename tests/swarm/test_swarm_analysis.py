@@ -47,6 +47,9 @@ def test_pooled_column_standardises_within_each_task():
     ]
     pooled = next(c for c in correlations(games) if c.task == "pooled" and c.metric == "directional_entropy")
     assert pooled.n == 8 and pooled.r < -0.99
+    two_each = [g for g in games if g.seed < 2]  # two games per task say nothing within a task
+    pooled = next(c for c in correlations(two_each) if c.task == "pooled" and c.metric == "directional_entropy")
+    assert math.isnan(pooled.r)
 
 
 def test_identical_trajectories_count_once():

@@ -76,9 +76,10 @@ def pearson(x: list[float], y: list[float]) -> tuple[float, float, int]:
 
 
 def _z(values: list[float]) -> list[float]:
-    """Standard scores over the finite values (NaN for all when they do not vary)."""
+    """Standard scores over the finite values; NaN for all when they do not vary or are fewer
+    than 3 (two games standardise to +-1 whatever they hold, which would fake a perfect r)."""
     finite = [v for v in values if math.isfinite(v)]
-    if len(finite) < 2 or np.std(finite) == 0:
+    if len(finite) < 3 or np.std(finite) == 0:
         return [math.nan] * len(values)
     mean, sd = float(np.mean(finite)), float(np.std(finite))
     return [(v - mean) / sd if math.isfinite(v) else math.nan for v in values]
