@@ -66,12 +66,16 @@ def terrain_of(result: dict[str, Any]) -> list[list[str]]:
 
 
 def grid_of(terrain: list[list[str]], record: dict[str, Any]) -> list[list[str]]:
+    """The round's full grid; box cells pushed off the map (Transport) are gone, as upstream removes them."""
     grid = [row[:] for row in terrain]
+    size = len(grid)
     for r, c in record.get("box") or []:
-        grid[r][c] = "B"
+        if 0 <= r < size and 0 <= c < size:
+            grid[r][c] = "B"
     for key, symbol in (record.get("marks") or {}).items():
         r, c = (int(x) for x in key.split(","))
-        grid[r][c] = symbol
+        if 0 <= r < size and 0 <= c < size:
+            grid[r][c] = symbol
     alt = record.get("alt_state") or []
     for i, p in enumerate(record["positions"]):
         if p is not None:

@@ -120,3 +120,12 @@ def test_keep_prompts_stores_the_prompts_the_model_was_sent(tmp_path):
     assert main(["export", str(run), "--format", "swarmbench", "--out", str(hashed)]) == 0
     rows = json.loads(next(hashed.glob("agent_log_*.json")).read_text())
     assert all(r["prompt"].startswith("sha256:") and len(r["prompt"]) == 23 for r in rows)
+
+
+def test_a_box_pushed_off_the_map_leaves_the_grid():
+    from mam_bench.models.swarm.export import grid_of
+
+    terrain = [["W"] * 4, ["W", ".", ".", "W"], ["W", ".", ".", "W"], ["W", ".", ".", "W"]]
+    record = {"box": [[1, 1], [0, -1], [-1, 2]], "marks": {}, "positions": [[2, 2], None], "alt_state": [True, False]}
+    grid = grid_of(terrain, record)
+    assert grid[1][1] == "B" and grid[2][2] == "a" and sum(row.count("B") for row in grid) == 1
