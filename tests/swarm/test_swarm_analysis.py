@@ -3,6 +3,8 @@ action attribution (issue 24, item 2), on games whose answer is known by constru
 
 from __future__ import annotations
 
+import csv
+import json
 import math
 
 import numpy as np
@@ -106,6 +108,11 @@ def test_report_prints_the_tables_and_the_ranking(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "Physical dynamics vs score" in text and "Protocol convergence vs score" in text
     assert "directional_entropy" in text and "6 games" in text
+    with (out / "table.csv").open() as fh:
+        ids = [r["pair_id"] for r in csv.DictReader(fh) if r["case"] == "a"]
+    scores = [json.loads((out / "pairs" / i / "treatment.jsonl").read_text().splitlines()[-1]) for i in ids]
+    line = next(x for x in text.splitlines() if x.strip().startswith("a "))
+    assert f"{np.mean([r['metrics']['score'] for r in scores]):8.2f} +- " in line and "(n=3)" in line
     assert "pursuit:" in text and " 1. " in text and "hashed bag of words" in text
 
 

@@ -27,6 +27,20 @@ def _cell(r: float, p: float, n: int) -> str:
     return f"{r:+.3f}{star} (p={p:.3g}, n={n})"
 
 
+def score_table(games: list) -> list[str]:
+    """Each case's all-agents score, mean and population SD over its games (upstream's score_agg):
+    the paper's number. Lift tables count ordinary agents, of which the SwarmBench protocol has none."""
+    import numpy as np
+
+    lines = ["Score per case (all agents' score at the last round; mean +- SD over games, as the paper)"]
+    cases = dict.fromkeys(g.case for g in games)
+    width = max(len(c) for c in cases)
+    for case in cases:
+        s = [g.score for g in games if g.case == case]
+        lines.append(f"  {case:<{width}}  {np.mean(s):8.2f} +- {np.std(s):.2f}  (n={len(s)})")
+    return lines + [""]
+
+
 def analyse(folder: Path) -> str:
     from mam_bench.extras import require
 
@@ -41,6 +55,7 @@ def analyse(folder: Path) -> str:
         f"{len(unique)} distinct trajectories; the correlations count each distinct one once",
         "",
     ]
+    out += score_table(games)
     cors = correlations(unique)
     columns = [*tasks, POOLED]
     for table, title in TITLES.items():
