@@ -120,6 +120,13 @@ def test_keep_prompts_stores_the_prompts_the_model_was_sent(tmp_path):
     assert main(["export", str(run), "--format", "swarmbench", "--out", str(hashed)]) == 0
     rows = json.loads(next(hashed.glob("agent_log_*.json")).read_text())
     assert all(r["prompt"].startswith("sha256:") and len(r["prompt"]) == 23 for r in rows)
+    calls = run / "llm_calls.jsonl"
+    tampered = [json.loads(line) for line in calls.read_text().splitlines()]
+    tampered[0]["prompt_hash"] = "0" * 16
+    calls.write_text("".join(json.dumps(r) + "\n" for r in tampered))
+    bad = tmp_path / "bad"
+    assert main(["export", str(run), "--format", "swarmbench", "--out", str(bad), "--keep-prompts"]) == 2
+    assert not bad.exists()
 
 
 def test_a_box_pushed_off_the_map_leaves_the_grid():

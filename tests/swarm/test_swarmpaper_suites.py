@@ -131,3 +131,22 @@ def test_reproduction_prompt_follows_upstreams_sections_in_order():
     assert f"{own.row0 + 2:>3}  " in text  # rows led by their global index, as upstream's view
     steered = prompts.user(_request("synchronization", board="true"), "decision")
     assert "Physics rules:" not in steered  # outside reproduction mode our own prompt stays
+
+
+def test_experiment_overrides_play_the_suite_with_another_policy_and_seeds(tmp_path, capsys):
+    import csv
+
+    from mam_bench.cli import main
+
+    suite = tmp_path / "s.yaml"
+    suite.write_text(
+        "name: t\nseeds: 3\nbaselines: []\ncases:\n"
+        "  - {name: a, world: flocking, model: 'fake:x', objective: help, influence: 10,"
+        " params: {board: false, rounds: 5}, controller_options: {temperature: 0.5, top_p: 0.9}}\n"
+    )
+    out = tmp_path / "exp"
+    assert main(["experiment", str(suite), "--out", str(out), "--policy", "random", "--seeds", "5-6"]) == 0
+    with (out / "table.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert sorted(int(r["seed"]) for r in rows) == [5, 6] and {r["controller"] for r in rows} == {"random"}
+    assert "every case played by random" in capsys.readouterr().err
