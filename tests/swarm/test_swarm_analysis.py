@@ -88,7 +88,7 @@ def test_attribution_ranks_the_feature_that_decides_the_action_first():
     assert "hashed bag of words" in how or "sentence embedding" in how
     att = attribute("pursuit", [_steered_game(s) for s in range(4)], embed)
     assert att is not None and att.accuracy > 0.9 and att.accuracy > att.majority
-    assert att.features[0].name == "target_dc"
+    assert att.features[0].name == "target_dc" and att.held_out == "games"
     assert att.groups[0].name == "observation" and att.groups[1].mean <= 0.0 + 1e-9
 
 
@@ -119,3 +119,22 @@ def test_report_prints_the_tables_and_the_ranking(tmp_path, capsys):
 def test_unknown_analysis_is_a_named_error(tmp_path, capsys):
     assert main(["report", str(tmp_path), "--analysis", "nope"]) == 2
     assert "error: analysis:" in capsys.readouterr().err
+
+
+def _noise_game(seed: int) -> Game:
+    """Actions drawn at random, whatever the agent sees: nothing can predict them."""
+    rng = np.random.default_rng(seed)
+    recs = [{"round": 0, "positions": [[5, 5]], "marks": {}, "actions": [None], "messages": [None]}]
+    for r in range(1, 120):
+        pos = [int(rng.integers(1, 9)), int(rng.integers(1, 9))]
+        act = ("UP", "DOWN", "LEFT")[int(rng.integers(3))]
+        recs.append({"round": r, "positions": [pos], "marks": {}, "actions": [act], "messages": [None]})
+    return Game(f"n{seed}", "case", "pursuit", seed, {"view": 5, "size": 10}, (0,), tuple(recs))
+
+
+def test_attribution_tests_on_held_out_games_so_copies_cannot_leak():
+    embed, _ = message_embedder()
+    games = [_noise_game(s) for s in range(5)]
+    twins = [Game(g.pair_id + "b", "noisy", g.task, g.seed, g.params, g.influence_ids, g.rounds) for g in games]
+    att = attribute("pursuit", games + twins, embed)
+    assert att is not None and att.samples == 5 * 119 and att.accuracy < 0.5

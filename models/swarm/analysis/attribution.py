@@ -1,7 +1,9 @@
 """Action attribution (paper section 4.4): which observation and message features predict an
 agent's action. A random forest classifies each influence agent's action from features of its
 start-of-round observation and of the messages it heard; permutation importance on held-out
-decisions ranks the features and the two groups (observation, message).
+decisions ranks the features and the two groups (observation, message). The held-out decisions
+are whole games (30% of the distinct games) when there are 3 or more, so no test round has a
+near-copy from its own game in training.
 
 Features come from the per-round records: positions, task marks (P, F, N), the box, the alternate
 state, the agent's previous action, and the messages sent last round by agents now within its view
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from mam_bench.models.swarm.analysis.embeddings import DIM
-from mam_bench.models.swarm.analysis.games import Game
+from mam_bench.models.swarm.analysis.games import Game, distinct
 
 ACTIONS = ("UP", "DOWN", "LEFT", "RIGHT", "STAY", "SWITCH")
 OBSERVATION = (
@@ -53,6 +55,7 @@ class Attribution:
     samples: int
     accuracy: float
     majority: float  # the accuracy of always answering the commonest action
+    held_out: str  # what the test set holds out: "games", or decisions when there are too few games
     features: tuple[Importance, ...]
     groups: tuple[Importance, ...]
 
@@ -131,21 +134,32 @@ def attribute(task: str, games: list[Game], embedder, seed: int = 0, repeats: in
     """The forest and its importances for one task (None when fewer than 20 decisions or one action)."""
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.inspection import permutation_importance
-    from sklearn.model_selection import train_test_split
+    from sklearn.model_selection import GroupShuffleSplit, train_test_split
 
-    X_rows, y_rows = [], []
-    for g in games:
+    X_rows, y_rows, g_rows = [], [], []
+    for k, g in enumerate(distinct(games)):
         rows, labels = decision_rows(g, set(g.influence_ids), embedder)
         X_rows += rows
         y_rows += labels
+        g_rows += [k] * len(rows)
     if len(y_rows) < 20 or len(set(y_rows)) < 2:
         return None
-    X, y = np.array(X_rows, dtype=float), np.array(y_rows)
+    X, y, groups = np.array(X_rows, dtype=float), np.array(y_rows), np.array(g_rows)
     rng = np.random.default_rng(seed)
     if len(y) > MAX_SAMPLES:
         keep = np.sort(rng.choice(len(y), MAX_SAMPLES, replace=False))
-        X, y = X[keep], y[keep]
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, random_state=seed)
+        X, y, groups = X[keep], y[keep], groups[keep]
+    if len(set(groups.tolist())) >= 3:
+        # held-out games, not held-out rounds: rounds of one game resemble each other, and a
+        # forest tested on rounds of games it trained on would look better than it is
+        train, test = next(GroupShuffleSplit(n_splits=1, test_size=0.3, random_state=seed).split(X, y, groups))
+        X_tr, X_te, y_tr, y_te = X[train], X[test], y[train], y[test]
+        by = "games"
+    else:
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, random_state=seed)
+        by = "decisions (fewer than 3 distinct games)"
+    if len(set(y_tr.tolist())) < 2:
+        return None
     model = RandomForestClassifier(n_estimators=60, random_state=seed, n_jobs=1, min_samples_leaf=2)
     model.fit(X_tr, y_tr)
     names = OBSERVATION + MESSAGE
@@ -167,6 +181,7 @@ def attribute(task: str, games: list[Game], embedder, seed: int = 0, repeats: in
         len(y),
         float(model.score(X_te, y_te)),
         float(counts.max() / counts.sum()),
+        by,
         tuple(feats),
         tuple(sorted(groups, key=lambda g: -g.mean)),
     )

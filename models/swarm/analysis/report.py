@@ -74,7 +74,7 @@ def analyse(folder: Path) -> str:
     )
     out.append("")
     embedder, how = message_embedder()
-    out.append(f"Action attribution: random forest, permutation importance on 30% held-out decisions; messages: {how}")
+    out.append(f"Action attribution: random forest, permutation importance on held-out decisions; messages: {how}")
     for task in tasks:
         att = attribute(task, [g for g in games if g.task == task], embedder)
         if att is None:
@@ -82,7 +82,7 @@ def analyse(folder: Path) -> str:
             continue
         out.append(
             f"{task}: {att.samples} decisions, held-out accuracy {att.accuracy:.3f} "
-            f"(commonest action {att.majority:.3f})"
+            f"(commonest action {att.majority:.3f}; held out: 30% of the {att.held_out})"
         )
         out.append("  groups: " + ", ".join(f"{g.name} {g.mean:+.4f}±{g.std:.4f}" for g in att.groups))
         for rank, f in enumerate(att.features[:TOP], 1):
