@@ -133,7 +133,7 @@ def game_logs(d: Path, keep_prompts: bool) -> tuple[str, dict[str, Any], list[di
     game, agents, tokens = [], [], dict.fromkeys(result["influence_ids"], 0)
     for n, rec in enumerate(records):
         grid = grid_of(terrain, rec)
-        sent = records[n - 1].get("messages") if n else []
+        sent = rec.get("messages") or []  # sent in the round that led here (upstream: round n - 1)
         game.append(
             {
                 "timestamp": float(n),

@@ -138,3 +138,26 @@ def test_attribution_tests_on_held_out_games_so_copies_cannot_leak():
     twins = [Game(g.pair_id + "b", "noisy", g.task, g.seed, g.params, g.influence_ids, g.rounds) for g in games]
     att = attribute("pursuit", games + twins, embed)
     assert att is not None and att.samples == 5 * 119 and att.accuracy < 0.5
+
+
+def _listening_game(seed: int) -> Game:
+    """Agent 0 does what agent 1 said last round: the heard message decides the action."""
+    rng = np.random.default_rng(seed)
+    said = None
+    recs = [{"round": 0, "positions": [[5, 5], [5, 6]], "marks": {}, "actions": [None, None], "messages": [None, None]}]
+    for r in range(1, 100):
+        act = {"left": "LEFT", "right": "RIGHT", None: "STAY"}[said]
+        said = ("left", "right")[int(rng.integers(2))]
+        recs.append(
+            {"round": r, "positions": [[5, 5], [5, 6]], "marks": {}, "actions": [act, "STAY"], "messages": [None, said]}
+        )
+    return Game(f"l{seed}", "case", "pursuit", seed, {"view": 5, "size": 10}, (0,), tuple(recs))
+
+
+def test_attribution_credits_the_message_heard_at_the_start_of_the_round():
+    embed, _ = message_embedder()
+    att = attribute("pursuit", [_listening_game(s) for s in range(4)], embed)
+    assert att is not None and att.accuracy > 0.9
+    groups = {g.name: g.mean for g in att.groups}
+    # redundant message features share the credit one by one; the group permuted whole holds it
+    assert groups["message"] > 0.3 and groups["message"] > 10 * groups["observation"]

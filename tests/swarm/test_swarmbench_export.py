@@ -111,6 +111,10 @@ def test_keep_prompts_stores_the_prompts_the_model_was_sent(tmp_path):
     out = tmp_path / "logs"
     assert main(["export", str(run), "--format", "swarmbench", "--out", str(out), "--keep-prompts"]) == 0
     rows = json.loads(next(out.glob("agent_log_*.json")).read_text())
+    game = json.loads(next(out.glob("game_log_*.json")).read_text())
+    assert game[0]["messages"] == []  # upstream: state n carries the messages of round n - 1
+    assert [m["round"] for m in game[1]["messages"]] == [0] * 10
+    assert {m["message"] for m in game[1]["messages"]} == {"going right"}
     assert len(rows) == 30 and all(r["action"] == "RIGHT" and r["message"] == "going right" for r in rows)
     assert all("ACTION: RIGHT" in r["response"] for r in rows)
     assert sorted(r["prompt"] for r in rows) == sorted(s["user"] for s in sent)

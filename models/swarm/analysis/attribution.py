@@ -77,13 +77,12 @@ def decision_rows(game: Game, influence: set[int], embedder) -> tuple[list[list[
     rows, texts, labels = [], [], []
     prev_action: dict[int, str | None] = {}
     for k in range(1, len(rounds)):
-        start, now, before = rounds[k - 1], rounds[k], rounds[k - 2] if k >= 2 else None
+        start, now = rounds[k - 1], rounds[k]
         pos = start["positions"]
         marks = [tuple(int(x) for x in key.split(",")) for key in (start.get("marks") or {})]
         box = [tuple(c) for c in start.get("box") or []]
-        sent = []
-        if before is not None:
-            sent = [(j, m) for j, m in enumerate(before.get("messages") or []) if m and pos[j] is not None]
+        # record k-1 holds the messages sent in the round that led to it: heard now
+        sent = [(j, m) for j, m in enumerate(start.get("messages") or []) if m and pos[j] is not None]
         for i, action in enumerate(now.get("actions") or []):
             if i not in influence or pos[i] is None or action is None:
                 continue
