@@ -117,7 +117,8 @@ def game_logs(d: Path, keep_prompts: bool) -> tuple[str, dict[str, Any], list[di
         if c.get("phase") == "decision":
             calls[(c["round"], c["actor_id"])] = c  # the last attempt is the answer that counted
     prompts = rebuilt_prompts(d, result) if keep_prompts else {}
-    model = (result.get("llm") or {}).get("model") or result.get("controller", {}).get("name") or result["policy"]
+    controller = result.get("controller") or {}
+    model = controller.get("model") or controller.get("name") or result["policy"]
     key = f"{result['seed']}-{d.name}"
     meta = {
         "model": model,

@@ -67,6 +67,7 @@ def test_export_reads_back_with_upstreams_field_names(run_dir, tmp_path):
     records = [json.loads(line) for line in (run_dir / "treatment.jsonl").read_text().splitlines()]
     decisions = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
     assert game["meta"]["task"] == "Synchronization" and game["meta"]["num_agents"] == 10
+    assert game["meta"]["model"] == "heuristic"
     assert game["meta"]["seed"] == 3 and game["meta"]["view_size"] == 5
     assert game["final_score"] == records[-1]["metrics"]["score"] == result["treatment"]["final"]["score"]
     for rec in records:
@@ -112,6 +113,8 @@ def test_keep_prompts_stores_the_prompts_the_model_was_sent(tmp_path):
     assert main(["export", str(run), "--format", "swarmbench", "--out", str(out), "--keep-prompts"]) == 0
     rows = json.loads(next(out.glob("agent_log_*.json")).read_text())
     game = json.loads(next(out.glob("game_log_*.json")).read_text())
+    meta = json.loads((out / "meta_log.json").read_text())
+    assert [m["model"] for m in meta.values()] == ["openai:scripted"]
     assert game[0]["messages"] == []  # upstream: state n carries the messages of round n - 1
     assert [m["round"] for m in game[1]["messages"]] == [0] * 10
     assert {m["message"] for m in game[1]["messages"]} == {"going right"}
