@@ -16,6 +16,7 @@ EXTRAS = {
     "dashboards": ("solara", "mam-bench dashboard"),
     "ray": ("ray", "--executor ray"),
     "local": ("llama_cpp", "the local gemma model"),
+    "analysis": ("sklearn", "report --analysis"),
 }
 #: top-level module -> the extra that installs it (for an ImportError raised deeper down)
 MODULE_EXTRA = {
@@ -27,6 +28,7 @@ MODULE_EXTRA = {
     "reacton": "dashboards",
     "ray": "ray",
     "llama_cpp": "local",
+    "sklearn": "analysis",
 }
 
 

@@ -15,6 +15,7 @@ LLM_ONLY = (
     "base_url",
     "api_key_env",
     "temperature",
+    "top_p",
     "max_concurrency",
     "cache",
     "one_call",

@@ -74,6 +74,10 @@ class WorldRegistration:
     landscape: tuple[str, ...] = ()
     landscape_kernel: str | None = None
     tasks: bool = False
+    #: (name, "module:attr") of analyses `report DIR --analysis NAME` runs: attr(folder: Path) -> str
+    analyses: tuple[tuple[str, str], ...] = ()
+    #: (format, "module:attr") of `export RUN --format NAME`: attr(run: Path, out: Path, keep_prompts) -> str
+    exports: tuple[tuple[str, str], ...] = ()
     #: the world a dashboard opens on when none is named, and its seed there
     featured: bool = False
     dashboard_seed: int = 0
@@ -164,6 +168,18 @@ def make_controller(
             raise MissingExtra(extra_for(exc)) from None
         raise
     return factory(world_cls=world_cls, objective=objective, **(options or {}))
+
+
+def offered(kind: Literal["analyses", "exports"], name: str) -> Any:
+    """The analysis or export function some registered world offers under `name`."""
+    found = {
+        n: path for reg in registrations().values() for n, path in (reg.analyses if kind == "analyses" else reg.exports)
+    }
+    if name not in found:
+        field = {"analyses": "analysis", "exports": "format"}[kind]
+        known = ", ".join(sorted(found)) or "none"
+        raise ConfigError(field, f"no {field} {name!r} (offered by the registered worlds: {known})")
+    return load(found[name])
 
 
 def part_of(world_cls: type[SteerableWorld], part: Literal["heuristic", "prompts", "renderer"]) -> str | None:

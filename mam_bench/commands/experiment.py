@@ -65,6 +65,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--yes", action="store_true", help=f"start an LLM suite estimated above {CALL_GUARD} calls without --max-calls"
     )
+    p.add_argument("--policy", default=None, help="play every case with this controller (drops LLM-only options)")
+    p.add_argument("--model", default=None, help="play every case with this PROVIDER:MODEL (policy llm)")
+    p.add_argument("--seeds", default=None, help="the suite's seeds instead: A-B, a count, or a list 1,5,9")
     p.set_defaults(handler=handle)
 
 
@@ -83,10 +86,12 @@ def _count(seeds: Any, seed_start: Any) -> int | None:
     return None
 
 
-def read_suite(path: str) -> Any:
-    """Load and bound a suite file: text, YAML, a mapping, sizes within the limits; then validate it."""
+def read_suite(path: str, overrides: dict[str, Any] | None = None) -> Any:
+    """Load and bound a suite file: text, YAML, a mapping, sizes within the limits; then validate it
+    (after the command line's --policy/--model/--seeds overrides, when given)."""
     import yaml
 
+    from mam_bench.experiment.overrides import apply_overrides
     from mam_bench.experiment.suite import parse_suite, read_yaml
 
     p = Path(path)
@@ -104,6 +109,9 @@ def read_suite(path: str) -> Any:
         data = read_yaml(text)
     except yaml.YAMLError as exc:
         raise ConfigError("suite", f"not valid YAML: {exc}") from None
+    data, notes = apply_overrides(data, **(overrides or {}))
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     if isinstance(data, dict):
         n = _count(data.get("seeds", 10), data.get("seed_start", 0))
         if n is not None and n > MAX_SEEDS:
@@ -154,7 +162,8 @@ def handle(args: argparse.Namespace) -> int:
     if args.address and args.executor == "local":
         raise ConfigError("address", "only the ray executor takes an address")
     check_table(Path(args.out) / "table.csv")
-    suite = read_suite(args.suite)  # validated whole before anything runs
+    overrides = {"policy": args.policy, "model": args.model, "seeds": args.seeds}
+    suite = read_suite(args.suite, overrides)  # validated whole before anything runs
     check_suite_controllers(suite)
     startup.imports_done()  # before any worker forks (copy-on-write) and any pair runs
     llm_pairs, calls = llm_estimate(suite, args.max_cost)

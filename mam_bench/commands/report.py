@@ -55,6 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--force", action="store_true", help="replace an --out file not written by report (moved aside first)"
     )
+    p.add_argument("--analysis", default=None, help="print a world's analysis of DIR instead (e.g. swarm)")
     p.set_defaults(handler=handle)
 
 
@@ -277,6 +278,11 @@ def handle(args: argparse.Namespace) -> int:
     check_name_lengths(folder, "dir")
     if not folder.is_dir():
         raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")
+    if args.analysis:
+        from mam_bench.registry import offered
+
+        print(offered("analyses", args.analysis)(folder), end="")
+        return 0
     if args.markdown:
         from mam_bench.experiment.markdown import summary_markdown
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, get_args
 
 import numpy as np
-from mam_bench.models.swarm import dynamics, physics
+from mam_bench.models.swarm import commander, dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.answer import parse_answer, upstream_answer
 from mam_bench.models.swarm.grid import BASE_ACTIONS, DELTA, EMPTY
@@ -83,7 +83,8 @@ class SwarmWorld(SteerableWorld):
         self.ordinary_score = 0.0
         self.masked = np.isin(np.arange(self.n), list(self.mask_ids))
         self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))
-        self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.range_at, echo=p.upstream)
+        chief = commander.COMMANDER if p.commander else None
+        self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.range_at, echo=p.upstream, commander=chief)
         self.inbox: dict[int, list[str]] = {}
         self.history: dict[int, deque] = {i: deque(maxlen=p.memory) for i in range(self.n)}
         self.recent: dict[int, deque] = {i: deque([tuple(self.pos[i])], maxlen=8) for i in range(self.n)}
@@ -176,8 +177,14 @@ class SwarmWorld(SteerableWorld):
         return upstream_answer(text, cls.allowed)
 
     def observe(self, actor_id: int) -> SwarmObservation:
-        frames = [v for f in reversed(self.frames) if (v := render(f, actor_id, self.params.view)) is not None]
+        chief = self.params.commander and actor_id == commander.COMMANDER
+        frames = [
+            v
+            for f in reversed(self.frames)
+            if (v := commander.global_view(f, actor_id) if chief else render(f, actor_id, self.params.view)) is not None
+        ]
         pos = tuple(int(x) for x in self.pos[actor_id]) if self.active[actor_id] else None
+        status = self.status_of(actor_id) + ((commander.role_status(actor_id),) if self.params.commander else ())
         return self.Observation(
             task=self.name,
             actor_id=actor_id,
@@ -187,7 +194,7 @@ class SwarmWorld(SteerableWorld):
             max_round=self.params.rounds,
             position=pos,
             score=float(self.score),
-            status=self.status_of(actor_id),
+            status=status,
             facts=self.facts_of(actor_id),
             frames=tuple(frames),
             messages=tuple(self.inbox.get(actor_id, ())),

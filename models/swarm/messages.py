@@ -5,6 +5,8 @@ delivering (`message_range="deliver"`, upstream). Upstream also hands a sender i
 back (`echo`), and cuts at 120 characters then appends "..." (123 in all); `rules=mam` cuts to
 117 + "..." so a message never exceeds 120. Noise corrupts characters and delay holds a
 message back 0..delay rounds; both draw from streams addressed by (sender, round).
+With a `commander` (the centralized variant, paper App. L.3) range does not apply: the
+commander's messages reach every agent, and every other agent's reach the commander only.
 """
 
 from __future__ import annotations
@@ -48,9 +50,10 @@ class MessageBus:
         delay: int = 0,
         mode: str = "send",
         echo: bool = False,
+        commander: int | None = None,
     ):
         self.seed, self.reach, self.noise, self.delay, self.mode = seed, reach, noise, delay, mode
-        self.echo = echo
+        self.echo, self.commander = echo, commander
         self.pending: list[Pending] = []
 
     def send(self, round_: int, sender: int, origin: tuple[int, int], text: str) -> None:
@@ -85,6 +88,9 @@ class MessageBus:
             np.maximum(abs(at[None, :, 0] - origins[:, None, 0]), abs(at[None, :, 1] - origins[:, None, 1]))
             <= self.reach
         )
+        if self.commander is not None:
+            senders = np.array([m.sender for m in due])
+            near = np.where((senders == self.commander)[:, None], True, (idx == self.commander)[None, :])
         heard, by = np.nonzero(near)
         for k, i in zip(heard.tolist(), idx[by].tolist()):
             m = due[k]

@@ -29,6 +29,9 @@ class SwarmParams(WorldParams):
     rules: Literal["swarmbench", "mam"] = Field(
         "swarmbench", description="swarmbench: upstream's game, quirks included; mam: the earlier variants (README)"
     )
+    commander: bool = Field(
+        False, description="centralized variant: agent 0 sees the whole map; it and the others message only each other"
+    )
     message_range: Literal["send", "deliver"] | None = Field(
         None, description="range measured at sending (paper, mam) or delivery (upstream); default: the rule set's"
     )

@@ -5,15 +5,23 @@ received messages, own action history, rules, answer format). We add only the st
 objective and, when the board is on, the board; answers stay free text read by the world's own
 parser, so an all-influence run with the board off is the paper's protocol. In that mode under
 `rules=swarmbench` (the observation says `upstream_answers`) answers are read as upstream reads
-them: case-sensitive substrings in the action list's order, STAY when none, never a repair.
+them: case-sensitive substrings in the action list's order, STAY when none, never a repair; and
+the system message is upstream's neutral one (cooperate, finish the task), without our
+steering objective, and the user message follows upstream's prompt section by section
+(`upstream_prompt.py`): in the paper every agent simply plays the task.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from mam_bench.models.swarm.upstream_prompt import reproduction_prompt
+
 from mam_bench.controller import Request
 from mam_bench.prompts import Parsed, WorldPrompts
+
+#: reproduction mode's system message: upstream's (an agent cooperating on a given task), no objective
+REPRODUCTION_SYSTEM = "You are an agent. You need to cooperate with other agents and finish a given task."
 
 OBJECTIVES = {
     "help": "help the swarm score as much as possible",
@@ -27,11 +35,15 @@ class SwarmPrompts(WorldPrompts):
         return None
 
     def system(self, req: Request) -> str:
+        if getattr(req.observation, "upstream_answers", False):
+            return REPRODUCTION_SYSTEM
         goal = OBJECTIVES.get(self.objective, self.objective)
         board = " You also share a coordination board with the other influence agents." if req.board else ""
         return f"You control one agent of a swarm. Your objective: {goal}.{board}"
 
     def user(self, req: Request, phase: str) -> str:
+        if getattr(req.observation, "upstream_answers", False) and phase == "decision":
+            return reproduction_prompt(req.observation)
         parts = [self.observation_text(req)]
         if req.board:
             parts.append("Coordination board (influence agents only):\n" + self.board_text(req))

@@ -9,4 +9,6 @@ def swarm_task(task: str, cls: str) -> WorldRegistration:
         heuristic="mam_bench.models.swarm.heuristic:make_swarm_heuristic",
         prompts="mam_bench.models.swarm.prompts:SwarmPrompts",
         renderer="mam_bench.models.swarm.renderer",
+        analyses=(("swarm", "mam_bench.models.swarm.analysis.report:analyse"),),
+        exports=(("swarmbench", "mam_bench.models.swarm.export:export_swarmbench"),),
     )

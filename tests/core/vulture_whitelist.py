@@ -45,6 +45,8 @@ MimicController  # entry point mam_bench.controllers (pyproject.toml) for --poli
 RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)
+analyse  # WorldRegistration.analyses "module:attr" text for report --analysis swarm
+export_swarmbench  # WorldRegistration.exports "module:attr" text for export --format swarmbench
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds

@@ -1,0 +1,1 @@
+"""SwarmBench's analyses over an experiment folder (`mam-bench report DIR --analysis swarm`)."""
