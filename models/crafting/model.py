@@ -125,6 +125,13 @@ class CraftingWorld(SteerableWorld):
         ]
 
     @classmethod
+    def check_task(cls, path: str) -> str:
+        """`mam-bench tasks crafting --check FILE`: one line saying what the file holds, or a ConfigError."""
+        from mam_bench.models.crafting.task_files import describe, load_task_file
+
+        return describe(load_task_file(path))
+
+    @classmethod
     def parse_answer(cls, text: str) -> dict[str, Any] | None:
         return parse_answer(text)
 
@@ -580,7 +587,16 @@ class CraftingWorld(SteerableWorld):
     def verify(self) -> tuple[int, str]:
         from mam_bench.models.crafting.tasks import verify
 
-        return verify(self.task, self.final_state())
+        return verify(self.task, self.final_state(), self.trajectory() if self.task.verifier else None)
+
+    def trajectory(self) -> dict[str, Any]:
+        """What a task file's own verifier reads (task_files.py): the final state and every action."""
+        return {
+            "task": self.task.name,
+            "round": self.round,
+            "final_state": self.final_state(),
+            "actions": list(self.log),
+        }
 
     def collaboration(self) -> dict[str, Any]:
         """CCE (with and without chat), per-agent PAC and the contributing set."""

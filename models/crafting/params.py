@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
@@ -13,7 +14,9 @@ STATIC_WORLD = {"travel": "abstracted", "yields": (0.0, 1.0, 0.0), "regrow": 0.0
 
 
 class CraftingParams(WorldParams):
-    task: str = Field("forge_vanguard", description="task name from data/tasks (aliases accepted)")
+    task: str = Field(
+        "forge_vanguard", description="task name from data/tasks (aliases accepted), or a path to your own task .yaml"
+    )
     rounds: int | None = Field(None, ge=1, le=500, description="round budget; default: the task's")
     influence: int = Field(2, ge=0, le=20, description="influence seats when none are named")
     board: bool = Field(True, description="coordination board; off in AgentWorld reproduction mode")
@@ -69,12 +72,28 @@ class CraftingParams(WorldParams):
             raise ValueError("three chances (0, 1, 2 units) that are >= 0 and sum to 1")
         return v
 
+    @classmethod
+    def from_strings(cls, pairs: dict[str, Any]) -> WorldParams:
+        """A task file's problems are named on `task` itself, before the other fields are read."""
+        from mam_bench.models.crafting.task_files import load_task_file, looks_like_file
+
+        task = pairs.get("task")
+        if isinstance(task, str) and looks_like_file(task):
+            load_task_file(task)
+        return super().from_strings(pairs)
+
     @field_validator("task")
     @classmethod
     def _known_task(cls, v: str) -> str:
+        from mam_bench.models.crafting.task_files import load_task_file, looks_like_file
         from mam_bench.models.crafting.tasks import get_task, task_names
 
+        if looks_like_file(v):  # a user's task file: kept as its absolute path, so a resume finds it
+            load_task_file(v)
+            return str(Path(v).expanduser().resolve())
         try:
             return get_task(v).name
         except KeyError:
-            raise ValueError(f"unknown task {v!r} (known: {', '.join(task_names())})") from None
+            raise ValueError(
+                f"unknown task {v!r} (known: {', '.join(task_names())}, or a path to a task .yaml)"
+            ) from None
