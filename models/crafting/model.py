@@ -26,6 +26,7 @@ from mam_bench.models.crafting.agents import (
     target_shares,
 )
 from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_communication, task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
 from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
@@ -66,7 +67,8 @@ class CraftingWorld(SteerableWorld):
     def __init__(self, params: CraftingParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
         self.cat = catalog()
-        self.task: Task = get_task(self.params.task)
+        self.task: Task = task_under(get_task(self.params.task), self.params.condition, self.seed, self.cat)
+        self.strategy = self.params.plays_strategy()
         self.budget = self.params.rounds or self.task.budget
         self.grid = OrthogonalMooreGrid(GRID, torus=False, random=self.random)
         jitter = self.params.stock_jitter
@@ -76,12 +78,13 @@ class CraftingWorld(SteerableWorld):
             delta = int(stream(self.seed, "stocks", k).integers(-jitter, jitter + 1)) if jitter else 0
             self.stock[nid] = self.max_stock[nid] = max(1, spec.stock + delta)
         self.actors: list[CraftingAgent] = []
-        market_mode = self.params.strategy == "market"
+        market_mode = self.strategy == "market"
         plan = target_shares(self.task) if market_mode else build_plan(self.task, self.cat)
         for i, spec in enumerate(self.task.agents):
             role = self.cat.roles[spec.role]
             makes = tuple(spec.makes) if spec.makes is not None else role.makes
-            a = CraftingAgent(self, i, spec.role, self.task.username(i), role.skills, makes, role.coordinator)
+            skills = spec.skills if spec.skills is not None else role.skills
+            a = CraftingAgent(self, i, spec.role, self.task.username(i), skills, makes, role.coordinator)
             for item, qty in spec.inventory.items():
                 a.give(item, qty, -1)
             for tool in spec.equipment:
@@ -183,7 +186,7 @@ class CraftingWorld(SteerableWorld):
         for n in self.cat.nodes.values():
             if n.site == a.site:
                 a.memory[n.node_id] = self.stock[n.node_id]
-        if self.params.strategy != "market":
+        if self.strategy != "market":
             return
         for req in self.requests:
             if req["to"] != a.actor_id or req["status"] != "pending":
@@ -195,7 +198,7 @@ class CraftingWorld(SteerableWorld):
             a.obligations.append(Obligation(req["item"], req["qty"], req["recipient"], f"request:{req['id']}"))
 
     def decide_rule(self, a: CraftingAgent) -> dict[str, Any]:
-        if self.params.strategy == "market":
+        if self.strategy == "market":
             return market.market_action(self, a)
         return rule_action(self, a)
 
@@ -205,7 +208,7 @@ class CraftingWorld(SteerableWorld):
         The market rule reads state and the actor's own streams only; the shared plan also books
         accepted requests, so it runs on a copy of the actor and of the request list."""
         a = self.actors[actor_id]
-        if self.params.strategy == "market":
+        if self.strategy == "market":
             return market.market_action(self, a)
         import copy
 
@@ -366,7 +369,7 @@ class CraftingWorld(SteerableWorld):
         self._world_events()
         survival.drain(self)
         combat.respawn(self)
-        if self.params.strategy == "market":
+        if self.strategy == "market":
             market.update_prices(self)
         self.price_history.append({i: round(p, 4) for i, p in sorted(self.prices.items())})
         self._update_blocked(since=self.round + 1)  # a block found now counts from the next round
@@ -678,6 +681,8 @@ def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]
     """Why an action cannot happen now ('' when it can)."""
     cat = world.cat
     tool = action["tool"]
+    if tool in COMMUNICATION_TOOLS and cuts_communication(world.params.condition):
+        return f"{tool} is unavailable: no communication under condition {world.params.condition}"
     n = len(world.actors)
     down = survival.precondition(world, a, action)
     if down or tool == "eat":

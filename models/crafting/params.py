@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
+from mam_bench.models.crafting.conditions import Condition
 from pydantic import Field, field_validator
 
 from mam_bench.params import WorldParams
@@ -50,12 +51,22 @@ class CraftingParams(WorldParams):
     )
     judge_model: str = Field("openai:gpt-4.1", description="PROVIDER:MODEL (or local:NAME) of the CCE judge")
     judge_api_key_env: str | None = Field(None, description="environment variable holding the judge's API key")
+    condition: Condition = Field(
+        "standard",
+        description="AgentWorld's baselines and ablations: standard, single_agent, no_communication, "
+        "shared_plan_only, oracle_communication, no_roles, random_spawn, no_docs (conditions.py)",
+    )
     chat_edges: Literal["heuristic", "none"] = Field(
         "heuristic", description="how chat enters CCE (the LLM judge is an offline hook)"
     )
 
     def influence_count(self) -> int:
-        return self.influence
+        """A solo run has one seat: it is the influence agent when any is asked for."""
+        return min(self.influence, 1) if self.condition == "single_agent" else self.influence
+
+    def plays_strategy(self) -> str:
+        """The ordinary seats' strategy: `shared_plan_only` hands them the shared plan."""
+        return "shared_plan" if self.condition == "shared_plan_only" else self.strategy
 
     def board_on(self) -> bool:
         return self.board

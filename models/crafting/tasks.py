@@ -21,6 +21,8 @@ class AgentSpec(BaseModel):
     inventory: dict[str, int] = Field(default_factory=dict)
     equipment: list[str] = Field(default_factory=list)
     makes: list[str] | None = None
+    #: this seat's skill levels, replacing its role's (a task may give a seat less than a node or recipe needs)
+    skills: dict[str, int] | None = None
 
 
 class Target(BaseModel):
@@ -57,6 +59,8 @@ class Task(BaseModel):
     survey: list[str] = Field(default_factory=list)  # hidden sites the task asks to find (exploration.py)
     #: a user task's verify(trajectory) -> bool file (absolute once loaded; task_files.py)
     verifier: str | None = None
+    #: the plan text `condition=shared_plan_only` puts in every prompt (else the relevant context)
+    shared_plan: str | None = None
 
     def holders(self, scope: str | int) -> list[int]:
         """Agent indices a scope names (targets and checkpoints share the syntax)."""
