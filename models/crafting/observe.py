@@ -197,28 +197,9 @@ class CraftingObservation(BaseModel):
 
     # --- the random controller's draw -----------------------------------------------------------
     def random_action(self, rng: Any) -> dict[str, Any]:
-        cat = catalog()
-        n = len(self.team)
-        choice = ["move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep"][int(rng.integers(8))]
-        pick = lambda seq: seq[int(rng.integers(len(seq)))]  # noqa: E731
-        if choice == "move_to":
-            return {"tool": "move_to", "site": pick(sorted(cat.sites))}
-        if choice == "harvest" and self.nodes:
-            return {"tool": "harvest", "node": pick(self.nodes)[0]}
-        if choice == "craft":
-            return {"tool": "craft", "item": pick(sorted(cat.recipes))}
-        if choice == "transfer" and self.inventory and self.here:
-            return {"tool": "transfer", "item": pick(sorted(self.inventory)), "qty": 1, "to": pick(self.here)}
-        if choice == "chat":
-            return {"tool": "chat", "message": "hello team"}
-        if choice == "request" and n > 1:
-            to = pick([i for i in range(n) if i != self.actor_id])
-            return {"tool": "request", "item": pick(sorted(cat.items)), "qty": 1, "to": to}
-        if choice == "equip":
-            tools = [i for i in self.inventory if cat.items[i] == "tool"]
-            if tools:
-                return {"tool": "equip", "item": pick(sorted(tools))}
-        return {"tool": "sleep"}
+        from mam_bench.models.crafting.legal import random_legal_action
+
+        return random_legal_action(self, rng)
 
 
 TOOL_LINES = [
