@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.catalog import catalog, meets
 from mam_bench.models.crafting.combat import ARMOR, WEAPONS
 from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_communication
 from mam_bench.models.crafting.survival import FOOD, MAX_HEALTH
@@ -40,13 +40,15 @@ def legal_actions(obs: CraftingObservation) -> dict[str, list[Action]]:
         out["harvest"] = [
             {"tool": "harvest", "node": node}
             for node, _, stock, tool in obs.nodes
-            if stock > 0 and obs.skills.get(cat.nodes[node].skill, 0) > 0 and (tool == "-" or tool in obs.equipment)
+            if stock > 0
+            and meets(obs.skills, cat.nodes[node].skill, cat.nodes[node].level)
+            and (tool == "-" or tool in obs.equipment)
         ]
         out["craft"] = [
             {"tool": "craft", "item": item}
             for item, r in sorted(cat.recipes.items())
             if cat.stations[r.station] == obs.site
-            and obs.skills.get(r.skill, 0) > 0
+            and meets(obs.skills, r.skill, r.level)
             and all(inv.get(i, 0) >= k for i, k in r.inputs.items())
         ]
         out["equip"] = [

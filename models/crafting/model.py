@@ -25,7 +25,7 @@ from mam_bench.models.crafting.agents import (
     rule_action,
     target_shares,
 )
-from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.catalog import catalog, meets
 from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_communication, task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
@@ -705,6 +705,8 @@ def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]
             return f"{spec.node_id} is at {spec.site}, not here"
         if a.skills.get(spec.skill, 0) <= 0:
             return f"needs skill {spec.skill}"
+        if not meets(a.skills, spec.skill, spec.level):
+            return f"needs {spec.skill} level {spec.level} (has {a.skills[spec.skill]})"
         if spec.tool and spec.tool not in a.equipment:
             return f"needs {spec.tool} equipped"
         return "" if world.stock[spec.node_id] > 0 else f"{spec.node_id} is depleted"
@@ -716,6 +718,8 @@ def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]
             return f"{r.output} needs skill {r.skill}"
         if a.skills.get(r.skill, 0) <= 0:
             return f"needs skill {r.skill}"
+        if not meets(a.skills, r.skill, r.level):
+            return f"{r.output} needs {r.skill} level {r.level} (has {a.skills[r.skill]})"
         if cat.stations[r.station] != a.site:
             return f"needs the {r.station} at {cat.stations[r.station]}"
         missing = [f"{k} {i}" for i, k in r.inputs.items() if a.held(i) < k]

@@ -250,10 +250,12 @@ def relevant_context(task_name: str) -> str:
         r = cat.recipes.get(item)
         if r:
             ins = " + ".join(f"{k} {i}" for i, k in r.inputs.items())
-            parts.append(f"{r.qty} {item} = {ins} ({r.skill} at {r.station})")
+            level = f" level {r.level}" if r.level > 1 else ""
+            parts.append(f"{r.qty} {item} = {ins} ({r.skill}{level} at {r.station})")
         elif cat.items[item] == "raw":
             n = cat.raw_nodes(item)
-            parts.append(f"{item}: harvest at {n[0].site} ({n[0].skill}, tool {n[0].tool or 'none'})")
+            level = f" level {n[0].level}" if n[0].level > 1 else ""
+            parts.append(f"{item}: harvest at {n[0].site} ({n[0].skill}{level}, tool {n[0].tool or 'none'})")
     for m in sorted({(m.kind, m.site, m.health, m.damage, m.loot) for m in cat.mobs.values() if m.loot in tree}):
         parts.append(f"{m[0]} at {m[1]}: health {m[2]}, damage {m[3]}, drops {m[4]}")
     hidden = set(task.survey) | {n.site for n in cat.nodes.values() if n.resource in tree}
