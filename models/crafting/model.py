@@ -614,18 +614,19 @@ class CraftingWorld(SteerableWorld):
         return build_chat_model(options, api_key_from_env(options))
 
     async def ajudge(self, out: Any = None) -> dict[str, Any]:
-        """`cce_mode=llm`: AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
+        """`cce_mode=llm` (or `llm_chained`): AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
         response cache as the LLM controller (`out/judge_cache.sqlite`), calls and tokens counted."""
-        if self.params.cce_mode != "llm":
+        if self.params.cce_mode not in ("llm", "llm_chained"):
             return {}
         from pathlib import Path
 
-        from mam_bench.models.crafting.judge import llm_cce
+        from mam_bench.models.crafting.judge import chained_cce, traced_cce
         from mam_bench.steering.llm.cache import ResponseCache
 
         cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)
         try:
-            judged = await llm_cce(self, self.judge_chat_model(), cache=cache)
+            judge = traced_cce if self.params.cce_mode == "llm" else chained_cce
+            judged = await judge(self, self.judge_chat_model(), cache=cache)
         finally:
             cache.close()
         return {

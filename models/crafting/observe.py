@@ -45,6 +45,7 @@ class CraftingObservation(BaseModel):
     known: list[str] = []  # hidden sites this agent has found (or been told of)
     offers: list[tuple[int, int, str, int, str, int]] = []  # offer id, from, item, qty, want, want_qty
     condition: str = "standard"  # AgentWorld's baseline or ablation this run plays (conditions.py)
+    trips: list[tuple[str, int]] = []  # site on this agent's map, move_to actions it takes from here
 
     # --- compact text -----------------------------------------------------------------------
     def to_text(self) -> str:
@@ -62,6 +63,7 @@ class CraftingObservation(BaseModel):
             f"hp {self.health}",
             f"mobs {' '.join(f'{m}:{k}={h}/{d}' for m, k, h, d in self.mobs) or '-'}",
             f"known {' '.join(self.known) or '-'}",
+            f"trips {' '.join(f'{site}={n}' for site, n in self.trips) or '-'}",
             f"offers {' '.join(f'#{i}:{f}>{it}={q}>{w}={wq}' for i, f, it, q, w, wq in self.offers) or '-'}",
             f"here {' '.join(map(str, self.here)) or '-'}",
             f"owed {' '.join(f'{i}={q}>{t}' for i, q, t in self.owed) or '-'}",
@@ -134,6 +136,7 @@ class CraftingObservation(BaseModel):
             health=int(f["hp"]),
             mobs=mobs,
             known=items(f["known"]),
+            trips=[(site, int(n)) for site, n in (x.split("=") for x in items(f.get("trips", "-")))],
             offers=offers,
             condition=head[8] or "standard",
         )
@@ -203,7 +206,7 @@ class CraftingObservation(BaseModel):
 
 
 TOOL_LINES = [
-    '- {"tool": "move_to", "site": SITE}  (sites: forest, mine, river, town, meet; one action)',
+    '- {"tool": "move_to", "site": SITE}  (one action per step; "trips" says how many each site takes from here)',
     '- {"tool": "harvest", "node": NODE}  (a node at your site; needs the skill and tool)',
     '- {"tool": "craft", "item": ITEM, "skill": SKILL}  (at the recipe station, holding the inputs)',
     '- {"tool": "transfer", "item": ITEM, "qty": N, "to": AGENT_ID}  (same site only)',
@@ -327,4 +330,20 @@ def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
             if o["status"] == "open" and o["frm"] != actor_id and o["to"] in (None, actor_id) and not alone
         ],
         condition=condition,
+        trips=trips(world, a),
     )
+
+
+def trips(world: CraftingWorld, a: Any) -> list[tuple[str, int]]:
+    """How many move_to actions each site on the agent's map takes from where it stands: one under
+    abstracted travel, else the Chebyshev distance over `speed` cells per action, rounded up."""
+    out = []
+    for site, (tx, ty) in sorted(world.cat.sites.items()):
+        if site == a.site or (site in world.cat.hidden and site not in a.known):
+            continue
+        if world.params.travel == "abstracted":
+            out.append((site, 1))
+        else:
+            x, y = a.xy
+            out.append((site, max(1, -(-max(abs(tx - x), abs(ty - y)) // world.params.speed))))
+    return out

@@ -109,3 +109,19 @@ def test_the_text_carries_the_condition_back() -> None:
     for condition in CONDITIONS:
         obs = world(condition).observe(0)
         assert CraftingObservation.from_text(obs.to_text()) == obs
+
+
+def test_the_prompt_says_what_a_move_costs() -> None:
+    w = CraftingWorld(task="forge_vanguard", seed=0)
+    miner = w.actors[0]
+    trips = dict(w.observe(0).trips)
+    for site, n in trips.items():
+        here = miner.xy
+        steps = 0
+        while miner.site != site:
+            w._travel(miner, site)
+            steps += 1
+        assert steps == n, site
+        miner.xy, miner.site = here, "mine"
+    assert "trips " in w.observe(0).prompt_text()
+    assert set(dict(CraftingWorld(task="forge_vanguard", seed=0, travel="abstracted").observe(0).trips).values()) == {1}
