@@ -13,7 +13,7 @@ import argparse
 import asyncio
 import statistics
 
-from mam_bench.models.crafting.judge import cohen_kappa, llm_cce
+from mam_bench.models.crafting.judge import chained_cce, cohen_kappa
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.steering.llm.cache import ResponseCache
 from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model
@@ -44,7 +44,7 @@ def main() -> None:
                 print(f"{task} | {seed} | failed run, skipped")
                 continue
             prov = w.collaboration()
-            res = asyncio.run(llm_cce(w, judge, cache=cache))
+            res = asyncio.run(chained_cce(w, judge, cache=cache))
             ids = [a["id"] for a in w.log]
             k = cohen_kappa([i in set(prov["contributing"]) for i in ids], [i in set(res["contributing"]) for i in ids])
             kappas.append(k)

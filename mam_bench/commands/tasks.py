@@ -11,12 +11,19 @@ from mam_bench.registry import get_world, registration
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tasks", help="list the tasks of a world that has them")
     p.add_argument("world")
+    p.add_argument("--check", metavar="FILE", help="validate one task file of your own instead of listing")
     p.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     if not registration(args.world).tasks:
         raise ConfigError("world", f"{args.world} has no tasks")
+    if args.check:
+        world = get_world(args.world)
+        if not hasattr(world, "check_task"):
+            raise ConfigError("check", f"{args.world} takes no task files")
+        print(world.check_task(args.check))
+        return 0
     for name, description in get_world(args.world).list_tasks():
         print(f"{name:24s} {description}")
     return 0

@@ -21,6 +21,8 @@ class Recipe:
     skill: str
     station: str
     inputs: dict[str, int]
+    #: the skill level a crafter needs (1: any level above 0)
+    level: int = 1
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class NodeSpec:
     skill: str
     tool: str | None
     stock: int
+    #: the skill level a harvester needs (1: any level above 0)
+    level: int = 1
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,11 @@ class Catalog:
         return [n for n in self.nodes.values() if n.resource == resource]
 
 
+def meets(skills: dict[str, int], skill: str, level: int = 1) -> bool:
+    """Whether skill levels reach what a node or recipe needs (a level of 0 is no skill at all)."""
+    return skills.get(skill, 0) >= max(1, level)
+
+
 def _depth(item: str, recipes: dict[str, Recipe], memo: dict[str, int]) -> int:
     if item not in memo:
         r = recipes.get(item)
@@ -90,10 +99,13 @@ def catalog() -> Catalog:
     items_doc = yaml.safe_load((DATA / "items.yaml").read_text())
     world_doc = yaml.safe_load((DATA / "world.yaml").read_text())
     recipes = {
-        out: Recipe(out, int(v[0]), str(v[1]), str(v[2]), {k: int(n) for k, n in v[3].items()})
+        out: Recipe(out, int(v[0]), str(v[1]), str(v[2]), {k: int(n) for k, n in v[3].items()}, *map(int, v[4:5]))
         for out, v in items_doc["recipes"].items()
     }
-    nodes = {nid: NodeSpec(nid, v[0], v[1], v[2], v[3], int(v[4])) for nid, v in world_doc["nodes"].items()}
+    nodes = {
+        nid: NodeSpec(nid, v[0], v[1], v[2], v[3], int(v[4]), *map(int, v[5:6]))
+        for nid, v in world_doc["nodes"].items()
+    }
     roles = {
         name: Role(name, dict(v.get("skills") or {}), tuple(v.get("makes") or ()), bool(v.get("coordinator")))
         for name, v in world_doc["roles"].items()

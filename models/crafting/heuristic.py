@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.catalog import catalog, meets
 from mam_bench.models.crafting.observe import CraftingObservation
 from mam_bench.models.crafting.tasks import get_task
 
@@ -40,7 +40,7 @@ def demand_tree(task_name: str) -> set[str]:
 
 def can_harvest(obs: CraftingObservation, node: str) -> bool:
     spec = catalog().nodes[node]
-    return obs.skills.get(spec.skill, 0) > 0 and (spec.tool is None or spec.tool in obs.equipment)
+    return meets(obs.skills, spec.skill, spec.level) and (spec.tool is None or spec.tool in obs.equipment)
 
 
 class ShortageHeuristic(Controller):
@@ -116,7 +116,7 @@ class AccelerateHeuristic(Controller):
                 r
                 and left > obs.inventory.get(item, 0)
                 and r.station in obs.stations
-                and obs.skills.get(r.skill, 0) > 0
+                and meets(obs.skills, r.skill, r.level)
                 and all(obs.inventory.get(i, 0) >= k for i, k in r.inputs.items())
             ):
                 return Decision(action={"tool": "craft", "item": item, "skill": r.skill})

@@ -1,6 +1,13 @@
-"""LLM-judged CCE (`cce_mode=llm`), AgentWorld's two judge steps over any LangChain chat model.
+"""LLM-judged CCE, AgentWorld's two judge steps over any LangChain chat model, in two variants.
 
-Step 1 lists every action and asks which *final* actions achieved the objective (S). Step 2 walks
+`cce_mode=llm` (`traced_cce`) follows AgentWorld's CCE v2 tracing script: step 1 shows the task's
+name and objective and every action (its text cut at 150 characters) and asks for the final
+actions (S); step 2 walks back one round at a time, asking once per round which of its actions
+enable a contributor from a *strictly later* round (actions of one round are taken as
+simultaneous), showing at most 30 contributors (text cut at 120), the objective and the task's
+recipes (cut at 1,500 characters). Answers naming ids outside the round asked about are dropped.
+
+`cce_mode=llm_chained` (`chained_cce`), this project's earlier variant: step 1 as above; step 2 walks
 back one round at a time, from the last round to the first: it shows the contributors found so far
 (in this round or later) and this round's other actions, and asks which of them enable a
 contributor, inclusively; a round is asked again while it adds actions (turns resolve in order,
@@ -81,8 +88,83 @@ async def _ask(chat_model: Any, prompt: str, cache: Any, stats: dict[str, int]) 
     return text
 
 
-async def llm_cce(world: CraftingWorld, chat_model: Any, cache: Any = None) -> dict[str, Any]:
-    """CCE by the two judge steps; `cache` is a `ResponseCache` (or None)."""
+TRACED_STEP1 = (
+    "You are judging a multi-agent collaboration in a crafting game.\nTASK: {task}\nOBJECTIVE: {objective}\n\n"
+    "EVERY ACTION OF THE TRAJECTORY:\n{actions}\n\n"
+    "Which actions are the final ones whose completion achieved the objective (the craft that produced the "
+    "target, the hand-over that delivered it)? Leave out every enabling step (gathering, moving, chatting, "
+    "transferring materials). Answer with JSON only: "
+    '{{"success_action_ids": [action ids], "reasoning": "short"}}'
+)
+TRACED_STEP2 = (
+    "You are tracing causes in a multi-agent collaboration in a crafting game.\nOBJECTIVE: {objective}\n"
+    "RECIPES AND RESOURCES:\n{recipes}\n\n"
+    "These actions of LATER rounds contributed to the task's success:\n{contributors}\n\n"
+    "Actions of round {round}:\n{candidates}\n\n"
+    "Which of the round {round} actions enabled or contributed to a contributing action above: made an item "
+    "it used (see the recipes), handed items to its agent, brought an agent where it was needed, passed "
+    "information that coordinated it, or was a step before it? Be INCLUSIVE. Answer with JSON only: "
+    '{{"contributing_ids": [ids from round {round}], "not_contributing_ids": [the other ids]}}'
+)
+#: AgentWorld's CCE v2 bounds: action text, contributor text, contributors shown, recipe context
+ACTION_CHARS, CONTRIBUTOR_CHARS, MAX_CONTRIBUTORS, RECIPE_CHARS = 150, 120, 30, 1500
+
+
+def _text(a: dict[str, Any], usernames: dict[int, str], cut: int, with_round: bool = True) -> str:
+    line = action_line(a, usernames)
+    head, _, body = line.partition("] ")
+    if not with_round:
+        body = body.partition(", ")[2]
+    who, _, what = body.rpartition(": ")
+    return f"{head}] {who}: {what[:cut]}"
+
+
+async def traced_cce(world: CraftingWorld, chat_model: Any, cache: Any = None) -> dict[str, Any]:
+    """CCE as AgentWorld's CCE v2 script traces it (module docstring); `cache` a `ResponseCache`."""
+    from mam_bench.models.crafting.observe import relevant_context
+
+    log = list(world.log)
+    usernames = {a.actor_id: a.username for a in world.actors}
+    task = get_task(world.task.name)
+    stats = {"calls": 0, "cache_hits": 0, "input_tokens": 0, "output_tokens": 0}
+    if not log or world.verify()[0] != 1:
+        return {"cce_llm": 0.0, "contributing": [], "success": [], "judge_model": model_name(chat_model), **stats}
+    by_id = {a["id"]: a for a in log}
+    actions = "\n".join(_text(a, usernames, ACTION_CHARS) for a in log)
+    text = await _ask(
+        chat_model, TRACED_STEP1.format(task=task.name, objective=task.objective, actions=actions), cache, stats
+    )
+    success = _ids(text, "success_action_ids") & set(by_id)
+    green = set(success)
+    recipes = relevant_context(world.task.name)
+    recipes = recipes if len(recipes) <= RECIPE_CHARS else recipes[:RECIPE_CHARS] + "\n..."
+    for r in sorted({a["round"] for a in log}, reverse=True):
+        candidates = [a for a in log if a["round"] == r and a["id"] not in green]
+        later = sorted(i for i in green if by_id[i]["round"] > r)
+        if not candidates or not later:
+            continue
+        prompt = TRACED_STEP2.format(
+            objective=task.objective,
+            recipes=recipes,
+            round=r,
+            contributors="\n".join(
+                "  - " + _text(by_id[i], usernames, CONTRIBUTOR_CHARS) for i in later[:MAX_CONTRIBUTORS]
+            ),
+            candidates="\n".join(_text(a, usernames, ACTION_CHARS, with_round=False) for a in candidates),
+        )
+        text = await _ask(chat_model, prompt, cache, stats)
+        green |= _ids(text, "contributing_ids") & {a["id"] for a in candidates}
+    return {
+        "cce_llm": len(green) / len(log),
+        "contributing": sorted(green),
+        "success": sorted(success),
+        "judge_model": model_name(chat_model),
+        **stats,
+    }
+
+
+async def chained_cce(world: CraftingWorld, chat_model: Any, cache: Any = None) -> dict[str, Any]:
+    """CCE by the chained variant (module docstring); `cache` is a `ResponseCache` (or None)."""
     log = [a for a in world.log]
     usernames = {a.actor_id: a.username for a in world.actors}
     objective = get_task(world.task.name).objective

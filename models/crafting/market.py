@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from mam_bench.models.crafting import combat, exploration, survival, trading
+from mam_bench.models.crafting.catalog import meets
 
 from mam_bench.streams import agent_stream
 
@@ -41,9 +42,9 @@ def capable(world: CraftingWorld, a: CraftingAgent, item: str) -> bool:
     cat = world.cat
     r = cat.recipes.get(item)
     if r is not None:
-        return a.skills.get(r.skill, 0) > 0
+        return meets(a.skills, r.skill, r.level)
     if cat.kind(item) == "raw":
-        return any(a.skills.get(n.skill, 0) > 0 for n in cat.raw_nodes(item))
+        return any(meets(a.skills, n.skill, n.level) for n in cat.raw_nodes(item))
     if cat.kind(item) == "loot":
         return a.skills.get("strength", 0) > 0 and any(m.loot == item for m in cat.mobs.values())
     return False
@@ -219,7 +220,7 @@ def _work_on(
         return combat.hunt(world, a, goal)
     if cat.kind(goal) != "raw":
         return None
-    nodes = [n for n in cat.raw_nodes(goal) if a.skills.get(n.skill, 0) > 0]
+    nodes = [n for n in cat.raw_nodes(goal) if meets(a.skills, n.skill, n.level)]
     if nodes and not any(exploration.visible(world, a, n.site) for n in nodes):
         return exploration.search(world, a, {n.site for n in nodes})
     nodes = [n for n in nodes if exploration.visible(world, a, n.site)]

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from mam_bench.models.crafting.catalog import catalog
-from mam_bench.models.crafting.tasks import Task, psr, verify
+from mam_bench.models.crafting.tasks import Task, psr
 
 if TYPE_CHECKING:  # pragma: no cover
     from mam_bench.models.crafting.model import CraftingWorld
@@ -290,7 +290,7 @@ def failure_tags(world: CraftingWorld) -> dict[str, int]:
 
 def outcome(world: CraftingWorld) -> dict[str, float]:
     state = world.final_state()
-    sr = verify(world.task, state)[0]
+    sr = world.verify()[0]
     collab = collaboration(world)
     now = psr(world.task, state, world.params.psr_mode)
     now_own = current_psr(world, own=True)

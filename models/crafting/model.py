@@ -25,7 +25,8 @@ from mam_bench.models.crafting.agents import (
     rule_action,
     target_shares,
 )
-from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.catalog import catalog, meets
+from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_communication, task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
 from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
@@ -66,7 +67,8 @@ class CraftingWorld(SteerableWorld):
     def __init__(self, params: CraftingParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
         self.cat = catalog()
-        self.task: Task = get_task(self.params.task)
+        self.task: Task = task_under(get_task(self.params.task), self.params.condition, self.seed, self.cat)
+        self.strategy = self.params.plays_strategy()
         self.budget = self.params.rounds or self.task.budget
         self.grid = OrthogonalMooreGrid(GRID, torus=False, random=self.random)
         jitter = self.params.stock_jitter
@@ -76,12 +78,13 @@ class CraftingWorld(SteerableWorld):
             delta = int(stream(self.seed, "stocks", k).integers(-jitter, jitter + 1)) if jitter else 0
             self.stock[nid] = self.max_stock[nid] = max(1, spec.stock + delta)
         self.actors: list[CraftingAgent] = []
-        market_mode = self.params.strategy == "market"
+        market_mode = self.strategy == "market"
         plan = target_shares(self.task) if market_mode else build_plan(self.task, self.cat)
         for i, spec in enumerate(self.task.agents):
             role = self.cat.roles[spec.role]
             makes = tuple(spec.makes) if spec.makes is not None else role.makes
-            a = CraftingAgent(self, i, spec.role, self.task.username(i), role.skills, makes, role.coordinator)
+            skills = spec.skills if spec.skills is not None else role.skills
+            a = CraftingAgent(self, i, spec.role, self.task.username(i), skills, makes, role.coordinator)
             for item, qty in spec.inventory.items():
                 a.give(item, qty, -1)
             for tool in spec.equipment:
@@ -123,6 +126,13 @@ class CraftingWorld(SteerableWorld):
             (t.name, f"[{t.category}, {len(t.agents)} agents, {t.budget} rounds] {t.description}")
             for t in all_tasks().values()
         ]
+
+    @classmethod
+    def check_task(cls, path: str) -> str:
+        """`mam-bench tasks crafting --check FILE`: one line saying what the file holds, or a ConfigError."""
+        from mam_bench.models.crafting.task_files import describe, load_task_file
+
+        return describe(load_task_file(path))
 
     @classmethod
     def parse_answer(cls, text: str) -> dict[str, Any] | None:
@@ -176,7 +186,7 @@ class CraftingWorld(SteerableWorld):
         for n in self.cat.nodes.values():
             if n.site == a.site:
                 a.memory[n.node_id] = self.stock[n.node_id]
-        if self.params.strategy != "market":
+        if self.strategy != "market":
             return
         for req in self.requests:
             if req["to"] != a.actor_id or req["status"] != "pending":
@@ -188,7 +198,7 @@ class CraftingWorld(SteerableWorld):
             a.obligations.append(Obligation(req["item"], req["qty"], req["recipient"], f"request:{req['id']}"))
 
     def decide_rule(self, a: CraftingAgent) -> dict[str, Any]:
-        if self.params.strategy == "market":
+        if self.strategy == "market":
             return market.market_action(self, a)
         return rule_action(self, a)
 
@@ -198,7 +208,7 @@ class CraftingWorld(SteerableWorld):
         The market rule reads state and the actor's own streams only; the shared plan also books
         accepted requests, so it runs on a copy of the actor and of the request list."""
         a = self.actors[actor_id]
-        if self.params.strategy == "market":
+        if self.strategy == "market":
             return market.market_action(self, a)
         import copy
 
@@ -359,7 +369,7 @@ class CraftingWorld(SteerableWorld):
         self._world_events()
         survival.drain(self)
         combat.respawn(self)
-        if self.params.strategy == "market":
+        if self.strategy == "market":
             market.update_prices(self)
         self.price_history.append({i: round(p, 4) for i, p in sorted(self.prices.items())})
         self._update_blocked(since=self.round + 1)  # a block found now counts from the next round
@@ -580,7 +590,16 @@ class CraftingWorld(SteerableWorld):
     def verify(self) -> tuple[int, str]:
         from mam_bench.models.crafting.tasks import verify
 
-        return verify(self.task, self.final_state())
+        return verify(self.task, self.final_state(), self.trajectory() if self.task.verifier else None)
+
+    def trajectory(self) -> dict[str, Any]:
+        """What a task file's own verifier reads (task_files.py): the final state and every action."""
+        return {
+            "task": self.task.name,
+            "round": self.round,
+            "final_state": self.final_state(),
+            "actions": list(self.log),
+        }
 
     def collaboration(self) -> dict[str, Any]:
         """CCE (with and without chat), per-agent PAC and the contributing set."""
@@ -595,18 +614,19 @@ class CraftingWorld(SteerableWorld):
         return build_chat_model(options, api_key_from_env(options))
 
     async def ajudge(self, out: Any = None) -> dict[str, Any]:
-        """`cce_mode=llm`: AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
+        """`cce_mode=llm` (or `llm_chained`): AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
         response cache as the LLM controller (`out/judge_cache.sqlite`), calls and tokens counted."""
-        if self.params.cce_mode != "llm":
+        if self.params.cce_mode not in ("llm", "llm_chained"):
             return {}
         from pathlib import Path
 
-        from mam_bench.models.crafting.judge import llm_cce
+        from mam_bench.models.crafting.judge import chained_cce, traced_cce
         from mam_bench.steering.llm.cache import ResponseCache
 
         cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)
         try:
-            judged = await llm_cce(self, self.judge_chat_model(), cache=cache)
+            judge = traced_cce if self.params.cce_mode == "llm" else chained_cce
+            judged = await judge(self, self.judge_chat_model(), cache=cache)
         finally:
             cache.close()
         return {
@@ -662,6 +682,8 @@ def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]
     """Why an action cannot happen now ('' when it can)."""
     cat = world.cat
     tool = action["tool"]
+    if tool in COMMUNICATION_TOOLS and cuts_communication(world.params.condition):
+        return f"{tool} is unavailable: no communication under condition {world.params.condition}"
     n = len(world.actors)
     down = survival.precondition(world, a, action)
     if down or tool == "eat":
@@ -684,6 +706,8 @@ def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]
             return f"{spec.node_id} is at {spec.site}, not here"
         if a.skills.get(spec.skill, 0) <= 0:
             return f"needs skill {spec.skill}"
+        if not meets(a.skills, spec.skill, spec.level):
+            return f"needs {spec.skill} level {spec.level} (has {a.skills[spec.skill]})"
         if spec.tool and spec.tool not in a.equipment:
             return f"needs {spec.tool} equipped"
         return "" if world.stock[spec.node_id] > 0 else f"{spec.node_id} is depleted"
@@ -695,6 +719,8 @@ def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]
             return f"{r.output} needs skill {r.skill}"
         if a.skills.get(r.skill, 0) <= 0:
             return f"needs skill {r.skill}"
+        if not meets(a.skills, r.skill, r.level):
+            return f"{r.output} needs {r.skill} level {r.level} (has {a.skills[r.skill]})"
         if cat.stations[r.station] != a.site:
             return f"needs the {r.station} at {cat.stations[r.station]}"
         missing = [f"{k} {i}" for i, k in r.inputs.items() if a.held(i) < k]

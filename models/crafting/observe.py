@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, NO_ROLES_LINE, cuts_communication, oracle_seat
 from mam_bench.models.crafting.tasks import get_task
 from pydantic import BaseModel, ConfigDict
 
@@ -43,6 +44,8 @@ class CraftingObservation(BaseModel):
     mobs: list[tuple[str, str, int, int]] = []  # mob, kind, health (0 = down), damage: at this site
     known: list[str] = []  # hidden sites this agent has found (or been told of)
     offers: list[tuple[int, int, str, int, str, int]] = []  # offer id, from, item, qty, want, want_qty
+    condition: str = "standard"  # AgentWorld's baseline or ablation this run plays (conditions.py)
+    trips: list[tuple[str, int]] = []  # site on this agent's map, move_to actions it takes from here
 
     # --- compact text -----------------------------------------------------------------------
     def to_text(self) -> str:
@@ -51,7 +54,7 @@ class CraftingObservation(BaseModel):
 
         lines = [
             f"crafting {self.task} R{self.round}/{self.budget} me={self.actor_id} {self.username} "
-            f"({self.role}) at {self.site}",
+            f"({self.role}) at {self.site}" + ("" if self.condition == "standard" else f" cond={self.condition}"),
             f"skills {kv(self.skills)}",
             f"inv {kv(self.inventory)}",
             f"eq {' '.join(self.equipment) or '-'}",
@@ -60,6 +63,7 @@ class CraftingObservation(BaseModel):
             f"hp {self.health}",
             f"mobs {' '.join(f'{m}:{k}={h}/{d}' for m, k, h, d in self.mobs) or '-'}",
             f"known {' '.join(self.known) or '-'}",
+            f"trips {' '.join(f'{site}={n}' for site, n in self.trips) or '-'}",
             f"offers {' '.join(f'#{i}:{f}>{it}={q}>{w}={wq}' for i, f, it, q, w, wq in self.offers) or '-'}",
             f"here {' '.join(map(str, self.here)) or '-'}",
             f"owed {' '.join(f'{i}={q}>{t}' for i, q, t in self.owed) or '-'}",
@@ -73,7 +77,7 @@ class CraftingObservation(BaseModel):
     @classmethod
     def from_text(cls, text: str) -> CraftingObservation:
         lines = text.split("\n")
-        head = re.match(r"crafting (\S+) R(\d+)/(\d+) me=(\d+) (\S+) \((\S+)\) at (\S+)$", lines[0])
+        head = re.match(r"crafting (\S+) R(\d+)/(\d+) me=(\d+) (\S+) \((\S+)\) at (\S+)(?: cond=(\S+))?$", lines[0])
         assert head, lines[0]
         f: dict[str, str] = {}
         chat = []
@@ -132,7 +136,9 @@ class CraftingObservation(BaseModel):
             health=int(f["hp"]),
             mobs=mobs,
             known=items(f["known"]),
+            trips=[(site, int(n)) for site, n in (x.split("=") for x in items(f.get("trips", "-")))],
             offers=offers,
+            condition=head[8] or "standard",
         )
 
     # --- prompts ------------------------------------------------------------------------------
@@ -142,15 +148,26 @@ class CraftingObservation(BaseModel):
 
     def system_prompt(self) -> str:
         """AgentWorld E.1: the one-tool rule, the tools, then the observation and chat blocks."""
-        chat = "\n".join(f"R{r} {self.team[f][1]}{'' if to < 0 else ' to you'}: {t}" for r, f, to, t in self.chat)
+        names = {i: u for i, u, _ in self.team}
+
+        def to_whom(to: int) -> str:
+            return "" if to < 0 else " to you" if to == self.actor_id else f" to {names.get(to, f'agent {to}')}"
+
+        chat = "\n".join(f"R{r} {names.get(f, f'agent {f}')}{to_whom(to)}: {t}" for r, f, to, t in self.chat)
+        tools = [
+            line
+            for line in TOOL_LINES
+            if not (cuts_communication(self.condition) and _tool_of(line) in COMMUNICATION_TOOLS)
+        ]
         return "\n".join(
             [
                 "You are an intelligent AI agent that plays the AgentWorld MMORPG game (crafting economy).",
                 "CRITICAL RESPONSE RULE: You MUST call exactly ONE tool function in every response, written as a",
                 'single JSON object such as {"tool": "harvest", "node": "ore1"}. Be decisive; use sleep only when',
-                "waiting serves a purpose. Chat and requests use up your turn.",
+                "waiting serves a purpose."
+                + (" Chat and requests use up your turn." if not cuts_communication(self.condition) else ""),
                 "TOOLS:",
-                *TOOL_LINES,
+                *tools,
                 "=== CURRENT ENVIRONMENT OBSERVATION ===",
                 self.to_text(),
                 "=== END OBSERVATION ===",
@@ -163,46 +180,33 @@ class CraftingObservation(BaseModel):
     def user_prompt(self) -> str:
         """AgentWorld E.2: task, description, objectives, relevant context, team information."""
         task = get_task(self.task)
-        others = ", ".join(f"{u} (id {i}, {r})" for i, u, r in self.team if i != self.actor_id)
-        return "\n".join(
-            [
-                f"**Task:** {task.name} **Description:** {task.description}",
-                f"**Primary Objective:** {task.objective}",
-                "**Secondary Objectives:** " + " ".join(f"- {c.name} ({c.qty})" for c in task.checkpoints),
-                f"**Relevant Context:** {relevant_context(task.name)}",
-                f"**Team Information:** - Total agents in party: {len(self.team)} - Your username: "
-                f"{self.username} (id {self.actor_id}) - Other team members: {others}",
-            ]
+        others = ", ".join(f"{u} (id {i}, {r})" for i, u, r in self.team if i != self.actor_id) or "(none visible)"
+        lines = [
+            f"**Task:** {task.name} **Description:** {task.description}",
+            f"**Primary Objective:** {task.objective}",
+            "**Secondary Objectives:** " + " ".join(f"- {c.name} ({c.qty})" for c in task.checkpoints),
+        ]
+        if self.condition != "no_docs":
+            lines.append(f"**Relevant Context:** {relevant_context(task.name)}")
+        if self.condition == "shared_plan_only":
+            lines.append(f"**Shared Plan:** {task.shared_plan or relevant_context(task.name)}")
+        lines.append(
+            f"**Team Information:** - Total agents in party: {len(self.team)} - Your username: "
+            f"{self.username} (id {self.actor_id}) - Other team members: {others}"
         )
+        if self.condition == "no_roles":
+            lines.append(NO_ROLES_LINE)
+        return "\n".join(lines)
 
     # --- the random controller's draw -----------------------------------------------------------
     def random_action(self, rng: Any) -> dict[str, Any]:
-        cat = catalog()
-        n = len(self.team)
-        choice = ["move_to", "harvest", "craft", "transfer", "chat", "request", "equip", "sleep"][int(rng.integers(8))]
-        pick = lambda seq: seq[int(rng.integers(len(seq)))]  # noqa: E731
-        if choice == "move_to":
-            return {"tool": "move_to", "site": pick(sorted(cat.sites))}
-        if choice == "harvest" and self.nodes:
-            return {"tool": "harvest", "node": pick(self.nodes)[0]}
-        if choice == "craft":
-            return {"tool": "craft", "item": pick(sorted(cat.recipes))}
-        if choice == "transfer" and self.inventory and self.here:
-            return {"tool": "transfer", "item": pick(sorted(self.inventory)), "qty": 1, "to": pick(self.here)}
-        if choice == "chat":
-            return {"tool": "chat", "message": "hello team"}
-        if choice == "request" and n > 1:
-            to = pick([i for i in range(n) if i != self.actor_id])
-            return {"tool": "request", "item": pick(sorted(cat.items)), "qty": 1, "to": to}
-        if choice == "equip":
-            tools = [i for i in self.inventory if cat.items[i] == "tool"]
-            if tools:
-                return {"tool": "equip", "item": pick(sorted(tools))}
-        return {"tool": "sleep"}
+        from mam_bench.models.crafting.legal import random_legal_action
+
+        return random_legal_action(self, rng)
 
 
 TOOL_LINES = [
-    '- {"tool": "move_to", "site": SITE}  (sites: forest, mine, river, town, meet; one action)',
+    '- {"tool": "move_to", "site": SITE}  (one action per step; "trips" says how many each site takes from here)',
     '- {"tool": "harvest", "node": NODE}  (a node at your site; needs the skill and tool)',
     '- {"tool": "craft", "item": ITEM, "skill": SKILL}  (at the recipe station, holding the inputs)',
     '- {"tool": "transfer", "item": ITEM, "qty": N, "to": AGENT_ID}  (same site only)',
@@ -217,6 +221,11 @@ TOOL_LINES = [
     '- {"tool": "offer_trade", "item": ITEM, "qty": N, "want": ITEM, "want_qty": N, "to": AGENT_ID or null}',
     '- {"tool": "accept_trade", "offer": OFFER_ID}  (same site as the offerer; both sides swap at once)',
 ]
+
+
+def _tool_of(line: str) -> str:
+    """The tool a TOOL_LINES entry describes."""
+    return line.partition('"tool": "')[2].partition('"')[0]
 
 
 def relevant_context(task_name: str) -> str:
@@ -244,10 +253,12 @@ def relevant_context(task_name: str) -> str:
         r = cat.recipes.get(item)
         if r:
             ins = " + ".join(f"{k} {i}" for i, k in r.inputs.items())
-            parts.append(f"{r.qty} {item} = {ins} ({r.skill} at {r.station})")
+            level = f" level {r.level}" if r.level > 1 else ""
+            parts.append(f"{r.qty} {item} = {ins} ({r.skill}{level} at {r.station})")
         elif cat.items[item] == "raw":
             n = cat.raw_nodes(item)
-            parts.append(f"{item}: harvest at {n[0].site} ({n[0].skill}, tool {n[0].tool or 'none'})")
+            level = f" level {n[0].level}" if n[0].level > 1 else ""
+            parts.append(f"{item}: harvest at {n[0].site} ({n[0].skill}{level}, tool {n[0].tool or 'none'})")
     for m in sorted({(m.kind, m.site, m.health, m.damage, m.loot) for m in cat.mobs.values() if m.loot in tree}):
         parts.append(f"{m[0]} at {m[1]}: health {m[2]}, damage {m[3]}, drops {m[4]}")
     hidden = set(task.survey) | {n.site for n in cat.nodes.values() if n.resource in tree}
@@ -263,6 +274,9 @@ def relevant_context(task_name: str) -> str:
 def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
     a = world.actors[actor_id]
     cat = world.cat
+    condition = world.params.condition
+    alone = cuts_communication(condition)  # no other agent, message, request or offer is visible
+    oracle = condition == "oracle_communication" and actor_id == oracle_seat(world.task, cat)
     nodes = [
         (n.node_id, n.resource, world.stock[n.node_id], n.tool or "-")
         for n in sorted(cat.nodes.values(), key=lambda n: n.node_id)
@@ -271,31 +285,38 @@ def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
     chat = [
         (c["round"], c["frm"], -1 if c["to"] is None else c["to"], c["text"])
         for c in world.chats
-        if c["frm"] != actor_id and c["to"] in (None, actor_id) and c["round"] >= world.round - CHAT_ROUNDS
+        if c["frm"] != actor_id and (oracle or c["to"] in (None, actor_id)) and c["round"] >= world.round - CHAT_ROUNDS
     ]
+    if condition == "no_roles":
+        names = {b.actor_id: (f"Agent_{b.actor_id + 1}", "agent") for b in world.actors}
+    else:
+        names = {b.actor_id: (b.username, b.role) for b in world.actors}
+    team = [(b.actor_id, *names[b.actor_id]) for b in world.actors if not alone or b.actor_id == actor_id]
     return CraftingObservation(
         task=world.task.name,
         round=world.round,
         budget=world.budget,
         actor_id=actor_id,
-        username=a.username,
-        role=a.role,
+        username=names[actor_id][0],
+        role=names[actor_id][1],
         site=a.site or "en_route",
         skills=dict(a.skills),
         inventory=a.inventory(),
         equipment=sorted(a.equipment),
         nodes=nodes,
         stations=sorted(s for s, site in cat.stations.items() if site == a.site),
-        here=[b.actor_id for b in world.actors if b.actor_id != actor_id and world.colocated(actor_id, b.actor_id)],
+        here=[]
+        if alone
+        else [b.actor_id for b in world.actors if b.actor_id != actor_id and world.colocated(actor_id, b.actor_id)],
         owed=[(o.item, o.outstanding, o.to) for o in a.ordered_obligations() if o.outstanding > 0],
         requests=[
             (r["id"], r["frm"], r["item"], r["qty"], r["recipient"])
             for r in world.requests
-            if r["to"] == actor_id and r["status"] == "pending"
+            if r["to"] == actor_id and r["status"] == "pending" and not alone
         ],
-        team=[(b.actor_id, b.username, b.role) for b in world.actors],
+        team=team,
         last=world.last_outcome.get(actor_id, ""),
-        chat=chat,
+        chat=[] if alone else chat,
         health=world.health[actor_id],
         mobs=[
             (m.mob_id, m.kind, world.mob_health[m.mob_id], m.damage)
@@ -306,6 +327,23 @@ def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
         offers=[
             (o["id"], o["frm"], o["item"], o["qty"], o["want"], o["want_qty"])
             for o in world.offers.values()
-            if o["status"] == "open" and o["frm"] != actor_id and o["to"] in (None, actor_id)
+            if o["status"] == "open" and o["frm"] != actor_id and o["to"] in (None, actor_id) and not alone
         ],
+        condition=condition,
+        trips=trips(world, a),
     )
+
+
+def trips(world: CraftingWorld, a: Any) -> list[tuple[str, int]]:
+    """How many move_to actions each site on the agent's map takes from where it stands: one under
+    abstracted travel, else the Chebyshev distance over `speed` cells per action, rounded up."""
+    out = []
+    for site, (tx, ty) in sorted(world.cat.sites.items()):
+        if site == a.site or (site in world.cat.hidden and site not in a.known):
+            continue
+        if world.params.travel == "abstracted":
+            out.append((site, 1))
+        else:
+            x, y = a.xy
+            out.append((site, max(1, -(-max(abs(tx - x), abs(ty - y)) // world.params.speed))))
+    return out

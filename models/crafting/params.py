@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
+from mam_bench.models.crafting.conditions import Condition
 from pydantic import Field, field_validator
 
 from mam_bench.params import WorldParams
@@ -13,7 +15,9 @@ STATIC_WORLD = {"travel": "abstracted", "yields": (0.0, 1.0, 0.0), "regrow": 0.0
 
 
 class CraftingParams(WorldParams):
-    task: str = Field("forge_vanguard", description="task name from data/tasks (aliases accepted)")
+    task: str = Field(
+        "forge_vanguard", description="task name from data/tasks (aliases accepted), or a path to your own task .yaml"
+    )
     rounds: int | None = Field(None, ge=1, le=500, description="round budget; default: the task's")
     influence: int = Field(2, ge=0, le=20, description="influence seats when none are named")
     board: bool = Field(True, description="coordination board; off in AgentWorld reproduction mode")
@@ -40,19 +44,30 @@ class CraftingParams(WorldParams):
     regrow: float = Field(0.25, ge=0, le=1, description="chance per round that a node below its stock regains 1")
     rivals: float = Field(0.15, ge=0, le=1, description="chance per round and node that a rival order takes 1 unit")
     psr_mode: Literal["fractional", "binary"] = "fractional"
-    cce_mode: Literal["provenance", "llm"] = Field(
+    cce_mode: Literal["provenance", "llm", "llm_chained"] = Field(
         "provenance",
-        description="llm: after the run, also judge CCE with AgentWorld's two judge steps (reported as cce_llm "
-        "beside the provenance CCE) through judge_model",
+        description="llm: after the run, also judge CCE as AgentWorld's CCE v2 tracing does (reported as cce_llm "
+        "beside the provenance CCE) through judge_model; llm_chained: the earlier variant that also traces "
+        "chains within a round",
     )
     judge_model: str = Field("openai:gpt-4.1", description="PROVIDER:MODEL (or local:NAME) of the CCE judge")
     judge_api_key_env: str | None = Field(None, description="environment variable holding the judge's API key")
+    condition: Condition = Field(
+        "standard",
+        description="AgentWorld's baselines and ablations: standard, single_agent, no_communication, "
+        "shared_plan_only, oracle_communication, no_roles, random_spawn, no_docs (conditions.py)",
+    )
     chat_edges: Literal["heuristic", "none"] = Field(
         "heuristic", description="how chat enters CCE (the LLM judge is an offline hook)"
     )
 
     def influence_count(self) -> int:
-        return self.influence
+        """A solo run has one seat: it is the influence agent when any is asked for."""
+        return min(self.influence, 1) if self.condition == "single_agent" else self.influence
+
+    def plays_strategy(self) -> str:
+        """The ordinary seats' strategy: `shared_plan_only` hands them the shared plan."""
+        return "shared_plan" if self.condition == "shared_plan_only" else self.strategy
 
     def board_on(self) -> bool:
         return self.board
@@ -69,12 +84,28 @@ class CraftingParams(WorldParams):
             raise ValueError("three chances (0, 1, 2 units) that are >= 0 and sum to 1")
         return v
 
+    @classmethod
+    def from_strings(cls, pairs: dict[str, Any]) -> WorldParams:
+        """A task file's problems are named on `task` itself, before the other fields are read."""
+        from mam_bench.models.crafting.task_files import load_task_file, looks_like_file
+
+        task = pairs.get("task")
+        if isinstance(task, str) and looks_like_file(task):
+            load_task_file(task)
+        return super().from_strings(pairs)
+
     @field_validator("task")
     @classmethod
     def _known_task(cls, v: str) -> str:
+        from mam_bench.models.crafting.task_files import load_task_file, looks_like_file
         from mam_bench.models.crafting.tasks import get_task, task_names
 
+        if looks_like_file(v):  # a user's task file: kept as its absolute path, so a resume finds it
+            load_task_file(v)
+            return str(Path(v).expanduser().resolve())
         try:
             return get_task(v).name
         except KeyError:
-            raise ValueError(f"unknown task {v!r} (known: {', '.join(task_names())})") from None
+            raise ValueError(
+                f"unknown task {v!r} (known: {', '.join(task_names())}, or a path to a task .yaml)"
+            ) from None

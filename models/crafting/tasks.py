@@ -21,6 +21,8 @@ class AgentSpec(BaseModel):
     inventory: dict[str, int] = Field(default_factory=dict)
     equipment: list[str] = Field(default_factory=list)
     makes: list[str] | None = None
+    #: this seat's skill levels, replacing its role's (a task may give a seat less than a node or recipe needs)
+    skills: dict[str, int] | None = None
 
 
 class Target(BaseModel):
@@ -55,6 +57,10 @@ class Task(BaseModel):
     hunger: int = Field(0, ge=0, le=5, description="health every standing agent loses per round (survival.py)")
     staple: str | None = None  # the food an ordinary agent orders when low
     survey: list[str] = Field(default_factory=list)  # hidden sites the task asks to find (exploration.py)
+    #: a user task's verify(trajectory) -> bool file (absolute once loaded; task_files.py)
+    verifier: str | None = None
+    #: the plan text `condition=shared_plan_only` puts in every prompt (else the relevant context)
+    shared_plan: str | None = None
 
     def holders(self, scope: str | int) -> list[int]:
         """Agent indices a scope names (targets and checkpoints share the syntax)."""
@@ -77,14 +83,24 @@ class Task(BaseModel):
     def check(self) -> Task:
         cat = catalog()
         assert 3 <= len(self.agents) <= 20, f"{self.name}: 3 to 20 agents"
+        assert self.budget >= 1, f"{self.name}: budget must be at least 1 round"
         for a in self.agents:
-            assert a.role in cat.roles and a.spawn in cat.sites, f"{self.name}: {a}"
+            assert a.role in cat.roles, f"{self.name}: unknown role {a.role!r} (known: {', '.join(sorted(cat.roles))})"
+            assert a.spawn in cat.sites, (
+                f"{self.name}: unknown spawn site {a.spawn!r} (known: {', '.join(sorted(cat.sites))})"
+            )
             for item in [*a.inventory, *a.equipment, *(a.makes or [])]:
                 assert item in cat.items, f"{self.name}: unknown item {item}"
         for t in self.targets:
             assert t.item in cat.items, f"{self.name}: unknown target {t.item}"
         assert self.staple is None or self.staple in cat.items, f"{self.name}: unknown staple"
         assert all(s in cat.hidden for s in self.survey), f"{self.name}: survey names a site that is not hidden"
+        for scope in [t.to for t in self.targets] + [cp.scope for cp in self.checkpoints]:
+            holders = self.holders(scope)
+            assert holders and all(0 <= i < len(self.agents) for i in holders), (
+                f"{self.name}: scope {scope!r} names no agent"
+            )
+        assert self.checkpoints, f"{self.name}: a task needs at least one checkpoint"
         kinds = {m.kind for m in cat.mobs.values()}
         for cp in self.checkpoints:
             assert cp.kind != "kills" or cp.item in kinds, f"{self.name}: {cp.name} names no mob kind"
@@ -93,7 +109,7 @@ class Task(BaseModel):
 
 
 @lru_cache(maxsize=1)
-def all_tasks() -> dict[str, Task]:
+def builtin_tasks() -> dict[str, Task]:
     tasks = {}
     for path in sorted((DATA / "tasks").glob("*.yaml")):
         task = Task.model_validate(yaml.safe_load(path.read_text())).check()
@@ -101,17 +117,29 @@ def all_tasks() -> dict[str, Task]:
     return tasks
 
 
+def all_tasks() -> dict[str, Task]:
+    """The built-in tasks (data/tasks), by name."""
+    return builtin_tasks()
+
+
 def task_names() -> list[str]:
     return sorted(all_tasks())
 
 
 def get_task(name: str) -> Task:
+    """A built-in task by name or alias, or a user's task file by path (task_files.py)."""
     tasks = all_tasks()
     if name in tasks:
         return tasks[name]
     for t in tasks.values():
         if name in t.aliases:
             return t
+    from mam_bench.models.crafting.task_files import load_task_file, loaded_by_name, looks_like_file
+
+    if looks_like_file(name):
+        return load_task_file(name)
+    if name in loaded_by_name():
+        return loaded_by_name()[name]
     raise KeyError(name)
 
 
@@ -149,10 +177,15 @@ def checkpoint_progress(task: Task, state: dict[str, Any]) -> list[tuple[str, in
     return out
 
 
-def verify(task: Task, state: dict[str, Any]) -> tuple[int, str]:
-    """AgentWorld's verifier shape: (1 if every checkpoint holds else 0, the checkpoint string)."""
+def verify(task: Task, state: dict[str, Any], trajectory: dict[str, Any] | None = None) -> tuple[int, str]:
+    """AgentWorld's verifier shape: (1 if every checkpoint holds else 0, the checkpoint string).
+    A user task's own verifier, where it has one and a trajectory is given, decides success."""
     progress = checkpoint_progress(task, state)
     ok = all(got >= need for _, got, need in progress)
+    if task.verifier is not None and trajectory is not None:
+        from mam_bench.models.crafting.task_files import run_verifier
+
+        ok = run_verifier(task, trajectory)
     text = "; ".join(f"{name}: {min(got, need)}/{need}" for name, got, need in progress)
     return (1 if ok else 0), text
 

@@ -1,4 +1,4 @@
-"""`cce_mode=llm` through the paired runner: the judged CCE sits beside the provenance CCE in
+"""`cce_mode=llm_chained` through the paired runner: the judged CCE sits beside the provenance CCE in
 result.json, for both runs. The judge is a scripted LangChain model (tests/crafting/test_judge.py)
 built from the judged world's own causal graph, so its expected answers are known."""
 
@@ -10,7 +10,7 @@ from tests.crafting.test_judge import ScriptedJudge, _finished, _graph
 
 
 def _spec(seed: int) -> PairSpec:
-    params = {"task": "staff_quest", "cce_mode": "llm", "judge_model": "scripted:judge"}
+    params = {"task": "staff_quest", "cce_mode": "llm_chained", "judge_model": "scripted:judge"}
     return PairSpec.build(world="crafting", seed=seed, params=params, policy="rule", influence=1)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from mam_bench.models.crafting.judge import cohen_kappa, llm_cce
+from mam_bench.models.crafting.judge import chained_cce, cohen_kappa
 from mam_bench.models.crafting.metrics import chat_edges, success_actions
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.steering.llm.cache import ResponseCache
@@ -71,7 +71,7 @@ def test_judge_saying_yes_to_exactly_the_provenance_edges_gives_the_provenance_c
     for task, seed in (("staff_quest", 0), ("forge_vanguard", 1)):
         w = _finished(task, seed)
         judge = ScriptedJudge(success=sorted(success_actions(w.task, w)), parents=_graph(w))
-        res = asyncio.run(llm_cce(w, judge))
+        res = asyncio.run(chained_cce(w, judge))
         prov = w.collaboration()
         assert res["contributing"] == prov["contributing"]
         assert res["cce_llm"] == prov["cce"] and 0 < prov["cce"] < 1
@@ -82,9 +82,9 @@ def test_judge_saying_yes_to_everything_is_at_least_the_provenance_cce(tmp_path)
     w = _finished("staff_quest", 0)
     cache = ResponseCache(tmp_path / "judge.sqlite")
     judge = ScriptedJudge(success=[], parents={}, yes_to_all=True)
-    res = asyncio.run(llm_cce(w, judge, cache=cache))
+    res = asyncio.run(chained_cce(w, judge, cache=cache))
     assert res["cce_llm"] >= w.collaboration()["cce"] and res["cce_llm"] == 1.0
-    again = asyncio.run(llm_cce(w, judge, cache=cache))  # the cache answers: nothing is paid twice
+    again = asyncio.run(chained_cce(w, judge, cache=cache))  # the cache answers: nothing is paid twice
     assert again["cce_llm"] == res["cce_llm"] and again["calls"] == 0 and again["cache_hits"] == res["calls"]
 
 
@@ -93,7 +93,7 @@ def test_failed_run_scores_zero_without_asking():
     while not w.done and w.round < w.budget:
         w.play_round({})
     judge = ScriptedJudge(success=[], parents={}, yes_to_all=True)
-    assert asyncio.run(llm_cce(w, judge))["cce_llm"] == 0.0 and judge.calls == 0
+    assert asyncio.run(chained_cce(w, judge))["cce_llm"] == 0.0 and judge.calls == 0
 
 
 def test_cohen_kappa_on_known_tables():

@@ -1,0 +1,94 @@
+"""AgentWorld's baselines and ablations as one parameter, `condition` (its agents/BASELINES.md and
+the paper's Tables 3 and 4), applied to this world's agents, rule-driven and influence alike.
+
+- `standard`: the world as it is.
+- `single_agent`: one agent with every seat's skills (the best level of each), items and equipment,
+  at the first seat's spawn; it alone must reach every target (AgentWorld's solo upper bound).
+- `no_communication`: no chat, request, transfer or trade tools; no chat history, no pending
+  requests or offers, and no other agent visible (team and co-located lists) in the observation.
+- `shared_plan_only`: communication cut as above, with the task's shared plan in the prompt
+  (`shared_plan`, else its relevant context); ordinary seats follow the shared-plan strategy.
+- `oracle_communication`: one agent (the task's coordinator seat, else seat 0) reads every chat
+  message of the team, addressed to it or not.
+- `no_roles`: names and roles are hidden (generic Agent_k) and the prompt says roles are not
+  pre-assigned; skills, items and seats stay as they are.
+- `random_spawn`: each seat spawns at a site drawn from its own stream (`spawn`, seat index) among
+  the sites on everyone's map.
+- `no_docs`: the prompt carries no task documentation (relevant context).
+
+Prompt-only conditions (`no_roles`, `no_docs`, and the plan of `shared_plan_only`) do not change
+what the rule-driven seats do; the README says so beside their figures.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from mam_bench.models.crafting.catalog import Catalog
+from mam_bench.models.crafting.tasks import AgentSpec, Checkpoint, Target, Task
+
+from mam_bench.streams import stream
+
+Condition = Literal[
+    "standard",
+    "single_agent",
+    "no_communication",
+    "shared_plan_only",
+    "oracle_communication",
+    "no_roles",
+    "random_spawn",
+    "no_docs",
+]
+#: the tools that talk to, or hand things to, another agent
+COMMUNICATION_TOOLS = frozenset({"chat", "request", "transfer", "offer_trade", "accept_trade"})
+NO_ROLES_LINE = (
+    "Roles are not pre-assigned: do not infer a division of labour from names; organise the team yourselves."
+)
+
+
+def cuts_communication(condition: str) -> bool:
+    return condition in ("no_communication", "shared_plan_only")
+
+
+def task_under(task: Task, condition: str, seed: int, cat: Catalog) -> Task:
+    """The task as this condition plays it (the same for reference and treatment: seed only)."""
+    if condition == "single_agent":
+        return solo(task, cat)
+    if condition == "random_spawn":
+        sites = sorted(s for s in cat.sites if s not in cat.hidden)
+        spawns = [sites[int(stream(seed, "spawn", i).integers(len(sites)))] for i in range(len(task.agents))]
+        return task.model_copy(
+            update={"agents": [a.model_copy(update={"spawn": s}) for a, s in zip(task.agents, spawns)]}
+        )
+    return task
+
+
+def solo(task: Task, cat: Catalog) -> Task:
+    """One agent holding every seat's abilities: skills at their best level, items summed,
+    equipment joined, everything any seat makes; every target and checkpoint is its own."""
+    first = task.agents[0]
+    skills: dict[str, int] = {}
+    inventory: dict[str, int] = {}
+    equipment: list[str] = []
+    makes: list[str] = []
+    for spec in task.agents:
+        role = cat.roles[spec.role]
+        for skill, level in (spec.skills if spec.skills is not None else role.skills).items():
+            skills[skill] = max(skills.get(skill, 0), level)
+        for item, qty in spec.inventory.items():
+            inventory[item] = inventory.get(item, 0) + qty
+        equipment += [e for e in spec.equipment if e not in equipment]
+        makes += [m for m in (spec.makes if spec.makes is not None else role.makes) if m not in makes]
+    agent = AgentSpec(
+        role=first.role, spawn=first.spawn, inventory=inventory, equipment=equipment, makes=makes, skills=skills
+    )
+    targets = [Target(item=t.item, qty=t.qty, to=0) for t in task.targets]
+    checkpoints = [
+        Checkpoint(**{**cp.model_dump(), "scope": "any"}) if cp.scope != "any" else cp for cp in task.checkpoints
+    ]
+    return task.model_copy(update={"agents": [agent], "targets": targets, "checkpoints": checkpoints})
+
+
+def oracle_seat(task: Task, cat: Catalog) -> int:
+    """The seat that reads every message under `oracle_communication`."""
+    return next((i for i, a in enumerate(task.agents) if cat.roles[a.role].coordinator), 0)

@@ -1,0 +1,122 @@
+"""A user's own task: a YAML file in the shape of data/tasks/*.yaml, with an optional Python
+verifier beside it, as AgentWorld pairs each task with its success criteria.
+
+`--param task=path/to/task.yaml` loads one; `mam-bench tasks crafting --check FILE` validates it.
+Every problem is a ConfigError on the field `task` that names the file and what is wrong in it.
+The verifier file (the task's `verifier:`, relative to the YAML) defines
+`verify(trajectory) -> bool`; the trajectory is a dict with `task`, `round`, `final_state` (what
+the checkpoints read) and `actions` (every action of every agent, in order).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from mam_bench.models.crafting.tasks import Task, builtin_tasks
+from pydantic import ValidationError
+
+from mam_bench.errors import ConfigError
+
+#: a task file's size bound: a task is a page of YAML, not a data set
+MAX_BYTES = 256_000
+
+_loaded: dict[str, Task] = {}
+_verifiers: dict[str, Callable[[dict[str, Any]], Any]] = {}
+
+
+def looks_like_file(value: str) -> bool:
+    return value.endswith((".yaml", ".yml")) or "/" in value
+
+
+def load_task_file(value: str) -> Task:
+    """The task in `value` (a path), validated; the same file loads once per process."""
+    path = Path(value).expanduser()
+    if not path.is_file():
+        raise ConfigError("task", f"{value}: no such task file")
+    raw = path.read_bytes()
+    if len(raw) > MAX_BYTES:
+        raise ConfigError("task", f"{path}: {len(raw)} bytes, more than a task file may hold ({MAX_BYTES})")
+    key = f"{path.resolve()}:{hashlib.sha256(raw).hexdigest()}"
+    if key in _loaded:
+        return _loaded[key]
+    try:
+        data = yaml.safe_load(raw.decode("utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError("task", f"{path}: not readable YAML ({str(exc).splitlines()[0]})") from None
+    if not isinstance(data, dict):
+        raise ConfigError("task", f"{path}: expected a mapping of task fields, got {type(data).__name__}")
+    verifier = data.get("verifier")
+    if verifier is not None:
+        if not isinstance(verifier, str) or not verifier.endswith(".py"):
+            raise ConfigError("task", f"{path}: verifier: expected the name of a .py file beside the task")
+        data = {**data, "verifier": str((path.parent / verifier).resolve())}
+    try:
+        task = Task.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err.get("loc", ())) or "task"
+        msg = "unknown key" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid value")
+        raise ConfigError("task", f"{path}: {loc}: {msg}") from None
+    if task.name in builtin_tasks() or any(a in builtin_tasks() for a in task.aliases):
+        raise ConfigError("task", f"{path}: name {task.name!r} is a built-in task's; give the file's task its own name")
+    try:
+        task.check()
+    except (AssertionError, ValueError) as exc:
+        raise ConfigError("task", f"{path}: {exc}") from None
+    if task.verifier is not None:
+        verifier_of(task)
+    _loaded[key] = task
+    return task
+
+
+def loaded_by_name() -> dict[str, Task]:
+    """Task files loaded in this process, by their task's name (observations carry the name)."""
+    return {t.name: t for t in _loaded.values()}
+
+
+def verifier_of(task: Task) -> Callable[[dict[str, Any]], Any]:
+    """The task's `verify(trajectory)`, imported once; a missing or broken file is a ConfigError."""
+    assert task.verifier is not None
+    if task.verifier in _verifiers:
+        return _verifiers[task.verifier]
+    path = Path(task.verifier)
+    if not path.is_file():
+        raise ConfigError("task", f"verifier {path}: no such file")
+    spec = importlib.util.spec_from_file_location(f"_mam_task_verifier_{len(_verifiers)}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - user code: any error it raises is reported, not raised
+        raise ConfigError("task", f"verifier {path} does not import: {type(exc).__name__}: {exc}") from None
+    verify = getattr(module, "verify", None)
+    if not callable(verify):
+        raise ConfigError("task", f"verifier {path} defines no verify(trajectory) function")
+    _verifiers[task.verifier] = verify
+    return verify
+
+
+def run_verifier(task: Task, trajectory: dict[str, Any]) -> bool:
+    """The user verifier's verdict; an exception in it stops the run (exit 2) with its file named."""
+    try:
+        verdict = verifier_of(task)(trajectory)
+    except ConfigError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - user code
+        raise ConfigError("task", f"verifier {task.verifier} raised {type(exc).__name__}: {exc}") from None
+    if not isinstance(verdict, bool):
+        raise ConfigError("task", f"verifier {task.verifier} returned {type(verdict).__name__}, not a bool")
+    return verdict
+
+
+def describe(task: Task) -> str:
+    verifier = Path(task.verifier).name if task.verifier else "none (all checkpoints)"
+    return (
+        f"{task.name}: ok - {task.category}, {len(task.agents)} agents, budget {task.budget}, "
+        f"{len(task.targets)} targets, {len(task.checkpoints)} checkpoints, verifier {verifier}"
+    )
