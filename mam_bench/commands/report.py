@@ -55,7 +55,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--force", action="store_true", help="replace an --out file not written by report (moved aside first)"
     )
-    p.add_argument("--analysis", default=None, help="print a world's analysis of DIR instead (e.g. swarm)")
+    p.add_argument("--analysis", default=None, help="print a world's analysis of DIR instead (e.g. swarm, agentworld)")
+    p.add_argument(
+        "--agentworld",
+        dest="analysis",
+        action="store_const",
+        const="agentworld",
+        help="AgentWorld's Table 2 in our form: SR, PSR, CCE, rounds, chats per model and condition",
+    )
     p.set_defaults(handler=handle)
 
 

@@ -8,4 +8,5 @@ registration = WorldRegistration(
     prompts="mam_bench.models.crafting.prompts:CraftingPrompts",
     renderer="mam_bench.models.crafting.renderer",
     tasks=True,
+    analyses=(("agentworld", "mam_bench.models.crafting.table2:agentworld_table"),),
 )

@@ -10,7 +10,6 @@ Pydantic validators are not listed: the scan ignores their decorators instead.
 __getattr__  # PEP 562 module __getattr__ in mam_bench/__init__.py: Python calls it for lazy imports
 _.model_config  # pydantic reads each model's ConfigDict (frozen, extra="forbid")
 _.recipient  # crafting CraftAction field: filled by pydantic, read back through model_dump()
-_.want_qty  # crafting CraftAction field (offer_trade): filled by pydantic, read back through model_dump()
 _._llm_type  # LangChain BaseChatModel hook of the local model
 _._identifying_params  # LangChain BaseChatModel hook of the local model
 _._generate  # LangChain BaseChatModel hook of the local model
@@ -45,6 +44,7 @@ MimicController  # entry point mam_bench.controllers (pyproject.toml) for --poli
 RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)
+agentworld_table  # WorldRegistration.analyses "module:attr" text for report --agentworld
 analyse  # WorldRegistration.analyses "module:attr" text for report --analysis swarm
 export_swarmbench  # WorldRegistration.exports "module:attr" text for export --format swarmbench
 

@@ -52,3 +52,12 @@ def test_an_invalid_pair_is_left_out_and_an_empty_folder_is_an_error(tmp_path: P
     bad.write_text(json.dumps({**json.loads(bad.read_text()), "validity": {"status": "invalid"}}))
     with pytest.raises(ConfigError):
         agentworld_table(tmp_path)
+
+
+def test_report_agentworld_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from mam_bench.cli import main
+
+    pair(tmp_path, "a", 0, "no_roles", {"name": "random"}, final(1, 1), final(0, 0.5))
+    assert main(["report", str(tmp_path), "--agentworld"]) == 0
+    out = capsys.readouterr().out
+    assert "| random | no_roles | 1 | 0.0 | 50.0 |" in out and "all-rule (reference)" in out
