@@ -44,9 +44,13 @@ class CraftingWorld(SteerableWorld):
     Params = CraftingParams
     Action = CraftingAction
     objectives = {"accelerate": +1, "shortage": -1, "inequality": +1}
-    #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices)
-    objective_metrics: ClassVar[dict[str, str]] = {"inequality": "gini"}
+    #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices);
+    #: the conservative count: `accelerate` (more) scores the ordinary seats' own work (`progress`),
+    #: `shortage` (less) everyone's (`progress_all`), so influence seats that finish, hoard or end
+    #: the task themselves only raise what shortage is scored against
+    objective_metrics: ClassVar[dict[str, str]] = {"inequality": "gini", "shortage": "progress_all"}
     outcome_metrics: ClassVar[tuple[str, ...]] = (
+        "progress_all",
         "sr",
         "gini",
         "gini_all",
