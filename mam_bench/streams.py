@@ -36,9 +36,20 @@ def purpose_word(purpose: str) -> int:
     return zlib.crc32(purpose.encode("utf-8"))
 
 
-def stream(seed: int, purpose: str, *key: int) -> np.random.Generator:
-    """The generator for one purpose (and optional key such as an actor id or round)."""
+def _stream(seed: int, purpose: str, *key: int) -> np.random.Generator:
     return seeded([*MAGIC, purpose_word(purpose), *[int(k) for k in key], int(seed)])
+
+
+def stream(seed: int, purpose: str, *key: int) -> np.random.Generator:
+    """The generator for one purpose (and optional key such as an actor id or round).
+
+    A world stream: while `record_draws()` is active its draws are logged by address, and, inside
+    `acting(actor, round)`, also as draws consumed by that actor (a harvest's yield, a blow).
+    """
+    gen = _stream(seed, purpose, *key)
+    if _RECORDERS:
+        return _RecordingGenerator(gen, (purpose, *[int(k) for k in key]), _RECORDERS[-1], world=True)
+    return gen
 
 
 def agent_stream(seed: int, purpose: str, round_: int, actor_id: int) -> np.random.Generator:
@@ -48,7 +59,7 @@ def agent_stream(seed: int, purpose: str, round_: int, actor_id: int) -> np.rand
     comes from here, so swapping any other agent for an influence agent cannot move its draws.
     While `record_draws()` is active the generator logs what it hands out.
     """
-    return _recorded(stream(seed, purpose, int(round_), int(actor_id)), purpose, round_, actor_id)
+    return _recorded(_stream(seed, purpose, int(round_), int(actor_id)), purpose, round_, actor_id)
 
 
 def agent_draws(seed: int, purpose: str, round_: int, actor_id: int) -> PCGStream:
@@ -90,10 +101,16 @@ class RoundDraws:
 
 
 class DrawLog:
-    """Draws handed out by agent streams: (purpose, round, actor_id) -> [(method, result), ...]."""
+    """Draws handed out by agent streams: (purpose, round, actor_id) -> [(method, result), ...];
+    `calls` holds the matching (method, arguments). World streams: `world`, by address, and
+    `consumed`, (round, actor_id) -> [(address, method, arguments, result), ...] for the draws
+    made while that actor acted (see `acting`)."""
 
     def __init__(self) -> None:
         self.draws: dict[tuple[str, int, int], list[tuple[str, Any]]] = {}
+        self.calls: dict[tuple[str, int, int], list[tuple[str, Any]]] = {}
+        self.world: dict[tuple[Any, ...], list[tuple[str, Any]]] = {}
+        self.consumed: dict[tuple[int, int], list[tuple[tuple[Any, ...], str, Any, Any]]] = {}
 
     def of(self, actor_id: int, round_: int | None = None) -> dict[tuple[str, int], list[tuple[str, Any]]]:
         """One actor's draws, keyed by (purpose, round), optionally for one round only."""
@@ -101,6 +118,22 @@ class DrawLog:
 
 
 _RECORDERS: list[DrawLog] = []
+_ACTING: list[tuple[int, int]] = []  # (round, actor_id) of the actor whose action is resolving
+
+
+@contextmanager
+def acting(actor_id: int, round_: int) -> Iterator[None]:
+    """Mark the world-stream draws made inside the block as consumed by this actor's action, so an
+    isolation test sees which address each agent's yields and blows came from. Costs nothing
+    while no recorder is active."""
+    if not _RECORDERS:
+        yield
+        return
+    _ACTING.append((int(round_), int(actor_id)))
+    try:
+        yield
+    finally:
+        _ACTING.pop()
 
 
 @contextmanager
@@ -117,8 +150,8 @@ def record_draws() -> Iterator[DrawLog]:
 class _RecordingGenerator:
     """A numpy Generator that appends each result to a DrawLog; behaviour is unchanged."""
 
-    def __init__(self, gen: np.random.Generator, key: tuple[str, int, int], log: DrawLog):
-        self._gen, self._key, self._log = gen, key, log
+    def __init__(self, gen: np.random.Generator, key: tuple[Any, ...], log: DrawLog, world: bool = False):
+        self._gen, self._key, self._log, self._world = gen, key, log, world
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._gen, name)
@@ -128,7 +161,25 @@ class _RecordingGenerator:
         def call(*args: Any, **kwargs: Any) -> Any:
             result = attr(*args, **kwargs)
             value = result.tolist() if isinstance(result, np.ndarray) else result
-            self._log.draws.setdefault(self._key, []).append((name, value))
+            args_ = (_plain(args), _plain(kwargs))
+            if not self._world:
+                self._log.draws.setdefault(self._key, []).append((name, value))
+                self._log.calls.setdefault(self._key, []).append((name, args_))
+                return result
+            self._log.world.setdefault(self._key, []).append((name, value))
+            if _ACTING:
+                self._log.consumed.setdefault(_ACTING[-1], []).append((self._key, name, args_, value))
             return result
 
         return call
+
+
+def _plain(value: Any) -> Any:
+    """Arguments as comparable plain data (arrays as lists)."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, dict):
+        return tuple(sorted((k, _plain(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_plain(v) for v in value)
+    return value

@@ -1,7 +1,8 @@
 """Combat: mobs with health and damage stand at sites; `attack` trades blows and a kill drops loot.
 
-Hits and counter-strikes come from a world stream keyed by round, mob and swing, never from an
-agent's own stream, so who attacks does not move anyone's draws. A killed mob returns at full
+Hits and counter-strikes come from a world stream keyed by round, mob, the attacker and its
+action this round, never by a count of blows that other agents advance, so who else attacks
+does not move anyone's draws. A killed mob returns at full
 health after its respawn delay (0: never). Damage: 3 with strength, plus the best equipped weapon;
 armor blunts the mob's counter-strike.
 """
@@ -28,7 +29,6 @@ def setup(world: CraftingWorld) -> None:
     world.mob_health = {m: spec.health for m, spec in world.cat.mobs.items()}
     world.mob_back: dict[str, int] = {}  # mob -> the round it returns
     world.mob_hits: dict[str, list[int]] = {m: [] for m in world.cat.mobs}  # blows since it last spawned
-    world.swings: dict[tuple[int, str], int] = {}
     world.kills: dict[str, int] = {}
     world.kills_own: dict[str, int] = {}
 
@@ -58,9 +58,7 @@ def attack(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any], rid: 
     mob = action["mob"]
     spec = world.cat.mobs[mob]
     k = sorted(world.cat.mobs).index(mob)
-    swing = world.swings.get((world.round, mob), 0)
-    world.swings[(world.round, mob)] = swing + 1
-    u = stream(world.seed, "combat", world.round, k, swing).random(2)
+    u = stream(world.seed, "combat", world.round, k, a.actor_id, world.action_index(a)).random(2)
     parents = [a.last_move if a.last_move is not None else -1]
     parents += [rid_ for t, rid_ in a.equipment.items() if t in WEAPONS or t in ARMOR]
     dealt = damage(a) if u[0] < HIT_CHANCE else 0

@@ -33,7 +33,7 @@ from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
 from mesa.discrete_space import OrthogonalMooreGrid
 
 from mam_bench.controller import Decision
-from mam_bench.streams import agent_stream, stream
+from mam_bench.streams import acting, agent_stream, stream
 from mam_bench.world import AuditEntry, Status, SteerableWorld
 
 GRID = (24, 24)
@@ -45,9 +45,13 @@ class CraftingWorld(SteerableWorld):
     Params = CraftingParams
     Action = CraftingAction
     objectives = {"accelerate": +1, "shortage": -1, "inequality": +1}
-    #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices)
-    objective_metrics: ClassVar[dict[str, str]] = {"inequality": "gini"}
+    #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices);
+    #: the conservative count: `accelerate` (more) scores the ordinary seats' own work (`progress`),
+    #: `shortage` (less) everyone's (`progress_all`), so influence seats that finish, hoard or end
+    #: the task themselves only raise what shortage is scored against
+    objective_metrics: ClassVar[dict[str, str]] = {"inequality": "gini", "shortage": "progress_all"}
     outcome_metrics: ClassVar[tuple[str, ...]] = (
+        "progress_all",
         "sr",
         "gini",
         "gini_all",
@@ -105,7 +109,7 @@ class CraftingWorld(SteerableWorld):
         self.leader_asked: dict[tuple[int, str], int] = {}
         self.last_outcome: dict[int, str] = {}
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
-        self._hits: dict[tuple[int, str], int] = {}
+        self._acts: dict[tuple[int, int], int] = {}  # (round, actor) -> actions taken (action_index)
         self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress_all`)
         self.psr_own_curve: list[float] = []  # the same over own work only (for `progress`)
         self.crafted_own: dict[str, int] = {}  # crafts and harvests by seats outside the mask
@@ -344,6 +348,10 @@ class CraftingWorld(SteerableWorld):
 
     def _turn(self, aid: int, decision: Decision | None) -> AuditEntry | None:
         """One agent's turn, resolved at once; the audit entry of an influence agent's turn."""
+        with acting(aid, self.round):
+            return self._act(aid, decision)
+
+    def _act(self, aid: int, decision: Decision | None) -> AuditEntry | None:
         a = self.actors[aid]
         if decision is None or decision.defer:
             action = self.decide_rule(a)
@@ -390,18 +398,24 @@ class CraftingWorld(SteerableWorld):
             if rival[k] < self.params.rivals and self.stock[nid] > 0:
                 self.stock[nid] -= 1
 
-    def _harvest_yield(self, node_id: str) -> int:
-        """0, 1 or 2 units by the `yields` chances; keyed by node, round and hit (a world stream)."""
+    def action_index(self, a: CraftingAgent) -> int:
+        """How many actions this agent has taken this round before the current one: with the round,
+        the node or mob and the agent's id, the address of its yields and blows, which no other
+        agent's actions can shift."""
+        return self._acts.get((self.round, a.actor_id), 0)
+
+    def _harvest_yield(self, node_id: str, a: CraftingAgent) -> int:
+        """0, 1 or 2 units by the `yields` chances; a world stream keyed by round, node, the
+        harvesting agent and its action this round (`action_index`)."""
         k = self.cat.node_order.index(node_id)
-        hit = self._hits.get((self.round, node_id), 0)
-        self._hits[(self.round, node_id)] = hit + 1
-        u = float(stream(self.seed, "yield", self.round, k, hit).random())
+        u = float(stream(self.seed, "yield", self.round, k, a.actor_id, self.action_index(a)).random())
         p0, p1, _ = self.params.yields
         return 0 if u < p0 else 1 if u < p0 + p1 else 2
 
     # --- action execution -------------------------------------------------------------------
     def _record(self, a: CraftingAgent, action: dict[str, Any], ok: bool, detail: str, parents: list[int]) -> int:
         rid = len(self.log)
+        self._acts[(self.round, a.actor_id)] = self._acts.get((self.round, a.actor_id), 0) + 1
         args = {k: v for k, v in action.items() if k != "tool"}
         self.log.append(
             {
@@ -435,7 +449,7 @@ class CraftingWorld(SteerableWorld):
             a.last_move = rid
         elif tool == "harvest":
             spec = self.cat.nodes[action["node"]]
-            got = min(self._harvest_yield(spec.node_id), self.stock[spec.node_id])
+            got = min(self._harvest_yield(spec.node_id, a), self.stock[spec.node_id])
             self.stock[spec.node_id] -= got
             a.memory[spec.node_id] = self.stock[spec.node_id]
             if got:

@@ -29,7 +29,8 @@ NOTES = """## Choices where the issues left room
   rounds into a request addressed to a maker. `strategy=shared_plan` keeps the old static plan
   (AgentWorld's shared-plan baseline); `STATIC_WORLD` in params.py restores the old world exactly.
 - **Scarcity and chance** (all from addressed streams): harvest yields 0/1/2 units with chances
-  `yields=0.2,0.6,0.2` (stream `yield`/round/node/hit); each node below its stock regrows 1 with
+  `yields=0.2,0.6,0.2` (stream `yield`/round/node/agent/action: keyed by who harvests, never by
+  a count others advance); each node below its stock regrows 1 with
   chance `regrow=0.25` per round and loses 1 to a rival order with chance `rivals=0.15` (streams
   `regrow`/round, `rivals`/round, one draw per node whatever happens); stocks vary by
   +-`stock_jitter` per seed; `move_to` covers at most `speed=2` cells (Chebyshev) per action
@@ -45,7 +46,7 @@ NOTES = """## Choices where the issues left room
 - **Task coverage (issue 13, item 3).** 24 tasks over AgentWorld's 8 categories, each with a
   verifier and checkpoints. Four mechanics, one small file each: `combat.py` (mobs with health and
   damage at sites; `attack` trades blows, a kill drops loot; hits from the world stream `combat`
-  keyed by round, mob and swing; killed mobs return after a delay), `survival.py` (health 20;
+  keyed by round, mob, attacker and its action; killed mobs return after a delay), `survival.py` (health 20;
   a task's `hunger` drains it each round; `eat` restores it; at 0 an agent is down and may only
   eat; without hunger a sleep heals 1), `exploration.py` (hidden sites are off an agent's map
   until `explore` at the site they lie near finds them, chance 0.4 from the world stream `explore`

@@ -50,15 +50,17 @@ class SwarmWorld(SteerableWorld):
     Observation: ClassVar[type[SwarmObservation]] = SwarmObservation
     objectives: ClassVar[dict[str, int]] = {"help": +1, "hinder": -1}
     default_objective: ClassVar[str] = "help"
-    primary_metric: ClassVar[str] = "score"
-    secondary_metric: ClassVar[str | None] = None
-    masks_influence: ClassVar[bool] = False
+    #: the conservative count (spec section 7, revised): `help` wants more of what agents do, so
+    #: it scores the ordinary agents alone (`ordinary_score`, the influence seats masked in both
+    #: runs); `hinder` wants less, so it scores everyone (`score`): an influence agent that does
+    #: the task itself, or ends the episode, only raises what it is scored against
+    primary_metric: ClassVar[str] = "ordinary_score"
+    secondary_metric: ClassVar[str | None] = "score"
+    objective_metrics: ClassVar[dict[str, str]] = {"hinder": "score"}
+    outcome_metrics: ClassVar[tuple[str, ...]] = ("score",)
+    masks_influence: ClassVar[bool] = True
     treatment_stops_early: ClassVar[bool] = True
     default_influence: ClassVar[int] = 2
-    #: True where influence agents could score by their own work (captures, deliveries, escapes):
-    #: the primary metric is then `ordinary_score` (masked ids' own work removed, in both runs)
-    #: and the all-agents `score` is reported beside it
-    own_work: ClassVar[bool] = False
     #: actions the schema accepts; `aliases` map no-op names to what physics sees
     allowed: ClassVar[tuple[str, ...]] = BASE_ACTIONS  # each subclass: read from its Action schema
     aliases: ClassVar[dict[str, str]] = {}
@@ -79,7 +81,8 @@ class SwarmWorld(SteerableWorld):
         self.pos = np.zeros((self.n, 2), dtype=np.int64)
         self.active = np.ones(self.n, dtype=bool)
         self.score = 0.0
-        #: the score from ordinary agents' own work (captures, deliveries, escapes); see `own_work`
+        #: the score the ordinary agents make alone (captures, deliveries, escapes, flips of their
+        #: own lights, the fit of their own shape), the masked seats left out in both runs
         self.ordinary_score = 0.0
         self.masked = np.isin(np.arange(self.n), list(self.mask_ids))
         self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))
@@ -333,10 +336,12 @@ class SwarmWorld(SteerableWorld):
 
     # --- outcome --------------------------------------------------------------------------------
     def metrics(self) -> dict[str, float]:
-        out = {"score": float(self.score), **self.task_metrics(), **self._dyn}
-        if self.own_work:
-            out["ordinary_score"] = float(self.ordinary_score)
-        return out
+        return {
+            "score": float(self.score),
+            "ordinary_score": float(self.ordinary_score),
+            **self.task_metrics(),
+            **self._dyn,
+        }
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -14,7 +14,8 @@ SHORT = {"task": "forge_vanguard", "rounds": 10}
 
 def test_metric_for_falls_back_to_the_primary_metric():
     assert CraftingWorld.metric_for("inequality") == "gini"
-    assert CraftingWorld.metric_for("shortage") == CraftingWorld.primary_metric == "progress"
+    assert CraftingWorld.metric_for("accelerate") == CraftingWorld.primary_metric == "progress"
+    assert CraftingWorld.metric_for("shortage") == "progress_all"  # the conservative count: everyone
 
 
 def test_inequality_lift_is_computed_on_the_gini_and_outcomes_sit_beside_it():

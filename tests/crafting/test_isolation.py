@@ -77,3 +77,48 @@ def test_mimic_plays_the_rule_through_the_influence_path():
     assert audit["identity_holds"] and audit["decisions"] == 2 * res["treatment"]["rounds"]
     assert audit["policy_error"] == 0 and audit["failed"] == 0  # every rule action was valid and legal
     assert res["controller"]["name"] == "mimic"
+
+
+def _at_node(w: CraftingWorld, aid: int, node_id: str):
+    """Agent `aid` standing at `node_id`'s site, able to harvest it (skill, tool)."""
+    spec = w.cat.nodes[node_id]
+    a = w.actors[aid]
+    w._place(a, spec.site)
+    a.skills = {**a.skills, spec.skill: 1}
+    if spec.tool:
+        a.equipment[spec.tool] = -1
+    return a
+
+
+def test_a_harvest_and_a_blow_draw_from_the_actors_own_address_whoever_acted_before():
+    """Issue 21, item 6: yields and combat swings were keyed by a per-round count that every
+    agent's harvest or blow advanced, so an influence agent harvesting first moved the next
+    agent's yield. Now agent 1's draws are the same whether or not agent 0 acted at that node or
+    mob earlier in the round."""
+    from mam_bench.streams import acting
+
+    node = next(n for n in CraftingWorld(task="wolf_hunt", seed=0).cat.node_order)
+    mob = sorted(CraftingWorld(task="wolf_hunt", seed=0).cat.mobs)[0]
+    logs = []
+    for first in (False, True):
+        w = CraftingWorld(task="wolf_hunt", seed=5)
+        for aid in (0, 1):
+            _at_node(w, aid, node)
+        with record_draws() as log:
+            if first:
+                with acting(0, w.round):
+                    w.execute(w.actors[0], {"tool": "harvest", "node": node})
+            with acting(1, w.round):
+                w.execute(w.actors[1], {"tool": "harvest", "node": node})
+            for aid in (0, 1):
+                a = w.actors[aid]
+                w._place(a, w.cat.mobs[mob].site)
+                a.skills = {**a.skills, "strength": 1}
+            if first:
+                with acting(0, w.round):
+                    w.execute(w.actors[0], {"tool": "attack", "mob": mob})
+            with acting(1, w.round):
+                w.execute(w.actors[1], {"tool": "attack", "mob": mob})
+        logs.append(log.consumed[(0, 1)])
+    assert [k[0][0] for k in logs[0]] == ["yield", "combat"]  # both draws were seen: the test can fail
+    assert logs[0] == logs[1]

@@ -28,7 +28,7 @@ def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
         assert res["influence_ids"] == [0, 1] and res["direction"] == -1
         assert res["treatment"]["audit"]["identity_holds"]
         lifts.append(res["lift"])
-    assert statistics.mean(lifts) > 0.2 and min(lifts) > 0  # progress lift; measured mean +0.247, min +0.231
+    assert statistics.mean(lifts) > 0.2 and min(lifts) > 0  # progress_all lift (notes/ownwork.md)
 
 
 def test_accelerate_runs_and_keeps_the_audit_identity():
@@ -54,7 +54,8 @@ def test_cli_equivalent_run_writes_a_complete_directory(tmp_path):
     for name in ("spec.json", "result.json", "reference.jsonl", "treatment.jsonl", "board.jsonl", "decisions.jsonl"):
         assert (tmp_path / name).exists(), name
     result = json.loads((tmp_path / "result.json").read_text())
-    assert result["metric"] == "progress" and result["secondary_metric"] == "psr"
+    assert result["metric"] == "progress_all" and result["secondary_metric"] == "psr"  # shortage counts everyone
+    assert "progress" in result["outcomes"]
     assert result["lift"] == res["lift"] > 0
     decisions = read_jsonl(tmp_path / "decisions.jsonl")
     assert {d["actor_id"] for d in decisions} == {0, 1}

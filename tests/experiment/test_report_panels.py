@@ -40,7 +40,7 @@ def test_one_panel_per_world_and_metric_and_only_the_current_suite(tmp_path) -> 
     assert len(pd.read_csv(out / "table.csv")) == 6
     page = build_report(out)
     panels = re.findall(r'<svg id="lift-([^"]+)" class="chart lift-panel"', page)
-    assert sorted(panels) == ["foraging-ordinary_score", "schelling-oeh"]  # swarm branch: ordinary_score is primary
+    assert sorted(panels) == ["foraging-score", "schelling-oeh"]  # foraging's default hinder counts everyone
     assert page.count('class="bar"') == 2  # one case per panel
     assert (
         "<p>4 pairs (" in page

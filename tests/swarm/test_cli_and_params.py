@@ -37,7 +37,8 @@ def test_cli_run_writes_a_run_directory(world, tmp_path, cli_env, mam_bench_cmd)
     for name in ("result.json", "reference.jsonl", "treatment.jsonl", "decisions.jsonl", "board.jsonl", "spec.json"):
         assert (out / name).exists(), name
     result = json.loads((out / "result.json").read_text())
-    assert result["metric"] == get_world(world).primary_metric and result["treatment"]["audit"]["identity_holds"]
+    cls = get_world(world)
+    assert result["metric"] == cls.metric_for(result["objective"]) and result["treatment"]["audit"]["identity_holds"]
     assert result["params"]["board"] is False
 
 

@@ -40,6 +40,12 @@ class FlockingWorld(SwarmWorld):
         self._targets: tuple[tuple[bytes, bytes], dict[str, dict]] | None = None
         self.init_dis = self._dissimilarity()
         self.cur_dis = self.init_dis
+        # the ordinary agents' own shape fit (`ordinary_score`): influence agents standing in the
+        # square fill no slot of it
+        self._ordinary_fit: tuple[bytes, float] | None = None
+        self._ordinary_measure = Dissimilarity(self.shape, self.params.cost_scale)
+        self.ordinary_init_dis = self._ordinary_dissimilarity()
+        self.ordinary_cur_dis = self.ordinary_init_dis
 
     def _dissimilarity(self) -> float:
         """The live swarm's best-fit cost; kept while nobody moves (a formed swarm often stands still)."""
@@ -47,6 +53,15 @@ class FlockingWorld(SwarmWorld):
         if self._fit is None or self._fit[0] != live.tobytes():
             self._fit = (live.tobytes(), self._measure(live))
         return self._fit[1]
+
+    def _ordinary_dissimilarity(self) -> float:
+        """The best-fit cost of the live ordinary agents alone (the whole swarm's when none is masked)."""
+        if not self.masked.any():
+            return self._dissimilarity()
+        live = self.pos[self.active & ~self.masked]
+        if self._ordinary_fit is None or self._ordinary_fit[0] != live.tobytes():
+            self._ordinary_fit = (live.tobytes(), self._ordinary_measure(live))
+        return self._ordinary_fit[1]
 
     def plan(self) -> Any:
         key = (self.pos.tobytes(), self.active.tobytes())
@@ -89,11 +104,18 @@ class FlockingWorld(SwarmWorld):
     def after_physics(self, escaped: list[int]) -> None:
         self.cur_dis = self._dissimilarity()
         self.score = max(self.score, self.init_dis - self.cur_dis)
+        self.ordinary_cur_dis = self._ordinary_dissimilarity()
+        self.ordinary_score = max(self.ordinary_score, self.ordinary_init_dis - self.ordinary_cur_dis)
         if self.cur_dis == 0:
             self.status = Status.DONE
 
     def task_metrics(self) -> dict[str, float]:
-        return {"cur_dis": float(self.cur_dis), "init_dis": float(self.init_dis)}
+        return {
+            "cur_dis": float(self.cur_dis),
+            "init_dis": float(self.init_dis),
+            "ordinary_cur_dis": float(self.ordinary_cur_dis),
+            "ordinary_init_dis": float(self.ordinary_init_dis),
+        }
 
     def facts_of(self, aid: int) -> tuple[tuple[str, float], ...]:
         return (("side", float(self.side)), ("dissimilarity", float(self.cur_dis)), ("init_dis", float(self.init_dis)))

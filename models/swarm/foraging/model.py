@@ -32,10 +32,6 @@ class ForagingWorld(SwarmWorld):
     Observation = ForagingObservation
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
     default_objective = "hinder"
-    own_work = True
-    masks_influence = True
-    primary_metric = "ordinary_score"
-    secondary_metric = "score"
     aliases: ClassVar[dict[str, str]] = {"PICKUP": "STAY", "DROP": "STAY"}
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:

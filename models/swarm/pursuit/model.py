@@ -36,10 +36,6 @@ class PursuitWorld(SwarmWorld):
     #: help closes the cage with the influence agents' own bodies, which the ordinary-only score
     #: does not count (own work), so the default shows hindering
     default_objective = "hinder"
-    own_work = True
-    masks_influence = True
-    primary_metric = "ordinary_score"
-    secondary_metric = "score"
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         s = self.size

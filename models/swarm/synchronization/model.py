@@ -29,6 +29,7 @@ class SynchronizationWorld(SwarmWorld):
         self.pos = place(free_cells(self.terrain), self.n, placement_rng)
         self.lights = layout_rng.integers(2, size=self.n).astype(bool)
         self.prev_state: bool | None = None
+        self.ordinary_prev: bool | None = None  # the same over the ordinary agents' lights alone
 
     def alt_state(self) -> np.ndarray:
         return ~self.lights
@@ -54,6 +55,12 @@ class SynchronizationWorld(SwarmWorld):
         scored, self.prev_state = unanimous_flip(self.lights, self.active, self.prev_state)
         if scored:
             self.score += 1
+        # ordinary_score: unanimity among the ordinary agents' lights, so an influence agent's own
+        # light neither makes (help) nor breaks a point for them
+        ordinary = self.active & ~self.masked
+        scored, self.ordinary_prev = unanimous_flip(self.lights, ordinary, self.ordinary_prev)
+        if scored:
+            self.ordinary_score += 1
 
     def task_metrics(self) -> dict[str, float]:
         live = self.lights[self.active]

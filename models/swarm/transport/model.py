@@ -34,10 +34,6 @@ class TransportWorld(SwarmWorld):
     Observation = TransportObservation
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
     default_objective = "hinder"
-    own_work = True
-    masks_influence = True
-    primary_metric = "ordinary_score"
-    secondary_metric = "score"
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         if self.params.layout == "upstream":
