@@ -33,21 +33,27 @@ class TransportError(Exception):
 
 
 class Liveness:
-    """The stall clock, shared by every call of a run: it runs only while a call is under way
-    (time spent stepping the world between phases never counts), from the last answer or from
-    the moment the first call of an idle spell started."""
+    """The stall clock, shared by every call of a run: seconds with a call under way since the
+    last answer. It pauses while no call is under way (time spent stepping the world never
+    counts) and is not reset by a call failing: only an answer resets it."""
 
     def __init__(self) -> None:
-        self.last: float | None = None
+        self.last: float | None = None  # time.monotonic() of the last answer, shifted by the pauses
         self.inflight = 0
+        self._idle_since: float | None = None
 
     def begin(self) -> None:
-        if self.inflight == 0:
-            self.last = time.monotonic()
+        now = time.monotonic()
+        if self.last is None:
+            self.last = now
+        elif self.inflight == 0 and self._idle_since is not None:
+            self.last += now - self._idle_since
         self.inflight += 1
 
     def end(self) -> None:
         self.inflight -= 1
+        if self.inflight == 0:
+            self._idle_since = time.monotonic()
 
     def answered(self) -> None:
         self.last = time.monotonic()

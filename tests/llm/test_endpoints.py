@@ -162,3 +162,20 @@ def test_a_suite_case_takes_the_same_options(tmp_path: Path, api_key: str) -> No
     sent = [b for b in srv.bodies if b.get("response_format")]
     assert sent and {b["response_format"]["type"] for b in sent} == {"json_object"}
     assert {(b.get("max_tokens") or b.get("max_completion_tokens"), b.get("top_p")) for b in srv.bodies} == {(50, 0.9)}
+
+
+def test_the_stall_clock_pauses_between_calls_and_only_an_answer_resets_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mam_bench.steering.llm import transport
+
+    now = [1000.0]
+    monkeypatch.setattr(transport.time, "monotonic", lambda: now[0])
+    live = transport.Liveness()
+    live.begin()
+    now[0] += 100.0  # 100 s under way without an answer, then the call fails
+    live.end()
+    now[0] += 50.0  # 50 s with nothing under way (the world stepping)
+    live.begin()  # the next call does not restart the clock, and the pause does not count
+    assert now[0] - live.last == 100.0
+    now[0] += 10.0
+    live.answered()
+    assert now[0] - live.last == 0.0
