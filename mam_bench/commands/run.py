@@ -64,6 +64,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     llm.add_argument("--base-url", help="OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, LM Studio)")
     llm.add_argument("--api-key-env", help="name of the environment variable holding the API key")
     llm.add_argument("--temperature", type=float)
+    llm.add_argument("--top-p", type=float, help="nucleus sampling (default: the provider's)")
+    llm.add_argument("--max-tokens", type=int, help="answer tokens per call (default 1024; local:gemma3-270m 96)")
+    llm.add_argument(
+        "--structured",
+        choices=("auto", "json_schema", "json_object", "none"),
+        help="structured output: auto (default) steps down json_schema -> json_object -> text when refused",
+    )
+    llm.add_argument(
+        "--stall-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stop (exit 3) when no call was answered for this long (default 300)",
+    )
     llm.add_argument("--max-concurrency", type=int, help="concurrent calls per phase")
     llm.add_argument("--cache", help="SQLite response cache (default: DIR/llm_cache.sqlite)")
     llm.add_argument("--one-call", action="store_true", default=None, help="message and action in one call")

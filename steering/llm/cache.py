@@ -56,6 +56,8 @@ class ResponseCache:
                 # case); only a power cut could lose the last few, and those are simply asked again
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, model TEXT, value TEXT)")
+                # requests sent and not yet answered: what a killed run may have been billed for
+                self._db.execute("CREATE TABLE IF NOT EXISTS pending (key TEXT PRIMARY KEY, sent INTEGER)")
             except (sqlite3.Error, OSError) as exc:
                 raise ConfigError("cache", f"cannot open {self.path} as a SQLite cache: {exc}") from None
 
@@ -79,6 +81,24 @@ class ResponseCache:
                 "INSERT OR REPLACE INTO answers (key, model, value) VALUES (?, ?, ?)",
                 (key, model, json.dumps(value, ensure_ascii=False)),
             )
+            self._db.execute("DELETE FROM pending WHERE key = ?", (key,))
+
+    def mark_sent(self, key: str) -> None:
+        """Written before the request is sent; `put` (an answer) or `unmark_sent` (a failure) clears it."""
+        if self._db is not None:
+            self._db.execute("INSERT OR REPLACE INTO pending (key, sent) VALUES (?, 1)", (key,))
+
+    def unmark_sent(self, key: str) -> None:
+        if self._db is not None:
+            self._db.execute("DELETE FROM pending WHERE key = ?", (key,))
+
+    def take_pending(self) -> int:
+        """How many requests an earlier process sent and never saw answered (a kill); cleared."""
+        if self._db is None:
+            return 0
+        n = int(self._db.execute("SELECT COUNT(*) FROM pending").fetchone()[0])
+        self._db.execute("DELETE FROM pending")
+        return n
 
     def __len__(self) -> int:
         if self._db is None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models.chat_models import BaseChatModel
 from mam_bench.steering.llm.options import LLMOptions
 
 from mam_bench.errors import ConfigError
+
+if TYPE_CHECKING:  # the core imports secrets_in_env without the [llm] extra
+    from langchain_core.language_models.chat_models import BaseChatModel
 
 #: what an environment variable's name looks like; anything else might be a key pasted by mistake
 ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
@@ -54,8 +56,9 @@ def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client
         kw: dict[str, Any] = {"model_name": name or "gemma3-270m"}
         if options.temperature is not None:
             kw["temperature"] = options.temperature
-        if options.max_tokens is not None:
-            kw["max_tokens"] = options.max_tokens
+        if options.top_p is not None:
+            kw["top_p"] = options.top_p
+        kw["max_tokens"] = options.answer_cap
         return LocalChatModel(**kw)
     from langchain.chat_models import init_chat_model
 
@@ -64,8 +67,9 @@ def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client
         kw["http_async_client"] = http_async_client
     if options.temperature is not None:
         kw["temperature"] = options.temperature
-    if options.max_tokens is not None:
-        kw["max_tokens"] = options.max_tokens
+    if options.top_p is not None:
+        kw["top_p"] = options.top_p
+    kw["max_tokens"] = options.answer_cap  # never uncapped: one runaway answer once spent 7,724 tokens
     if options.base_url:
         kw["base_url"] = options.base_url
         # a custom endpoint gets a key only when --api-key-env names one: never OPENAI_API_KEY by default
@@ -100,9 +104,14 @@ def freeze_invocation_params(model: BaseChatModel) -> BaseChatModel:
     return model
 
 
-def structured(model: BaseChatModel, schema: dict[str, Any] | None) -> Any:
-    """Ask the provider for schema-shaped JSON where we know how; the text is parsed by us anyway."""
-    if schema is None:
+#: the structured-output modes `auto` tries, in order, on endpoints that refuse the one before
+FALLBACK = {"json_schema": "json_object", "json_object": "none"}
+
+
+def structured(model: BaseChatModel, schema: dict[str, Any] | None, mode: str = "json_schema") -> Any:
+    """Ask the provider for schema-shaped JSON (`json_schema`), any JSON (`json_object`) or plain
+    text (`none`) where we know how; the text is parsed by us anyway."""
+    if schema is None or mode == "none":
         return model
     from mam_bench.steering.llm.local_model import LocalChatModel
 
@@ -116,6 +125,8 @@ def structured(model: BaseChatModel, schema: dict[str, Any] | None) -> Any:
         # sent as extra_body: the same bytes on the wire, but neither the OpenAI SDK (which walks
         # a typed response_format recursively on every call) nor LangChain (which then tries to
         # parse the answer itself) spends time on it; our parser reads the answer anyway
+        if mode == "json_object":
+            return model.bind(extra_body={"response_format": {"type": "json_object"}})
         return model.bind(
             extra_body={
                 "response_format": {

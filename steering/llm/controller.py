@@ -20,16 +20,19 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from mam_bench.steering.llm.accounting import PriceTable, Totals
 from mam_bench.steering.llm.cache import ResponseCache, cache_key
-from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model, secrets_in_env, structured
+from mam_bench.steering.llm.chat_models import FALLBACK, api_key_from_env, build_chat_model, secrets_in_env, structured
 from mam_bench.steering.llm.options import LLMOptions
 from mam_bench.steering.llm.prompts import prompts_for
-from mam_bench.steering.llm.transport import RetryPolicy, TransportError, call_with_retries
+from mam_bench.steering.llm.transport import Liveness, RetryPolicy, TransportError, call_with_retries
 from pydantic import ValidationError
 
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import BackendFailed, ConfigError, config_error_from
 
 RAW_KEEP = 2000  # characters of an answer kept in decisions.jsonl
+PROVIDER_MODEL_KEEP = 200  # characters of the provider's model name kept
+#: consecutive rounds in which every call failed before the run stops (one bad round can be a blip)
+DEAD_ROUNDS = 2
 REPAIR_QUOTE = 2000  # characters of a rejected answer quoted back to the model
 
 
@@ -90,7 +93,27 @@ class LLMController(Controller):
             self.options.backoff_max,
             self.options.timeout,
             deadline,
+            self.options.stall_timeout,
+            Liveness(),
         )
+        #: the structured-output mode sent now; `auto` starts at json_schema and steps down on refusal
+        self.mode = "json_schema" if self.options.structured == "auto" else self.options.structured
+        self._mode_known = self.options.structured != "auto"
+        self._probe: asyncio.Event | None = None
+        #: round -> [answered calls, failed calls]; a run of DEAD_ROUNDS all-failed rounds stops it
+        self._round_calls: dict[int, list[int]] = {}
+        self._dead: list[int] = []
+        self._last_error: str | None = None
+        #: calls a killed earlier process had sent through this cache and never saw answered
+        self.unanswered_before = self.cache.take_pending()
+        if self.unanswered_before:
+            import sys
+
+            print(
+                f"note: {self.unanswered_before} LLM call(s) were under way when an earlier run on this cache "
+                "stopped; the provider may have answered (and billed) them, and they are asked again",
+                file=sys.stderr,
+            )
         self.records: Any = None
         self._jitter = random.Random()
         self._sem: asyncio.Semaphore | None = None
@@ -135,15 +158,34 @@ class LLMController(Controller):
             missing = [req for req in requests if known[req.actor_id] is None]
             for req, d in zip(missing, await self._all(missing, "one_call") if missing else []):
                 known[req.actor_id] = d
-            return [known[req.actor_id] for req in requests]
-        return await self._all(requests, "decision")
+            decisions = [known[req.actor_id] for req in requests]
+        else:
+            decisions = await self._all(requests, "decision")
+        if requests:
+            self._round_end(requests[0].round)
+        return decisions
+
+    def _round_end(self, rnd: int) -> None:
+        """Stop the run after DEAD_ROUNDS consecutive rounds in which every call failed: the
+        endpoint is down or refuses everything, and each further round only spends time."""
+        answered, failed = self._round_calls.pop(rnd, [0, 0])
+        if failed and not answered:
+            self._dead.append(rnd)
+        elif answered:
+            self._dead = []
+        if len(self._dead) >= DEAD_ROUNDS:
+            rounds = " and ".join(str(r) for r in self._dead[-DEAD_ROUNDS:])
+            raise BackendFailed(
+                f"every LLM call of rounds {rounds} failed (last error: {self._last_error}); the run stops"
+            )
 
     def usage(self) -> dict[str, Any]:
         return self.totals.stable()
 
     def session_usage(self) -> dict[str, Any]:
-        """What depends on this process's luck (cache hits, retries, latency): not in result.json."""
-        return self.totals.session()
+        """What depends on this process's luck (cache hits, retries, latency, the structured-output
+        mode an `auto` run settled on, calls a killed run left unanswered): not in result.json."""
+        return {**self.totals.session(), "structured_used": self.mode, "unanswered_before": self.unanswered_before}
 
     def describe(self) -> dict[str, Any]:
         o = self.options
@@ -151,7 +193,8 @@ class LLMController(Controller):
             "name": self.name,
             "model": o.model,
             "temperature": o.temperature,
-            "max_tokens": o.max_tokens,
+            "top_p": o.top_p,
+            "max_tokens": o.answer_cap,
             "one_call": o.one_call,
             "structured": o.structured,
             "repair": o.repair,
@@ -232,9 +275,16 @@ class LLMController(Controller):
     async def _ask(
         self, req: Request, phase: str, messages: list[BaseMessage], attempt: int
     ) -> tuple[str | None, str | None]:
-        schema = self.prompts.answer_schema(phase) if self.options.structured else None
+        schema = self.prompts.answer_schema(phase) if self.options.structured != "none" else None
         sent = wire(messages)
-        params = {"temperature": self.options.temperature, "max_tokens": self.options.max_tokens, "schema": schema}
+        o = self.options
+        params = {
+            "temperature": o.temperature,
+            "top_p": o.top_p,
+            "max_tokens": o.answer_cap,
+            "schema": schema,
+            "structured": o.structured,
+        }
         key = cache_key(self.options.model, params, sent)
         row: dict[str, Any] = {
             "round": req.round,
@@ -255,33 +305,38 @@ class LLMController(Controller):
                 retries=0,
                 input_tokens=hit.get("input_tokens", 0),
                 output_tokens=hit.get("output_tokens", 0),
+                format=hit.get("format"),
             )
             returned = hit.get("provider_model")
         else:
-            runnable = structured(self.model, schema)
             assert self._sem is not None
             await self._first_call_gate()
-            async with self._sem:
-                estimate = self._reserve(row["prompt_chars"])  # counts only the calls actually under way
-                try:
-                    msg, retries = await self._call(runnable, messages)
-                except TransportError as exc:
-                    row.update(
-                        cached=False,
-                        requests=exc.attempts,
-                        retries=exc.attempts - 1,
-                        input_tokens=0,
-                        output_tokens=0,
-                        cost=0.0,
-                        latency_s=round(time.perf_counter() - started, 4),
-                        error=self._scrub(str(exc))[:500],
-                    )
-                    self._reserved -= estimate
-                    self._record(row)
-                    return None, row["error"]
-                except BaseException:
-                    self._reserved -= estimate
-                    raise
+            probe = await self._format_gate(schema)
+            try:
+                async with self._sem:
+                    estimate = self._reserve(row["prompt_chars"])  # counts only the calls actually under way
+                    try:
+                        msg, retries = await self._call_structured(schema, messages, key, row)
+                    except TransportError as exc:
+                        row.update(
+                            cached=False,
+                            requests=exc.attempts,
+                            retries=exc.attempts - 1,
+                            input_tokens=0,
+                            output_tokens=0,
+                            cost=0.0,
+                            latency_s=round(time.perf_counter() - started, 4),
+                            error=self._scrub(str(exc))[:500],
+                        )
+                        self._reserved -= estimate
+                        self._record(row)
+                        return None, row["error"]
+                    except BaseException:
+                        self._reserved -= estimate
+                        raise
+            finally:
+                if probe:
+                    self._probe_done()
             self._reserved -= estimate
             text = message_text(msg)
             usage = getattr(msg, "usage_metadata", None) or {}
@@ -297,6 +352,7 @@ class LLMController(Controller):
                     latency_s=round(time.perf_counter() - started, 4),
                     error=f"invalid token count {bad[0]}={usage.get(bad[0])!r} in the provider's answer",
                 )
+                self.cache.unmark_sent(key)  # answered (and seen), though not kept
                 self._record(row)
                 return None, row["error"]
             row.update(
@@ -307,7 +363,9 @@ class LLMController(Controller):
                 output_tokens=int(usage.get("output_tokens", 0)),
             )
             returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")
-            text = self._scrub(text)  # an echoed key never reaches the cache either
+            # every field the provider returns is scrubbed: an echoed key never reaches the cache either
+            returned = self._scrub(str(returned))[:PROVIDER_MODEL_KEEP] if returned else None
+            text = self._scrub(text)
             self.cache.put(
                 key,
                 self.options.model,
@@ -316,10 +374,11 @@ class LLMController(Controller):
                     "input_tokens": row["input_tokens"],
                     "output_tokens": row["output_tokens"],
                     "provider_model": returned,
+                    "format": row.get("format"),
                 },
             )
         if returned:
-            self.returned_models.add(str(returned))
+            self.returned_models.add(returned)
         row["cost"] = self.prices.cost(self.options.model, row["input_tokens"], row["output_tokens"])
         row["latency_s"] = round(time.perf_counter() - started, 4)
         row["answer_chars"] = len(text)
@@ -328,12 +387,12 @@ class LLMController(Controller):
 
     def _reserve(self, prompt_chars: int) -> float:
         """The cost guard, before each provider call: spent + calls under way + this call's estimate
-        (prompt at 3 characters a token, the answer at max_tokens or 1024) must stay within
+        (prompt at 3 characters a token, the answer at its max_tokens cap) must stay within
         --max-cost, else the run stops before the call is made. Returns the reserved estimate."""
         cap = self.options.max_cost
         if cap is None:
             return 0.0
-        estimate = self.prices.cost(self.options.model, prompt_chars // 3 + 1, self.options.max_tokens or 1024)
+        estimate = self.prices.cost(self.options.model, prompt_chars // 3 + 1, self.options.answer_cap)
         if self.totals.cost + self._reserved + estimate > cap:
             self._backend_failure = BackendFailed(
                 f"--max-cost {cap:g}: the next call (estimated ${estimate:.4f}) would pass it "
@@ -366,6 +425,49 @@ class LLMController(Controller):
     def _first_owner_pending(self) -> bool:
         return self._first_done is not None and not self._first_done.is_set()
 
+    async def _format_gate(self, schema: dict[str, Any] | None) -> bool:
+        """Under `auto`, until a structured-output mode has worked once, one call at a time probes
+        it: an endpoint that refuses json_schema sees one refused request, not a phase's worth.
+        Returns True for the probing call (it must call `_probe_done`)."""
+        while schema is not None and not self._mode_known:
+            if self._probe is None:
+                self._probe = asyncio.Event()
+                return True
+            await self._probe.wait()
+        return False
+
+    def _probe_done(self) -> None:
+        if self._probe is not None:
+            self._probe.set()  # waiters look again: the mode is known, or one of them probes next
+            self._probe = None
+
+    async def _call_structured(
+        self, schema: dict[str, Any] | None, messages: list[BaseMessage], key: str, row: dict[str, Any]
+    ) -> tuple[Any, int]:
+        """One call in the current structured-output mode; under `auto`, a refusal that names
+        response_format steps down (json_schema -> json_object -> none) and the call is made again
+        at once; the step is kept for the rest of the run. Returns (message, requests - 1)."""
+        refused = 0
+        while True:
+            mode = self.mode if schema is not None else None
+            row["format"] = mode or "text"
+            self.cache.mark_sent(key)  # before the request leaves: a kill now leaves a note
+            try:
+                msg, retries = await self._call(structured(self.model, schema, mode or "none"), messages)
+            except TransportError as exc:
+                self.cache.unmark_sent(key)  # failed for good: nothing was answered, so nothing billed
+                step = self.options.structured == "auto" and exc.format_refused and mode in FALLBACK
+                if not step:
+                    exc.attempts += refused
+                    raise
+                refused += exc.attempts
+                if self.mode == mode:  # (a concurrent call may have stepped down already)
+                    self.mode = FALLBACK[mode]
+                continue
+            if mode is not None:
+                self._mode_known = True
+            return msg, retries + refused
+
     async def _call(self, runnable: Any, messages: list[BaseMessage]) -> tuple[Any, int]:
         owner, self._first_owner = self._first_owner, False
         try:
@@ -379,6 +481,10 @@ class LLMController(Controller):
 
     def _record(self, row: dict[str, Any]) -> None:
         row.setdefault("error", None)  # every row has the column, so readers need no special case
+        counts = self._round_calls.setdefault(int(row["round"]), [0, 0])
+        counts[1 if row["error"] else 0] += 1
+        if row["error"]:
+            self._last_error = row["error"][:200]
         self.totals.add(row)
         if self.records is not None:
             self.records.append("llm_calls.jsonl", row)

@@ -68,6 +68,7 @@ class LocalChatModel(BaseChatModel):
     model_name: str = "gemma3-270m"
     temperature: float = 0.0
     max_tokens: int = 96
+    top_p: float | None = None
     n_ctx: int = 8192
     seed: int = 0
     n_threads: int | None = None
@@ -124,6 +125,7 @@ class LocalChatModel(BaseChatModel):
                 max_tokens=kwargs.get("max_tokens") or self.max_tokens,
                 stop=stop,
                 seed=self.seed,
+                **({"top_p": self.top_p} if self.top_p is not None else {}),
             )
         text = out["choices"][0]["message"].get("content") or ""
         usage = out.get("usage") or {}

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+#: answer tokens per call unless --max-tokens says otherwise: a decision is a JSON object of a
+#: few dozen tokens and a post at most `post_chars` (600) characters, about 150 tokens, so 1024
+#: leaves room for a model that thinks aloud first, yet one runaway answer (the 270M model once
+#: wrote 7,724 tokens) costs at most 1024 tokens of time and money
+DEFAULT_MAX_TOKENS = 1024
+#: the in-process gemma model keeps its own, smaller cap (it answers short JSON; 96 was measured)
+LOCAL_MAX_TOKENS = 96
+#: seconds without a single answered call after which the run stops (exit 3); with the 60 s
+#: per-call timeout, a hung endpoint ends a default run in at most about 6 minutes
+DEFAULT_STALL = 300.0
+
+Structured = Literal["auto", "json_schema", "json_object", "none"]
 
 
 class LLMOptions(BaseModel):
@@ -14,7 +30,8 @@ class LLMOptions(BaseModel):
     base_url: str | None = None
     api_key_env: str | None = None
     temperature: float | None = Field(None, ge=0.0, le=2.0, allow_inf_nan=False)
-    max_tokens: int | None = Field(None, ge=1)
+    top_p: float | None = Field(None, gt=0.0, le=1.0, allow_inf_nan=False)
+    max_tokens: int | None = Field(None, ge=1, le=1_000_000, description="answer cap; None: the default cap")
     max_concurrency: int = Field(8, ge=1, le=256)
     cache: str | None = None
     one_call: bool = False
@@ -33,6 +50,13 @@ class LLMOptions(BaseModel):
         allow_inf_nan=False,
         description="USD for the run's calls; checked before each call against its estimated cost",
     )
+    stall_timeout: float = Field(
+        DEFAULT_STALL,
+        gt=0,
+        le=7 * 86400,
+        allow_inf_nan=False,
+        description="seconds without any answered call; past it the run stops (exit 3)",
+    )
     max_retries: int = Field(6, ge=0, le=100)
     retry_budget: float = Field(300.0, gt=0, description="seconds of retrying per call, all attempts")
     backoff_base: float = Field(0.5, ge=0)
@@ -40,4 +64,34 @@ class LLMOptions(BaseModel):
     repair: int = Field(1, ge=0, le=2, description="repair retries quoting the validation error")
     post_chars: int = Field(600, ge=1, description="asked-for post length (the board caps at 4000)")
     message_cap: int = Field(4000, ge=1, description="a one-call message longer than this is rejected")
-    structured: bool = True
+    #: auto: json_schema, and on a refusal that names response_format json_object, then plain text
+    structured: Structured = "auto"
+
+    @property
+    def answer_cap(self) -> int:
+        """The max_tokens every call is sent with: the flag, else the default cap."""
+        if self.max_tokens is not None:
+            return self.max_tokens
+        return LOCAL_MAX_TOKENS if self.model.startswith("local:") else DEFAULT_MAX_TOKENS
+
+    @field_validator("model")
+    @classmethod
+    def _model_named(cls, v: str) -> str:
+        provider, sep, name = v.partition(":")
+        if not v.strip() or (sep and (not provider.strip() or not name.strip())):
+            raise ValueError("expected PROVIDER:MODEL with both parts (e.g. openai:gpt-4o-mini)")
+        return v
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        try:
+            parts = urlsplit(v)
+            parts.port  # noqa: B018 - raises on a port that is not a number
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in v):
+            raise ValueError("expected an http:// or https:// URL with a host (e.g. http://127.0.0.1:8080/v1)")
+        return v

@@ -101,8 +101,10 @@ def test_negative_token_counts_are_rejected(tmp_path, monkeypatch):
             super()._send(h, status, payload, headers, length)
 
     with Negative(reply=schelling_reply) as srv:
-        # every decision fails here, so the run is allowed to be all policy errors (else it is invalid, exit 3)
-        assert _run(srv, tmp_path / "r", "--api-key-env", "RELIABILITY_KEY", "--max-policy-errors", "1") == 0
+        # every decision fails here, so the run is allowed to be all policy errors (else it is invalid, exit 3);
+        # one round: two rounds of nothing but failed calls would stop the run (exit 3) before result.json
+        args = llm_pair_args(srv.base_url, tmp_path / "r", "--api-key-env", "RELIABILITY_KEY", rounds=1)
+        assert main([*args, "--max-policy-errors", "1"]) == 0
     calls = read_jsonl(tmp_path / "r" / "llm_calls.jsonl")
     assert calls and all("invalid token count input_tokens=-1000" in c["error"] for c in calls)
     result = json.loads((tmp_path / "r" / "result.json").read_text())

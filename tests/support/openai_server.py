@@ -5,6 +5,12 @@ answer, whatever the order of concurrent calls). Faults are injected per request
 Retry-After, 500, a timeout (the answer comes too late), a malformed or a truncated body.
 `answered` counts the requests that got a full 200 answer (what a provider would bill);
 `received` counts every request. A gate can hold requests after N answers (kill tests).
+
+Modes that mimic real servers: `reject_json_schema` answers a json_schema response_format with
+llama.cpp's (llama_cpp.server's) own 500; `reject_json_object` refuses a json_object with a 400
+naming it; `echo_key` puts the key it received into every field of its answer it can (id, model,
+system_fingerprint, service_tier, content, headers); `hang` accepts every request and never
+answers it.
 """
 
 from __future__ import annotations
@@ -19,6 +25,20 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 Reply = Callable[[dict[str, Any]], str]
+
+#: what llama_cpp.server answers to `response_format: {"type": "json_schema", ...}` (HTTP 500)
+LLAMA_CPP_REFUSAL = {
+    "error": {
+        "message": (
+            "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+            "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+            "'ctx': {'expected': \"'text' or 'json_object'\"}}]"
+        ),
+        "type": "internal_server_error",
+        "param": None,
+        "code": None,
+    }
+}
 Fault = Callable[[dict[str, Any], int], str | None]
 
 
@@ -52,6 +72,10 @@ class OpenAIServer:
         retry_after: str = "0.05",
         timeout_sleep: float = 2.0,
         hold_after: int | None = None,
+        reject_json_schema: bool = False,
+        reject_json_object: bool = False,
+        echo_key: bool = False,
+        hang: bool = False,
     ):
         self.reply = reply or (lambda body: '{"stay": true}')
         self.latency = latency
@@ -59,6 +83,12 @@ class OpenAIServer:
         self.retry_after = retry_after
         self.timeout_sleep = timeout_sleep
         self.hold_after = hold_after
+        self.reject_json_schema = reject_json_schema
+        self.reject_json_object = reject_json_object
+        self.echo_key = echo_key
+        self.hang = hang
+        #: requests refused for their response_format (reject_json_schema), in arrival order
+        self.refused: list[dict[str, Any]] = []
         self.received = 0
         self.answered = 0
         self.faults: dict[str, int] = {}
@@ -144,10 +174,20 @@ class OpenAIServer:
             hold = self.hold_after is not None and self.answered >= self.hold_after
             if hold:
                 self.held += 1
-        if hold:
+        if hold or self.hang:
             self.release.wait()
             h.close_connection = True
             return
+        fmt = (body.get("response_format") or {}).get("type")
+        if self.reject_json_schema and fmt == "json_schema":
+            with self._lock:
+                self.refused.append(body)
+            return self._send(h, 500, json.dumps(LLAMA_CPP_REFUSAL).encode())
+        if self.reject_json_object and fmt == "json_object":  # as an older server: no JSON mode at all
+            with self._lock:
+                self.refused.append(body)
+            err = {"error": {"message": "response_format is not supported", "type": "invalid_request_error"}}
+            return self._send(h, 400, json.dumps(err).encode())
         kind = self.fault(body, index) if self.fault else None
         if kind:
             with self._lock:
@@ -160,6 +200,8 @@ class OpenAIServer:
         if kind == "timeout":
             time.sleep(self.timeout_sleep)
             return self._send(h, 500, b'{"error": {"message": "too late"}}')
+        if kind == "400":
+            return self._send(h, 400, b'{"error": {"message": "bad request", "type": "invalid_request_error"}}')
         if kind == "401":
             return self._send(h, 401, b'{"error": {"message": "invalid api key", "type": "invalid_request_error"}}')
         if kind == "echo_auth":  # a hostile server that puts the key it received into its answer
@@ -180,12 +222,17 @@ class OpenAIServer:
         if self.latency:
             time.sleep(self.latency)
         text = self.reply(body)
+        key = h.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        echo = f"-{key}" if self.echo_key else ""
+        if self.echo_key:
+            text = f"{text} {key}" if not text.lstrip().startswith("{") else text
         prompt_tokens = max(1, len(all_text(body)) // 4)
         payload = {
-            "id": f"chatcmpl-{index}",
+            "id": f"chatcmpl-{index}{echo}",
             "object": "chat.completion",
             "created": 1700000000,
-            "model": body.get("model", "scripted"),
+            "model": body.get("model", "scripted") + echo,
+            **({"system_fingerprint": f"fp{echo}", "service_tier": key} if self.echo_key else {}),
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
             "usage": {
                 "prompt_tokens": prompt_tokens,
@@ -195,7 +242,8 @@ class OpenAIServer:
         }
         with self._lock:
             self.answered += 1
-        self._send(h, 200, json.dumps(payload).encode())
+        headers = {"x-request-id": key, "openai-organization": key} if self.echo_key else None
+        self._send(h, 200, json.dumps(payload).encode(), headers)
 
 
 def transient_faults(rate: float = 0.2, seed: int = 0, kinds: tuple[str, ...] = ("429", "500", "timeout")) -> Fault:
