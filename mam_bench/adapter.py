@@ -161,6 +161,14 @@ class MesaWorld(SteerableWorld):
     #: the agent method the model's schedule calls each round
     step_method: ClassVar[str] = "step"
     treatment_stops_early: ClassVar[bool] = False
+    #: the reference's cap, apart from the treatment horizon (like Schelling's `max_rounds`): the
+    #: reference plays on until `finished()` or this many rounds, so `--settle` can see persistence
+    #: in a process that outlasts the horizon; None caps the reference at the horizon
+    max_rounds: ClassVar[int | None] = None
+    #: the default influence agents when the user gives only a count: "lowest" (the lowest actor
+    #: ids), "random" (drawn from the addressed stream (seed, "placement", 0), the same set in the
+    #: reference's mask and the treatment), or the ids in the order they are taken
+    placement: ClassVar[str | tuple[int, ...]] = "lowest"
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -222,6 +230,30 @@ class MesaWorld(SteerableWorld):
 
     def treatment_rounds(self) -> int:
         return self.rounds
+
+    def reference_cap(self) -> int:
+        horizon = self.treatment_rounds()
+        return horizon if self.max_rounds is None else max(int(self.max_rounds), horizon)
+
+    def default_influence_ids(self, n: int) -> list[int]:
+        """The declared `placement`: the lowest actor ids, a random draw, or the named ids."""
+        ids = self.actor_ids()
+        if self.placement == "lowest":
+            return ids[:n]
+        if self.placement == "random":
+            chosen = stream(self.seed, "placement", 0).choice(len(ids), size=min(n, len(ids)), replace=False)
+            return sorted(ids[i] for i in chosen)
+        named = [int(i) for i in self.placement]
+        return named[:n] if n <= len(named) else named + [i for i in ids if i not in named][: n - len(named)]
+
+    @classmethod
+    def placement_text(cls) -> str:
+        """How the default influence ids are picked, in the words `run` prints."""
+        if cls.placement == "lowest":
+            return "the lowest actor ids"
+        if cls.placement == "random":
+            return 'drawn from the stream (seed, "placement", 0)'
+        return "the world's named ids"
 
     def metrics(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.outcome().items()}
