@@ -72,3 +72,27 @@ def test_undeclared_state_is_the_first_public_attribute_and_text_colours_are_sta
     assert StateColours(row).colour("S") == StateColours(only_s).colour("S") == PALETTE[1]
     assert StateColours(row).colour("R") not in (PALETTE[0], PALETTE[1])  # a later state gets a free colour
     assert {k.label for k in StateColours(row).keys()} == {"state R", "state S"}
+
+
+def test_crafting_board_fits_its_edge_sites() -> None:
+    """cave, grove and ruins sit on the map's edge: their names and discs stay inside the board."""
+    from mam_bench.dashboards.config import DashConfig, build_session
+    from mam_bench.models.crafting.renderer import site_positions
+
+    s = build_session(DashConfig(world="crafting", seed=1))
+    s.step()
+    fig = board_figure(s.state.treatment[-1], s.state.info, "t")
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    ax = fig.axes[0]
+    frame = ax.get_window_extent()
+    names = {t.get_text(): t.get_window_extent() for t in ax.texts}
+    for site in ("cave", "grove", "ruins"):
+        box = names[site]
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, site
+    at = site_positions(s.state.treatment[-1])
+    discs = [c for c in ax.collections if len(c.get_offsets()) == 1 and tuple(c.get_offsets()[0]) in at.values()]
+    for disc in discs:
+        box = disc.get_window_extent()
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+    assert len(discs) >= len(at)
