@@ -252,6 +252,17 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
     )
 
 
+def write_figures(folder: Path, out_dir: Path) -> list[Path]:
+    """The lift panels as PNG and SVG files beside the report, for a paper."""
+    from mam_bench.experiment.paper_figures import write_lift_figures
+    from mam_bench.experiment.stats import summarize
+    from mam_bench.experiment.table import read_table
+
+    summary = summarize(current_rows(folder, read_table(folder / "table.csv")), _suite_of(folder))
+    lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
+    return write_lift_figures(lifts, out_dir)
+
+
 def check_report_table(path: Path) -> None:
     """table.csv must be text, carry every column of the tidy table, and hold at least one pair."""
     from mam_bench.experiment.table import COLUMNS
@@ -302,7 +313,10 @@ def handle(args: argparse.Namespace) -> int:
         ) from None
     try:
         out.write_text(page, encoding="utf-8")
+        figures = write_figures(folder, out.parent / f"{out.stem}-figures")
     except OSError as exc:
         raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"report -> {out}")
+    if figures:
+        print(f"figures (PNG and SVG, greyscale-safe) -> {figures[0].parent}")
     return 0
