@@ -7,6 +7,7 @@ landscape CSV); `?world=NAME&seed=N` in the address picks another world for one 
 from __future__ import annotations
 
 import os
+import warnings
 from urllib.parse import parse_qs
 
 import solara
@@ -14,6 +15,9 @@ from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
 from mam_bench.dashboards.security import install_origin_check
 
 install_origin_check()  # websocket handshakes from another origin (or `null`) are refused
+# Solara asks for a samesite=none session cookie and, on plain http at 127.0.0.1, falls back to
+# samesite=lax with a 14-line warning at every start; lax is what a local dashboard wants
+warnings.filterwarnings("ignore", message="Cookies with samesite=none require https", category=UserWarning)
 
 
 @solara.component

@@ -64,7 +64,10 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
             on_value=lambda t: on_cfg(cfg.with_(influence=t or "")),
         )
         solara.Select(
-            "controller", values=["auto", *POLICIES], value=cfg.policy, on_value=lambda p: on_cfg(cfg.with_(policy=p))
+            "controller (auto: the world's heuristic, else random)",
+            values=["auto", *POLICIES],
+            value=cfg.policy,
+            on_value=lambda p: on_cfg(cfg.with_(policy=p)),
         )
         if cfg.policy == "llm":
             solara.InputText(

@@ -8,6 +8,7 @@ receives is rebuilt from the record: its public state, `unique_id`, `pos` and `c
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -33,12 +34,17 @@ def _points(row: dict[str, Any]) -> list[tuple[int, float, float]]:
     return out
 
 
-PALETTE = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+#: Okabe-Ito: told apart under the common colour-blindnesses and (by lightness) in greyscale
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+#: numeric bins, dark to light (cividis: monotone in lightness, colour-blind safe)
+BINS = ("#00224E", "#3B496C", "#7C7B78", "#BCAF6F", "#FDE737")
+INFLUENCE = "#d62728"
+EDGE = "#c8c8c8"
 
 
 def recorded_agent(entry: dict[str, Any]) -> SimpleNamespace:
     """An agent-like object from one snapshot entry, for a portrayal written against live agents."""
-    state = {k: v for k, v in entry.items() if k not in ("id", "xy", "kind")}
+    state = {k: v for k, v in entry.items() if k not in ("id", "xy", "kind", "board_state")}
     xy = entry.get("xy")
     pos = None if xy is None else (xy[0], xy[1])
     return SimpleNamespace(
@@ -46,16 +52,121 @@ def recorded_agent(entry: dict[str, Any]) -> SimpleNamespace:
     )
 
 
+def _is_categorical(values: list[Any], bins: list[float]) -> bool:
+    if bins:
+        return False
+    if all(isinstance(v, (bool, str)) for v in values):
+        return True
+    return all(isinstance(v, int) for v in values) and len(set(values)) <= len(PALETTE)
+
+
+def _bin_labels(edges: list[float]) -> list[str]:
+    def num(x: float) -> str:
+        return f"{x:g}"
+
+    labels, low = [], None
+    for e in edges:
+        if low is None:
+            labels.append(f"<= {num(e)}")
+        elif all(float(x).is_integer() for x in (low, e)) and e - low == 1:
+            labels.append(num(e))
+        elif all(float(x).is_integer() for x in (low, e)):
+            labels.append(f"{num(low + 1)}-{num(e)}")
+        else:
+            labels.append(f"{num(low)}-{num(e)}")
+        low = e
+    labels.append(f"> {num(edges[-1])}")
+    return labels
+
+
+class StateColours:
+    """Which colour each agent's state gets on this row, and the legend naming them."""
+
+    def __init__(self, row: dict[str, Any]):
+        declared = row.get("state") or {}
+        self.attribute = declared.get("attribute")
+        self.named = {str(k): v for k, v in (declared.get("colors") or {}).items()}
+        self.setup = [str(v) for v in declared.get("values") or []]
+        values = [a.get("board_state") for a in row.get("agents", []) if a.get("board_state") is not None]
+        bins = [float(b) for b in declared.get("bins") or []]
+        self.categorical = _is_categorical(values, bins)
+        if not self.categorical and values and not bins:  # the row's own range, in 4 equal steps
+            lo, hi = min(values), max(values)
+            bins = [lo + (hi - lo) * k / 4 for k in range(1, 4)] if hi > lo else [lo]
+        self.edges = bins
+        self.values = sorted(set(values), key=lambda v: (str(type(v)), v))
+
+    def colour(self, value: Any) -> str:
+        if value is None:
+            return "#7f7f7f"
+        if self.categorical:
+            text = str(value)
+            if text in self.named:
+                return self.named[text]
+            if isinstance(value, (bool, int)):
+                return PALETTE[int(value) % len(PALETTE)]
+            if text in self.setup:  # present at setup: the same slot on both boards
+                return PALETTE[self.setup.index(text) % len(PALETTE)]
+            free = PALETTE[len(self.setup) :] or PALETTE
+            return free[zlib.crc32(text.encode()) % len(free)]  # a later state: the same on every row
+        return self.colour_of_slot(next((i for i, e in enumerate(self.edges) if float(value) <= e), len(self.edges)))
+
+    def keys(self) -> list[Key]:
+        if self.attribute is None:
+            return []
+        if self.categorical:
+            shown = sorted({str(v) for v in self.values} | set(self.named))
+            return [Key(f"{self.attribute} {s}", self._named_or(s), marker="o") for s in shown]
+        labels = _bin_labels(self.edges)
+        return [Key(f"{self.attribute} {lab}", self.colour_of_slot(i), marker="o") for i, lab in enumerate(labels)]
+
+    def _named_or(self, text: str) -> str:
+        if text in self.named:
+            return self.named[text]
+        value = next((v for v in self.values if str(v) == text), text)
+        return self.colour(value)
+
+    def colour_of_slot(self, slot: int) -> str:
+        """Slots spread evenly over the dark-to-light ramp (one slot per bin, the last open)."""
+        slots = len(self.edges) + 1
+        return BINS[round(slot * (len(BINS) - 1) / (slots - 1))] if slots > 1 else BINS[2]
+
+
 def _default_portrayal(kinds: list[str]) -> Callable[[Any], dict[str, Any]]:
     return lambda agent: {"color": PALETTE[kinds.index(agent.kind) % len(PALETTE)], "size": 40}
 
 
-def draw_agents(
-    ax: Axes, agents: list[dict[str, Any]], influence: set[int], portrayal: Callable[[Any], dict[str, Any]] | None
-) -> None:
-    kinds = sorted({str(a.get("kind")) for a in agents})
-    portray = portrayal or _default_portrayal(kinds)
+def _laid_out(agents: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    """Agents with a position; a model without a space gets its agents on a grid by id."""
     placed = [a for a in agents if a.get("xy") is not None]
+    if placed or not agents:
+        return placed, False
+    side = max(1, round(len(agents) ** 0.5))
+    return [{**a, "xy": [i % side, -(i // side)]} for i, a in enumerate(agents)], True
+
+
+def draw_agents(
+    ax: Axes,
+    agents: list[dict[str, Any]],
+    influence: set[int],
+    portrayal: Callable[[Any], dict[str, Any]] | None,
+    row: dict[str, Any] | None = None,
+) -> None:
+    row = row or {"agents": agents}
+    for x0, y0, x1, y1 in row.get("edges", []):
+        ax.plot([x0, x1], [y0, y1], color=EDGE, linewidth=0.6, zorder=0)
+    kinds = sorted({str(a.get("kind")) for a in agents})
+    state = StateColours(row)
+    if portrayal is not None:
+        portray = portrayal
+    elif state.attribute is not None:
+        by_id = {a["id"]: a for a in agents}
+
+        def portray(agent: Any) -> dict[str, Any]:
+            return {"color": state.colour(by_id[agent.unique_id].get("board_state")), "size": 40}
+    else:
+        portray = _default_portrayal(kinds)
+    placed, gridded = _laid_out(agents)
     groups: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
     for a in placed:
         p = portray(recorded_agent(a)) or {}
@@ -65,19 +176,45 @@ def draw_agents(
             [a["xy"][0] for a, _ in items],
             [a["xy"][1] for a, _ in items],
             marker=marker,
-            c=[p.get("color", "#1f77b4") for _, p in items],
+            c=[p.get("color", PALETTE[0]) for _, p in items],
             s=[p.get("size", 40) for _, p in items],
-            edgecolors=["#d62728" if a["id"] in influence else "none" for a, _ in items],
-            linewidths=2,
+            edgecolors="none",
+            zorder=2,
         )
+        ringed = [(a, p) for a, p in items if a["id"] in influence]
+        if ringed:  # a ring around the dot, not over it: the fill shows the state unchanged
+            ax.scatter(
+                [a["xy"][0] for a, _ in ringed],
+                [a["xy"][1] for a, _ in ringed],
+                marker=marker,
+                facecolors="none",
+                edgecolors=INFLUENCE,
+                s=[p.get("size", 40) * 3 for _, p in ringed],
+                linewidths=1.6,
+                zorder=3,
+            )
     ax.set_aspect("equal")
-    ax.set_title(f"{len(placed)} agents placed, {len(agents) - len(placed)} off the board", fontsize=8)
+    if gridded:
+        ax.set_title(f"{len(placed)} agents (no space: laid out by id)", fontsize=8)
+    else:
+        ax.set_title(f"{len(placed)} agents placed, {len(agents) - len(placed)} off the board", fontsize=8)
 
 
 def legend(row: dict[str, Any], info: Any) -> list[Key]:
-    keys = [Key("agent", "#1f77b4")]
+    """The state's colours (the declared attribute's values or bins), then the influence ring."""
+    keys = StateColours(row).keys() if isinstance(row.get("agents"), list) else []
+    if not keys:
+        keys = [Key("agent", PALETTE[0], marker="o")]
     if getattr(info, "influence_ids", ()):
-        keys.append(Key("influence agent", "#d62728"))
+        keys.append(Key("influence agent (ringed)", "none", INFLUENCE, marker="o", width=2))
+    return keys
+
+
+def portrayal_legend(row: dict[str, Any], info: Any) -> list[Key]:
+    """A world's own portrayal names no colours; the influence ring is still ours."""
+    keys = [Key("agent (colours: the world's agent_portrayal)", "#bbbbbb", marker="o")]
+    if getattr(info, "influence_ids", ()):
+        keys.append(Key("influence agent (ringed)", "none", INFLUENCE, marker="o", width=2))
     return keys
 
 
@@ -85,11 +222,11 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any, portrayal: Callable[[An
     pts = _points(row)
     influence = set(getattr(info, "influence_ids", ()))
     if isinstance(row.get("agents"), list):
-        draw_agents(ax, row["agents"], influence, portrayal)
+        draw_agents(ax, row["agents"], influence, portrayal, row)
     elif pts:
         xs = [x for _, x, _ in pts]
         ys = [y for _, _, y in pts]
-        cols = ["#d62728" if aid in influence else "#1f77b4" for aid, _, _ in pts]
+        cols = [INFLUENCE if aid in influence else PALETTE[0] for aid, _, _ in pts]
         ax.scatter(xs, ys, c=cols, s=30, marker="s")
         ax.invert_yaxis()
         ax.set_aspect("equal")

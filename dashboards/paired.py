@@ -163,11 +163,12 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
         return
     state = session.state
     info = state.info
+    auto = " (auto)" if cfg is not None and cfg.policy == "auto" else ""  # the side panel says auto too
     solara.Style(CSS)
     with solara.Column(style="width:100%"):
         with solara.Row(style="align-items:center;flex-wrap:wrap"):
             solara.Text(
-                f"{info.world} | seed {info.seed} | controller {info.policy} | "
+                f"{info.world} | seed {info.seed} | controller {info.policy}{auto} | "
                 f"{len(info.influence_ids)} influence agents",
                 classes=["mam-title"],
                 style="font-weight:bold",

@@ -109,6 +109,15 @@ def public_state(agent: Any) -> dict[str, Any]:
     return out
 
 
+def _scalar(value: Any) -> Any:
+    """A JSON scalar for the record (numpy scalars and the rest become Python's, or text)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    return str(value)
+
+
 def params_from_signature(model_class: type) -> type[WorldParams]:
     """A frozen Params class from the model's `__init__` keyword defaults (scalars only)."""
     fields: dict[str, Any] = {}
@@ -161,6 +170,22 @@ class MesaWorld(SteerableWorld):
     #: the agent method the model's schedule calls each round
     step_method: ClassVar[str] = "step"
     treatment_stops_early: ClassVar[bool] = False
+    #: the reference's cap, apart from the treatment horizon (like Schelling's `max_rounds`): the
+    #: reference plays on until `finished()` or this many rounds, so `--settle` can see persistence
+    #: in a process that outlasts the horizon; None caps the reference at the horizon
+    max_rounds: ClassVar[int | None] = None
+    #: the default influence agents when the user gives only a count: "lowest" (the lowest actor
+    #: ids), "random" (drawn from the addressed stream (seed, "placement", 0), the same set in the
+    #: reference's mask and the treatment), or the ids in the order they are taken
+    placement: ClassVar[str | tuple[int, ...]] = "lowest"
+    #: what the generic board colours agents by: a public attribute (None: the first public
+    #: attribute of the first actor); override `agent_state` for a derived state
+    state_attribute: ClassVar[str | None] = None
+    #: the state's colours by value (as text); values not named get the colour-blind-safe palette
+    state_colors: ClassVar[dict[str, str]] = {}
+    #: numeric states: the bins' upper edges (e.g. (0, 1, 2, 4): 0, 1, 2, 3-4, above 4), the same
+    #: on both boards; without them a numeric state with many values is binned by the row's range
+    state_bins: ClassVar[tuple[float, ...]] = ()
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -177,6 +202,9 @@ class MesaWorld(SteerableWorld):
         self._turn_words: dict[tuple[int, int], list[int]] = {}
         self.model = self.build_model()
         self._wrap_agents()
+        self._label = self.state_label()  # fixed at setup: both runs' boards name the same state
+        # the text states present at setup, in order: both runs give them the same colours
+        self._setup_states = sorted({str(self.agent_state(a)) for a in self.model.agents} - {"None"})
         self.status = self.finished() or "running"
 
     # --- declarations (override) ---------------------------------------------------------------
@@ -199,6 +227,18 @@ class MesaWorld(SteerableWorld):
     def observation(self, agent: mesa.Agent) -> dict[str, Any]:
         """Extra numbers an influence agent sees besides its own state and the metrics."""
         return {}
+
+    def agent_state(self, agent: mesa.Agent) -> Any:
+        """The state the board shows for an agent (default: its `state_attribute`)."""
+        name = self.state_label()
+        return getattr(agent, name, None) if name else None
+
+    def state_label(self) -> str | None:
+        """The declared `state_attribute`, else the first public attribute of the first actor."""
+        if self.state_attribute is not None:
+            return self.state_attribute
+        first = next(iter(self.actors().values()), None)
+        return next(iter(public_state(first)), None) if first is not None else None
 
     def finished(self) -> str | None:
         """A status once the model has come to rest (e.g. "consensus"), else None."""
@@ -223,6 +263,30 @@ class MesaWorld(SteerableWorld):
     def treatment_rounds(self) -> int:
         return self.rounds
 
+    def reference_cap(self) -> int:
+        horizon = self.treatment_rounds()
+        return horizon if self.max_rounds is None else max(int(self.max_rounds), horizon)
+
+    def default_influence_ids(self, n: int) -> list[int]:
+        """The declared `placement`: the lowest actor ids, a random draw, or the named ids."""
+        ids = self.actor_ids()
+        if self.placement == "lowest":
+            return ids[:n]
+        if self.placement == "random":
+            chosen = stream(self.seed, "placement", 0).choice(len(ids), size=min(n, len(ids)), replace=False)
+            return sorted(ids[i] for i in chosen)
+        named = [int(i) for i in self.placement]
+        return named[:n] if n <= len(named) else named + [i for i in ids if i not in named][: n - len(named)]
+
+    @classmethod
+    def placement_text(cls) -> str:
+        """How the default influence ids are picked, in the words `run` prints."""
+        if cls.placement == "lowest":
+            return "the lowest actor ids"
+        if cls.placement == "random":
+            return 'drawn from the stream (seed, "placement", 0)'
+        return "the world's named ids"
+
     def metrics(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.outcome().items()}
 
@@ -233,9 +297,32 @@ class MesaWorld(SteerableWorld):
     def snapshot(self) -> dict[str, Any]:
         """Every agent's id, kind, position (x, y) and public state: enough to redraw the world."""
         agents = []
+        label = self._label
         for a in sorted(self.model.agents, key=lambda a: a.unique_id):
-            agents.append({"id": int(a.unique_id), "kind": type(a).__name__, "xy": self._xy(a), **public_state(a)})
-        return {"agents": agents}
+            entry = {"id": int(a.unique_id), "kind": type(a).__name__, "xy": self._xy(a), **public_state(a)}
+            if label is not None:
+                entry["board_state"] = _scalar(self.agent_state(a))
+            agents.append(entry)
+        out: dict[str, Any] = {"agents": agents}
+        if label is not None:
+            out["state"] = {
+                "attribute": label,
+                "colors": dict(self.state_colors),
+                "bins": list(self.state_bins),
+                "values": self._setup_states,
+            }
+        edges = self._edges()
+        if edges:
+            out["edges"] = edges
+        return out
+
+    def _edges(self) -> list[list[float]]:
+        """A network space's edges as segments [x0, y0, x1, y1] in the layout's coordinates."""
+        graph = next((v.G for v in vars(self.model).values() if hasattr(v, "G")), None)
+        if graph is None:
+            return []
+        pos = self._network_layout()
+        return [[*pos[u], *pos[v]] for u, v in graph.edges() if u in pos and v in pos]
 
     def _xy(self, agent: Any) -> list[float] | None:
         cell = getattr(agent, "cell", None)

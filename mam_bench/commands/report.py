@@ -1,5 +1,6 @@
-"""`mam-bench report DIR`: one self-contained HTML file (summary table, lift chart with CIs,
-reference vs treatment series for chosen pairs, the landscape surface when DIR has one)."""
+"""`mam-bench report DIR`: one self-contained HTML file that leads with the answer (a compact
+results table, the shared columns said once, then the lift charts with CIs; the raw summary
+collapsed below), reference vs treatment series for chosen pairs, the landscape when DIR has one."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ if TYPE_CHECKING:
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}svg{display:block;margin:1em 0}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-th{background:#f0f0f0}td:first-child,td:nth-child(2){text-align:left}"""
+th{background:#f0f0f0}td:first-child,td:nth-child(2){text-align:left}
+#results{font-size:14px}#results td{white-space:nowrap}#shared{margin:.3em 0}.how{font-size:12px;color:#444}
+details{margin:1em 0}details summary{cursor:pointer;font-weight:bold}#raw-summary table{font-size:11px}"""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -139,6 +142,50 @@ def flips_section(df: pd.DataFrame) -> str:
     return f'<h2>Flips between basins</h2><table id="flips"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
+#: what a row is about: stated once above the results table when every row shares it
+SHARED = ("family", "world", "objective", "influence", "horizon", "controller", "model", "metric", "dose_group")
+#: the results table: the answer first (the raw summary, every column, is below it)
+RESULTS = ("case", "test", "n", "mean", "ci", "wilcoxon_p", "holm_p")
+_HEAD = {"ci": "95% CI", "wilcoxon_p": "p", "holm_p": "Holm p"}
+
+
+def _num(v: object, fmt: str = "{:+.4f}") -> str:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return html.escape(str(v))
+    return "NA" if math.isnan(f) else fmt.format(f)
+
+
+def results_table(summary: pd.DataFrame) -> str:
+    """Case, test, n, mean, CI, p, Holm p for the pooled rows; columns that are the same on every
+    row are said once above it, the ones that vary (world, metric, ...) join the table."""
+    rows = summary[summary["reference_status"] == "all"] if "reference_status" in summary else summary
+    shared = [c for c in SHARED if c in rows and rows[c].astype(str).nunique() <= 1]
+    varying = [c for c in SHARED if c in rows and c not in shared and c != "dose_group"]
+    values = {c: str(rows[c].iloc[0]) for c in shared if len(rows)}
+    said = "; ".join(f"{c} <b>{html.escape(v)}</b>" for c, v in values.items() if v not in ("", "nan", "None"))
+    cols = ["case", *varying, *RESULTS[1:]]
+
+    def cell(r: pd.Series, c: str) -> str:
+        if c == "ci":
+            return f"[{_num(r['ci_low'])}, {_num(r['ci_high'])}]"
+        if c in ("wilcoxon_p", "holm_p"):
+            return _num(r[c], "{:.4f}")
+        if c == "mean":
+            return _num(r[c])
+        return html.escape(str(r[c]))
+
+    head = "".join(f"<th>{_HEAD.get(c, c)}</th>" for c in cols)
+    body = "".join(
+        "<tr>" + "".join(f'<td class="col-{c}">{cell(r, c)}</td>' for c in cols) + "</tr>" for _, r in rows.iterrows()
+    )
+    return (
+        f'<p id="shared">Every row: {said or "nothing in common"}.</p>'
+        f'<table id="results"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    )
+
+
 def _series(folder: Path, pair_id: str, metric: str) -> tuple[list[float], list[float]] | None:
     from mam_bench.records import read_jsonl
 
@@ -228,16 +275,32 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench report: {html.escape(folder.name)}</title>"
         f"<style>{STYLE}</style></head><body><h1>MAM-Bench report: {html.escape(folder.name)}</h1>"
-        f"<p>{len(df)} pairs ({invalid} invalid, left out). Lift = direction x (treatment - reference); "
-        f"rows per case: its lift against 0 and its paired contrasts (vs stay, vs mimic, named contrasts), "
-        f"seed-level (repeats averaged per seed); CI = 95% percentile bootstrap of the mean over seeds "
-        f"(seeded; NA for n &lt; 2 or no spread); dz = mean / SD; p = Wilcoxon signed-rank (zeros dropped and "
-        f"counted), Holm-adjusted over the suite's family; TOST p when the suite sets a margin.</p>"
-        f"<h2>Summary</h2>{summary_table(summary)}{flips_section(df)}"
+        f"<p>{len(df)} pairs ({invalid} invalid, left out). Lift = direction x (treatment - reference), "
+        f"higher is better for the objective.</p>"
+        f"<h2>Results</h2>{results_table(summary)}"
+        f"<p class='how'>Rows per case: its lift against 0 and its paired contrasts (vs stay, vs mimic, named "
+        f"contrasts), seed-level (repeats averaged per seed); CI = 95% percentile bootstrap of the mean over seeds "
+        f"(seeded; NA for n &lt; 2 or no spread); p = Wilcoxon signed-rank (zeros dropped and "
+        f"counted), Holm-adjusted over the suite's family. dz, TOST p and the per-status rows are in the raw "
+        f"summary below.</p>"
         f"<h2>Lift per case (one panel per world and metric)</h2>{chart}"
-        f"{dose_section(summary)}<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
+        f"{dose_section(summary)}{flips_section(df)}"
+        f"<details id='raw-summary'><summary>Raw summary (summary.csv: every column, per-status rows)</summary>"
+        f"{summary_table(summary)}</details>"
+        f"<h2>Reference and treatment</h2>{''.join(series)}{landscape_section(folder)}"
         f"{provenance_section(folder)}</body></html>"
     )
+
+
+def write_figures(folder: Path, out_dir: Path) -> list[Path]:
+    """The lift panels as PNG and SVG files beside the report, for a paper."""
+    from mam_bench.experiment.paper_figures import write_lift_figures
+    from mam_bench.experiment.stats import summarize
+    from mam_bench.experiment.table import read_table
+
+    summary = summarize(current_rows(folder, read_table(folder / "table.csv")), _suite_of(folder))
+    lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
+    return write_lift_figures(lifts, out_dir)
 
 
 def check_report_table(path: Path) -> None:
@@ -326,8 +389,11 @@ def handle(args: argparse.Namespace) -> int:
     try:  # beside the target, then renamed: a full disk leaves the old file whole
         tmp.write_text(page, encoding="utf-8")
         os.replace(tmp, out)
+        figures = write_figures(folder, out.parent / f"{out.stem}-figures")
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"report -> {out}")
+    if figures:
+        print(f"figures (PNG and SVG, greyscale-safe) -> {figures[0].parent}")
     return 0

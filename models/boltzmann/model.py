@@ -63,6 +63,8 @@ class BoltzmannWorld(MesaWorld):
     Action = Give
     objectives = {"equalize": -1, "concentrate": +1}
     primary_metric = "gini"
+    state_attribute = "wealth"
+    state_bins = (0, 1, 2, 4)  # 0, 1, 2, 3-4, above 4: the same bins on both boards
 
     def apply(self, agent: WealthAgent, action: Give) -> str | None:
         if action.to is None:

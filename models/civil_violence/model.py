@@ -132,6 +132,14 @@ class CivilViolenceWorld(MesaWorld):
     objectives = {"incite": +1, "calm": -1}
     primary_metric = "active"
     secondary_metric = "jailed"
+    state_attribute = "condition"
+    state_colors = {"active": "#D55E00", "quiet": "#56B4E9", "jailed": "#000000", "cop": "#009E73"}
+
+    def agent_state(self, agent: Any) -> str:
+        """What the board shows: cop, jailed, active rebel or quiet citizen."""
+        if isinstance(agent, Cop):
+            return "cop"
+        return "jailed" if agent.jail > 0 else ("active" if agent.active else "quiet")
 
     def is_actor(self, agent: Any) -> bool:
         return isinstance(agent, Citizen)

@@ -42,6 +42,17 @@ def site_positions(row: dict[str, Any], info: Any = None) -> dict[str, tuple[flo
     return at
 
 
+#: room around the outermost sites for their disc, agent ring and name (cave, grove and ruins sit
+#: on the map's edge)
+MARGIN = ORBIT + 1.8
+
+
+def board_limits(at: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """One square extent holding the whole map and every site with its ring and label."""
+    coords = [v for xy in at.values() for v in xy] or [0.0, float(EXTENT)]
+    return min(-1.0, min(coords) - MARGIN), max(float(EXTENT), max(coords) + MARGIN)
+
+
 def legend(row: dict[str, Any], info: Any) -> list[Key]:
     keys = [
         Key("site", SITE_FACE, SITE_EDGE, marker="o", size=12),
@@ -96,8 +107,9 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
                 color="white" if held else "black",
                 zorder=4,
             )
-    ax.set_xlim(-1, EXTENT)
-    ax.set_ylim(EXTENT, -1)
+    lo, hi = board_limits(at)
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(hi, lo)
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])

@@ -13,10 +13,14 @@ from typing import Any
 import numpy as np
 from mam_bench.models.schelling.metrics import local_share  # noqa: F401 - the pillar field's height
 
-#: group colours (A, B); dissatisfied agents are drawn with DIM alpha
-COLOURS = ((0.16, 0.47, 0.78), (0.93, 0.53, 0.13))
-DIM = 0.28
-BACKGROUND = (0.12, 0.12, 0.14)
+#: group colours (A, B): Okabe-Ito blue and orange, apart under colour-blindness and in greyscale
+#: (dark and mid grey); dissatisfied agents are their light tint (DIM of the colour) and carry a dot
+#: (renderer), vacancies are the white background, so no two meanings share a shade
+COLOURS = ((0.0, 0.447, 0.698), (0.902, 0.624, 0.0))
+DIM = 0.45
+BACKGROUND = (1.0, 1.0, 1.0)
+#: the mark on a dissatisfied agent's cell
+DISSATISFIED_MARK = (0.0, 0.0, 0.0)
 
 
 def threshold_of(row: dict[str, Any]) -> Fraction:
@@ -42,7 +46,7 @@ def satisfied_grid(row: dict[str, Any]) -> np.ndarray:
 
 
 def board_rgba(row: dict[str, Any]) -> np.ndarray:
-    """size x size x 4 image: group colour, dimmed where dissatisfied, dark where empty."""
+    """size x size x 4 image: group colour, a light tint where dissatisfied, white where empty."""
     grid, types = grid_of(row)
     sat = satisfied_grid(row)
     img = np.zeros(grid.shape + (4,))

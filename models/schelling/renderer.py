@@ -1,4 +1,4 @@
-"""Schelling renderer: boards with white rings on influence actors and dim dissatisfied agents,
+"""Schelling renderer: boards with red rings on influence actors and dotted dissatisfied agents,
 plus the per-agent local-share pillar field for a chosen round (spec/schelling.md section 9)."""
 
 from __future__ import annotations
@@ -12,14 +12,19 @@ from mam_bench.models.schelling.board_image import (
     BACKGROUND,
     COLOURS,
     DIM,
+    DISSATISFIED_MARK,
     board_rgba,
     grid_of,
     local_share,
+    satisfied_grid,
     threshold_of,
 )
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
+
+#: the ring on influence actors (on the white vacancies and both group colours)
+INFLUENCE_RING = "#d62728"
 
 
 def legend(row: dict[str, Any], info: Any) -> list[Key]:
@@ -29,17 +34,21 @@ def legend(row: dict[str, Any], info: Any) -> list[Key]:
         Key("group A, satisfied", COLOURS[0]),
         Key("group B, satisfied", COLOURS[1]),
         Key("vacancy", BACKGROUND, "#888888", width=0.5),
-        Key("group A, dissatisfied", dim[0]),
-        Key("group B, dissatisfied", dim[1]),
+        Key("group A, dissatisfied (dot)", dim[0], DISSATISFIED_MARK, width=1.2),
+        Key("group B, dissatisfied (dot)", dim[1], DISSATISFIED_MARK, width=1.2),
     ]
     if info.influence_ids:
-        keys.append(Key("influence agent (ring)", BACKGROUND, "white", marker="o", width=1.6, size=9))
+        keys.append(Key("influence agent (ring)", BACKGROUND, INFLUENCE_RING, marker="o", width=1.6, size=9))
     return keys
 
 
 def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
     size = int(row["size"])
     ax.imshow(board_rgba(row), interpolation="nearest")
+    grid, _ = grid_of(row)
+    unhappy_r, unhappy_c = np.nonzero((grid >= 0) & ~satisfied_grid(row))
+    if len(unhappy_r):  # a dot, so dissatisfaction reads without telling tints apart
+        ax.scatter(unhappy_c, unhappy_r, s=(220 / size) ** 2 * 0.12, c=[DISSATISFIED_MARK], marker="o", linewidths=0)
     pos = row["positions"]
     ids = [i for i in info.influence_ids if i < len(pos)]
     if ids:  # the same ids are masked in both runs, so both boards ring them
@@ -49,7 +58,7 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
             [r for r, _ in rc],
             s=(220 / size) ** 2 * 1.6,
             facecolors="none",
-            edgecolors="white",
+            edgecolors=INFLUENCE_RING,
             linewidths=1.4,
         )
     ax.set_xlim(-0.5, size - 0.5)

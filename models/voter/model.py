@@ -65,6 +65,8 @@ class VoterWorld(MesaWorld):
     objectives = {"spread": +1, "suppress": -1}
     primary_metric = "share"
     secondary_metric = "consensus_round"
+    state_attribute = "opinion"
+    state_colors = {"0": "#0072B2", "1": "#E69F00"}
 
     def apply(self, agent: Voter, action: Opinion) -> str | None:
         if action.opinion is not None:

@@ -1,0 +1,73 @@
+"""Boards that show state: on a user-style world (an SIR epidemic with no renderer and no declared
+state, registered through an entry point as a user's package would be) the two boards are the
+same picture at round 0 and differ once the runs diverge, and the legend names the colours."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from tests.e2e.conftest import DashboardServer, worker_log
+from tests.e2e.pages import boards_render, body_has_no_traceback, open_paired, round_is, step
+
+pytestmark = pytest.mark.e2e
+WORLD_DIR = Path(__file__).resolve().parent / "user_world"
+
+
+@pytest.fixture(scope="module")
+def user_server(tmp_path_factory: pytest.TempPathFactory, shots: Path):
+    """The user's package on PYTHONPATH with its entry point in a dist-info, as `pip install -e .`
+    would leave it (without building a venv)."""
+    site = tmp_path_factory.mktemp("user-site")
+    shutil.copy(WORLD_DIR / "sir.py", site / "sir.py")
+    info = site / "user_epidemic-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: user-epidemic\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[mam_bench.worlds]\nepidemic = sir:registration\n")
+    srv = DashboardServer("epidemic", log=worker_log(shots, "user-server"), env={"PYTHONPATH": str(site)})
+    yield srv
+    srv.stop()
+
+
+def _colours(page, run: str) -> Counter:
+    """Pixels per colour of the board image (the figure as the browser shows it)."""
+    png = page.locator(f".mam-board-{run} img").screenshot()
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    return Counter(img.getdata())
+
+
+def _state_pixels(counts: Counter, colours: list[tuple[int, int, int]]) -> list[int]:
+    return [counts.get(c, 0) for c in colours]
+
+
+def _hex(c: str) -> tuple[int, int, int]:
+    return tuple(int(c[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def test_user_world_boards_differ_once_runs_diverge(user_server, browser, shots: Path) -> None:
+    from mam_bench.dashboards.generic_renderer import PALETTE
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    try:
+        open_paired(page, f"{user_server.url}/?world=epidemic&seed=1")
+        body_has_no_traceback(page)
+        boards_render(page)
+        round_is(page, 0)
+        state = [_hex(c) for c in PALETTE[:3]]  # I, S (present at setup), then the palette's next
+        ref0, tre0 = _colours(page, "reference"), _colours(page, "treatment")
+        # the same states on the same cells: the same fill pixels (the rings lie outside the dots)
+        assert _state_pixels(ref0, state[:2]) == _state_pixels(tre0, state[:2])
+        assert min(_state_pixels(ref0, state[:2])) > 0  # both states are drawn
+        page.screenshot(path=str(shots / "epidemic-round0.png"), full_page=True)
+        step(page, 4)
+        boards_render(page)
+        ref, tre = _colours(page, "reference"), _colours(page, "treatment")
+        page.screenshot(path=str(shots / "epidemic-round4.png"), full_page=True)
+        assert _state_pixels(ref, state[:2]) != _state_pixels(tre, state[:2])
+    finally:
+        page.close()
