@@ -50,7 +50,7 @@ def check_controller(spec: Any, prep: Any) -> None:
     if spec.policy != "replay" and "replay" in options:
         raise ConfigError("replay", f"only --policy replay takes it (policy is {spec.policy})")
     if spec.policy == "llm":
-        from mam_bench.steering.llm.cache import check_cache_path
+        from mam_bench.response_cache import check_cache_path
 
         if options.get("cache"):
             check_cache_path(options["cache"])

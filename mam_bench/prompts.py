@@ -166,3 +166,12 @@ class WorldPrompts:
     def clean_post(self, text: str) -> str | None:
         text = (text or "").strip()
         return text or None
+
+
+def prompts_for(world_cls: Any, objective: str, **settings: Any) -> WorldPrompts:
+    """The prompts class the world registered, else the generic one."""
+    from mam_bench.registry import load, part_of
+
+    path = part_of(world_cls, "prompts")
+    cls = load(path) if path is not None else WorldPrompts
+    return cls(world_cls, objective, **settings)

@@ -182,6 +182,25 @@ def offered(kind: Literal["analyses", "exports"], name: str) -> Any:
     return load(found[name])
 
 
+CHAT_MODEL_GROUP = "mam_bench.chat_models"
+
+
+def chat_model(model: str, api_key_env: str | None = None, temperature: float = 0.0) -> Any:
+    """A chat model from the registered builder (the [llm] extra registers one), for the parts of
+    a world that ask a model themselves (crafting's CCE judge); core and worlds never import it."""
+    from mam_bench.extras import MissingExtra, extra_for
+
+    builders = list(entry_points(group=CHAT_MODEL_GROUP))
+    if not builders:
+        raise MissingExtra("llm")
+    try:
+        return builders[0].load()(model=model, api_key_env=api_key_env, temperature=temperature)
+    except ImportError as exc:
+        if extra_for(exc):
+            raise MissingExtra(extra_for(exc)) from None
+        raise
+
+
 def part_of(world_cls: type[SteerableWorld], part: Literal["heuristic", "prompts", "renderer"]) -> str | None:
     """The registered `part` of a world class, if any (a world that is not registered has none)."""
     reg = registrations().get(world_cls.name)

@@ -48,8 +48,8 @@ def prompt_tokens(case: Any, seed: int) -> int:
 
 def estimate(suite: Any, price_table: Any = None) -> list[ScenarioCost]:
     """One line per LLM case of the suite (a scenario at a model); USD None for an unpriced model."""
+    from mam_bench.pricing import PriceTable  # only an LLM benchmark gets here
     from mam_bench.runner import prepare
-    from mam_bench.steering.llm.accounting import PriceTable  # only an LLM benchmark gets here
 
     prices = PriceTable(price_table)
     seeds = suite.seed_list()

@@ -126,7 +126,7 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("landscape", f"no such file: {args.landscape}")
     if not 0 < args.port < 65536:
         raise ConfigError("port", f"{args.port} is not a TCP port")
-    from mam_bench.steering.llm.chat_models import ENV_NAME
+    from mam_bench.secrets import ENV_NAME
 
     for name in args.allow_key_env:
         if not ENV_NAME.fullmatch(name):  # (not echoed: it might be a key pasted by mistake)

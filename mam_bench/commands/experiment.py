@@ -26,8 +26,8 @@ CALL_GUARD = 5_000
 def llm_estimate(suite: Any, max_cost: float | None) -> tuple[int, int]:
     """(LLM pairs, estimated calls): influence agents x rounds x phases per pair, before any retry.
     Under --max-cost every LLM model must have a price (an unpriced model would count as free)."""
+    from mam_bench.pricing import PriceTable
     from mam_bench.runner import prepare
-    from mam_bench.steering.llm.accounting import PriceTable
 
     seeds = len(suite.seed_list()) * suite.repeats
     pairs = calls = 0

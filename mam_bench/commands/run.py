@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from mam_bench import startup
 from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
-from mam_bench.placement import placement_line
 from mam_bench.preflight import LLM_ONLY, check_controller
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_experiment, holds_run, move_aside, refuse_other_kind
@@ -414,6 +413,8 @@ def handle(args: argparse.Namespace) -> int:
             f"{out} already holds a run; pass --force to move it aside (to "
             f"{out.name}.replaced-N) or --resume {out} to continue it",
         )
+    from mam_bench.placement import placement_line
+
     print(placement_line(prep), flush=True)
     with DirLock(out):
         if not args.resume and holds_run(out):

@@ -40,7 +40,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         spec = PairSpec.build(**job["spec"])
         return run_pair(spec, job["out"])
     except Exception as exc:  # noqa: BLE001 - any error, even an unpicklable one, becomes text
-        from mam_bench.steering.llm.chat_models import secrets_in_env
+        from mam_bench.secrets import secrets_in_env
 
         text = f"{type(exc).__name__}: {exc}"
         for secret in secrets_in_env():

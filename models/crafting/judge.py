@@ -68,7 +68,8 @@ def model_name(chat_model: Any) -> str:
 
 async def _ask(chat_model: Any, prompt: str, cache: Any, stats: dict[str, int]) -> str:
     from langchain_core.messages import HumanMessage  # optional dependency
-    from mam_bench.steering.llm.cache import cache_key
+
+    from mam_bench.response_cache import cache_key
 
     key = cache_key(
         model_name(chat_model), {"temperature": 0, "purpose": "cce_judge"}, [{"role": "user", "content": prompt}]

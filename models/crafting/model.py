@@ -621,11 +621,9 @@ class CraftingWorld(SteerableWorld):
 
     def judge_chat_model(self) -> Any:
         """The CCE judge: any LangChain chat model, built like the LLM controller's (temperature 0)."""
-        from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model
-        from mam_bench.steering.llm.options import LLMOptions
+        from mam_bench.registry import chat_model
 
-        options = LLMOptions(model=self.params.judge_model, api_key_env=self.params.judge_api_key_env, temperature=0)
-        return build_chat_model(options, api_key_from_env(options))
+        return chat_model(self.params.judge_model, self.params.judge_api_key_env, temperature=0.0)
 
     async def ajudge(self, out: Any = None) -> dict[str, Any]:
         """`cce_mode=llm` (or `llm_chained`): AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
@@ -635,7 +633,8 @@ class CraftingWorld(SteerableWorld):
         from pathlib import Path
 
         from mam_bench.models.crafting.judge import chained_cce, traced_cce
-        from mam_bench.steering.llm.cache import ResponseCache
+
+        from mam_bench.response_cache import ResponseCache
 
         cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)
         try:

@@ -3,28 +3,15 @@
 from __future__ import annotations
 
 import os
-import re
 from typing import TYPE_CHECKING, Any
 
 from mam_bench.steering.llm.options import LLMOptions
 
 from mam_bench.errors import ConfigError
+from mam_bench.secrets import ENV_NAME
 
-if TYPE_CHECKING:  # the core imports secrets_in_env without the [llm] extra
+if TYPE_CHECKING:  # LangChain is imported only when a model is built
     from langchain_core.language_models.chat_models import BaseChatModel
-
-#: what an environment variable's name looks like; anything else might be a key pasted by mistake
-ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
-#: variables whose values are scrubbed from every record even when not named by --api-key-env
-SECRET_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_KEY")
-
-
-def secrets_in_env(extra: str | None = None) -> tuple[str, ...]:
-    """Every value that must never reach a record: the run's key and any key-like variable."""
-    found = {v for k, v in os.environ.items() if k.upper().endswith(SECRET_SUFFIXES) and len(v) >= 8}
-    if extra:
-        found.add(extra)
-    return tuple(sorted(found, key=len, reverse=True))
 
 
 def api_key_from_env(options: LLMOptions) -> str | None:
@@ -41,6 +28,13 @@ def api_key_from_env(options: LLMOptions) -> str | None:
             "that holds the key, never the key itself)",
         )
     return key
+
+
+def chat_model_for(model: str, api_key_env: str | None = None, temperature: float = 0.0) -> BaseChatModel:
+    """The registered chat-model builder (entry point `mam_bench.chat_models`): a world-side
+    judge (crafting's CCE) gets its model here, built as the LLM controller builds its own."""
+    options = LLMOptions(model=model, api_key_env=api_key_env, temperature=temperature)
+    return build_chat_model(options, api_key_from_env(options))
 
 
 def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client: Any = None) -> BaseChatModel:

@@ -1,5 +1,6 @@
 """The core's import graph, as an import-graph tool sees it: every import statement counts, also
-those inside functions and under TYPE_CHECKING. The core has no circle."""
+those inside functions and under TYPE_CHECKING. The core has no circle, and neither the core nor a
+world reaches into the LLM controller (`steering.llm`): they name its parts only through the registry."""
 
 from __future__ import annotations
 
@@ -83,3 +84,13 @@ def test_the_graph_sees_a_planted_circle(tmp_path: Path) -> None:
     finally:
         for p in planted:
             p.unlink()
+def test_neither_core_nor_worlds_import_the_llm_controller() -> None:
+    g = graph()
+    offences = [
+        (a, b)
+        for a, b in g.edges
+        if b.startswith("mam_bench.steering.llm") and (core(a) or a.startswith("mam_bench.models."))
+    ]
+    assert offences == []
+
+

@@ -36,6 +36,7 @@ SchellingLandscape  # WorldRegistration.landscape_kernel "module:attr" text (lan
 SchellingPrompts  # WorldRegistration.prompts "module:attr" text
 CraftingPrompts  # WorldRegistration.prompts "module:attr" text
 SwarmPrompts  # WorldRegistration.prompts "module:attr" text
+chat_model_for  # entry point mam_bench.chat_models (pyproject.toml): registry.chat_model loads it
 make_heuristic  # entry point mam_bench.controllers (pyproject.toml) for --policy heuristic
 make_replay_controller  # entry point mam_bench.controllers (pyproject.toml) for --policy replay
 RuleController  # entry point mam_bench.controllers (pyproject.toml) for --policy rule

@@ -15,7 +15,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from mam_bench.models.crafting.judge import chained_cce, cohen_kappa
 from mam_bench.models.crafting.metrics import chat_edges, success_actions
 from mam_bench.models.crafting.model import CraftingWorld
-from mam_bench.steering.llm.cache import ResponseCache
+
+from mam_bench.response_cache import ResponseCache
 
 
 class ScriptedJudge(BaseChatModel):

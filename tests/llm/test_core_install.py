@@ -36,9 +36,9 @@ def test_the_core_reads_llm_accounting_and_secrets_without_langchain(tmp_path: P
     """What `experiment` and its workers import from the LLM package for any suite."""
     code = WITHOUT_LLM.split("if __name__")[0] + (
         "import mam_bench.steering.llm\n"
-        "from mam_bench.steering.llm.accounting import PriceTable\n"
-        "from mam_bench.steering.llm.chat_models import secrets_in_env\n"
-        "from mam_bench.steering.llm.cache import check_cache_path\n"
+        "from mam_bench.pricing import PriceTable\n"
+        "from mam_bench.secrets import secrets_in_env\n"
+        "from mam_bench.response_cache import check_cache_path\n"
         "import mam_bench.commands.experiment, mam_bench.experiment.executors\n"
         "print(sorted(m for m in sys.modules if m.startswith('langchain')))\n"
     )

@@ -1,0 +1,20 @@
+"""Which values are secrets: keys come only from environment variables, and every value that
+looks like one is scrubbed from records, caches, logs and errors (the core's job, LLM or not)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+#: what an environment variable's name looks like; anything else might be a key pasted by mistake
+ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
+#: variables whose values are scrubbed from every record even when not named by --api-key-env
+SECRET_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_KEY")
+
+
+def secrets_in_env(extra: str | None = None) -> tuple[str, ...]:
+    """Every value that must never reach a record: the run's key and any key-like variable."""
+    found = {v for k, v in os.environ.items() if k.upper().endswith(SECRET_SUFFIXES) and len(v) >= 8}
+    if extra:
+        found.add(extra)
+    return tuple(sorted(found, key=len, reverse=True))
