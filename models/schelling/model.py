@@ -9,6 +9,7 @@ import numpy as np
 from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
 from mam_bench.models.schelling.agents import (
     GROUPS,
+    Claim,
     IsolatedDraws,
     PilotDraws,
     Resident,
@@ -210,14 +211,12 @@ class SchellingWorld(SteerableWorld):
         r, c = divmod(int(vac[choices[tie_index(tie_key, choices.size)]]), self.size)
         return {"row": r, "col": c}
 
-    def _influence_phase(
-        self, decisions: Mapping[int, Decision]
-    ) -> tuple[list[AuditEntry], list[int], list[tuple[int, int, int]]]:
-        """Classify influence proposals in stable-id order; lower id wins a duplicate."""
+    def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[Claim]]:
+        """Classify influence proposals against the start-of-round board, in stable-id order: what
+        fails or stays now, who defers to the rule, and the claims on cells empty at round start."""
         entries: list[AuditEntry] = []
         deferred: list[int] = []
-        moves: list[tuple[int, int, int]] = []
-        taken: set[int] = set()
+        claims: list[Claim] = []
         flat = self.board.ravel()
         for aid in self.influence_ids:
             d = decisions.get(aid, Decision.follow_rule())
@@ -249,16 +248,54 @@ class SchellingWorld(SteerableWorld):
             cell = r * self.size + c
             if flat[cell] >= 0:
                 entries.append(AuditEntry(self.round, aid, action, "occupied", f"held by {int(flat[cell])}"))
-            elif cell in taken:
+                continue
+            key = rule_keys(self.seed, self.round, aid)[0] if self.params.priority == "turn" else 0.0
+            claims.append(Claim(aid, cell, key))
+        return entries, deferred, claims
+
+    def _claims_first(self, claims: list[Claim]) -> tuple[list[AuditEntry], list[tuple[int, int, int]]]:
+        """`priority=first` (the pilot): claims accepted before the wave, lower id wins a duplicate."""
+        entries: list[AuditEntry] = []
+        moves: list[tuple[int, int, int]] = []
+        taken: set[int] = set()
+        for claim in claims:
+            aid, cell = claim.actor_id, claim.cell
+            action = {"row": cell // self.size, "col": cell % self.size}
+            if cell in taken:
                 entries.append(AuditEntry(self.round, aid, action, "collision"))
             else:
                 taken.add(cell)
                 moves.append((aid, int(self.pos[aid]), cell))
                 entries.append(AuditEntry(self.round, aid, action, "accepted"))
-        return entries, deferred, moves
+        return entries, moves
+
+    def _claims_in_turn(self, claims: list[Claim], resolved: dict[int, int | None]) -> list[AuditEntry]:
+        """`priority=turn`: each claim's fate at its slot in the wave. A cell an ordinary agent
+        reserved earlier makes it `occupied`; one an influence agent reserved earlier, `collision`."""
+        entries: list[AuditEntry] = []
+        influence = set(self.influence_ids)
+        for claim in claims:
+            action = {"row": claim.cell // self.size, "col": claim.cell % self.size}
+            holder = resolved[claim.actor_id]
+            if holder is None:
+                entries.append(AuditEntry(self.round, claim.actor_id, action, "accepted"))
+            elif holder in influence:
+                entries.append(
+                    AuditEntry(self.round, claim.actor_id, action, "collision", f"reserved earlier by {holder}")
+                )
+            else:
+                entries.append(
+                    AuditEntry(self.round, claim.actor_id, action, "occupied", f"reserved earlier by {holder}")
+                )
+        return entries
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
-        entries, deferred, ia_moves = self._influence_phase(decisions)
+        entries, deferred, claims = self._influence_phase(decisions)
+        turn = self.params.priority == "turn"
+        ia_moves: list[tuple[int, int, int]] = []
+        if not turn:
+            first_entries, ia_moves = self._claims_first(claims)
+            entries += first_entries
         self.movable[:] = True
         steered = set(self.influence_ids) - set(deferred)
         if steered:
@@ -273,6 +310,7 @@ class SchellingWorld(SteerableWorld):
             {dest for _, _, dest in ia_moves},
             self._draws(),
             self.params.move_rule,
+            claims if turn else None,
         )
         if self.role == "reference":
             if plan.unhappy == 0:
@@ -281,6 +319,8 @@ class SchellingWorld(SteerableWorld):
             if not plan.moves:
                 self.status, self.transitioned = Status.BLOCKED, False
                 return []
+        if turn:
+            entries += self._claims_in_turn(claims, plan.claims)
         moved = {aid: dest for aid, _, dest in plan.moves}
         for aid in deferred:
             if aid in moved:
@@ -290,8 +330,8 @@ class SchellingWorld(SteerableWorld):
                 entries.append(AuditEntry(self.round, aid, dict(STAY), "stay", deferred=True))
         entries.sort(key=lambda e: e.actor_id)
         influence = set(self.influence_ids)
-        self.ordinary_moves = sum(1 for aid, _, _ in plan.moves if aid not in influence)
         all_moves = ia_moves + plan.moves
+        self.ordinary_moves = sum(1 for aid, _, _ in all_moves if aid not in influence)
         self.influence_moves = len(all_moves) - self.ordinary_moves
         settle(self.board, self.pos, all_moves)
         for aid, _, dest in all_moves:
