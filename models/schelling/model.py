@@ -91,6 +91,7 @@ class SchellingWorld(SteerableWorld):
         )
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
         self._view_cache: tuple[int, dict[str, Any]] | None = None
+        self._counts_cache: tuple[int, tuple[np.ndarray, np.ndarray]] | None = None
         self._refresh_satisfaction()
         self.datacollector.collect(self)
 
@@ -193,7 +194,7 @@ class SchellingWorld(SteerableWorld):
         if self.params.move_rule == "random_empty":
             choices = np.arange(vac.size)
         else:
-            ca, cb = neighbour_counts(type_grid(self.board, self.types))
+            ca, cb = self._round_counts()
             counts = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
             choices = nearest_eligible(
                 vac,
@@ -210,6 +211,12 @@ class SchellingWorld(SteerableWorld):
         _, tie_key = rule_keys(self.seed, self.round, actor_id)
         r, c = divmod(int(vac[choices[tie_index(tie_key, choices.size)]]), self.size)
         return {"row": r, "col": c}
+
+    def _round_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Neighbour counts of the start-of-round board, computed once per round for every actor."""
+        if self._counts_cache is None or self._counts_cache[0] != self.round:
+            self._counts_cache = (self.round, neighbour_counts(type_grid(self.board, self.types)))
+        return self._counts_cache[1]
 
     def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[Claim]]:
         """Classify influence proposals against the start-of-round board, in stable-id order: what
@@ -339,6 +346,7 @@ class SchellingWorld(SteerableWorld):
         self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.proposal)) for e in entries)
         self._metrics_cache = None
         self._view_cache = None
+        self._counts_cache = None
         self._refresh_satisfaction()
         return entries
 
