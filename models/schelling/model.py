@@ -145,6 +145,7 @@ class SchellingWorld(SteerableWorld):
                 (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.influence_ids
             ),
             "last_outcomes": self.last_outcomes,
+            "priority": self.params.priority,
         }
         self._view_cache = (self.round, view)
         return view
@@ -182,8 +183,10 @@ class SchellingWorld(SteerableWorld):
         """What the rule would do for `actor_id` now: stay when satisfied, else the nearest vacancy of
         the start-of-round board that would satisfy it (ties by its own tie key), else stay.
 
-        Reservations by others are not known yet (they are simultaneous), so a mimic may collide or
-        land where an ordinary agent would have; that difference is what `mimic` measures.
+        Reservations by others are not known yet (they are simultaneous), so a mimic claims its first
+        choice blind: under `priority=turn` it fails where an earlier agent reserved that cell (the
+        rule would take its next choice) and collides with other influence agents; under `first` it
+        also reserves before every ordinary agent. That difference is what `mimic` measures.
         """
         cell = int(self.pos[actor_id])
         if bool(self.satisfied_grid.ravel()[cell]):
