@@ -55,7 +55,7 @@ def describe(x: pd.Series) -> str:
 def main(folders: list[str]) -> None:
     frames = [load(Path(f)) for f in folders]
     cases = list(dict.fromkeys(c for t in frames for c in t["case"]))
-    print("| case | block | n | mean | SD | median | vs stay (mean) | vs mimic (mean) | flips ref -> horizon |")
+    print("| case | block | n | mean | SD | median | vs stay (seeds) | vs mimic (seeds) | flips ref -> horizon |")
     print("|---|---|---|---|---|---|---|---|---|")
     means: dict[str, list[float]] = {}
     for case in cases:
@@ -70,7 +70,8 @@ def main(folders: list[str]) -> None:
                 b = t[t["case"] == base].set_index("seed")["lift"]
                 common = lift.index.intersection(b.index)
                 sign = -1.0 if "segregate" in case else 1.0  # the baselines' integrate lift, mirrored
-                vs.append(f"{(lift[common] - sign * b[common]).mean():+.4f}" if len(common) and base != case else "")
+                diff = lift[common] - sign * b[common]
+                vs.append(f"{diff.mean():+.4f} ({len(common)})" if len(common) and base != case else "")
             flips = Counter(zip(rows["reference_status"], rows["basin"], strict=True))
             flip_text = ", ".join(f"{r}->{b} {n}" for (r, b), n in sorted(flips.items()))
             print(f"| {case} | {t['block'].iloc[0]} | {describe(lift)} | {vs[0]} | {vs[1]} | {flip_text} |")
