@@ -1,6 +1,7 @@
 """Per-block tables for notes/schelling.md from the experiment folders of the priority suites.
 
-    .venv/bin/python notes/schelling_blocks.py runs/schelling-priority-0-99 runs/schelling-priority-100-199
+    .venv/bin/python notes/schelling_blocks.py runs/schelling-priority-0-99 runs/schelling-priority-100-199 \
+        runs/schelling-priority-first-0-99 runs/schelling-priority-first-100-199
 
 For each case and seed block: n, mean, SD and median of the lift, the paired contrasts with `stay`
 and `mimic` of the same priority, how far the two blocks' means differ, and the basin flips: the
@@ -43,7 +44,6 @@ def load(folder: Path) -> pd.DataFrame:
     table = pd.read_csv(folder / "table.csv")
     table = table[table["role"] == "case"].copy()
     table["basin"] = [horizon_basin(folder / "pairs" / pid) for pid in table["pair_id"]]
-    table["block"] = folder.name
     return table
 
 
@@ -53,11 +53,19 @@ def describe(x: pd.Series) -> str:
 
 
 def main(folders: list[str]) -> None:
-    frames = [load(Path(f)) for f in folders]
-    cases = list(dict.fromkeys(c for t in frames for c in t["case"]))
-    print("| case | block | n | mean | SD | median | vs stay (seeds) | vs mimic (seeds) | flips ref -> horizon |")
+    """Pairs from every folder, pooled by seed block; a pair found in two folders (same case and
+    seed) must have the same lift, and is counted once."""
+    pooled = pd.concat([load(Path(f)) for f in folders], ignore_index=True)
+    twice = pooled[pooled.duplicated(["case", "seed"], keep=False)].groupby(["case", "seed"])["lift"].nunique()
+    if (twice > 1).any():
+        raise SystemExit(f"the same pair differs between folders: {twice[twice > 1].index.tolist()}")
+    pooled = pooled.drop_duplicates(["case", "seed"])
+    pooled["block"] = np.where(pooled["seed"] < 100, "0-99", "100-199")
+    frames = [g for _, g in pooled.groupby("block", sort=True)]
+    cases = list(dict.fromkeys(pooled["case"]))
+    print("| case | seeds | n | mean | SD | median | vs stay (seeds) | vs mimic (seeds) | flips ref -> horizon |")
     print("|---|---|---|---|---|---|---|---|---|")
-    means: dict[str, list[float]] = {}
+    means: dict[str, list[tuple[float, int]]] = {}
     for case in cases:
         prio = "first" if case.endswith("-first") else "turn"
         for t in frames:
@@ -75,13 +83,14 @@ def main(folders: list[str]) -> None:
             flips = Counter(zip(rows["reference_status"], rows["basin"], strict=True))
             flip_text = ", ".join(f"{r}->{b} {n}" for (r, b), n in sorted(flips.items()))
             print(f"| {case} | {t['block'].iloc[0]} | {describe(lift)} | {vs[0]} | {vs[1]} | {flip_text} |")
-            means.setdefault(case, []).append(float(lift.mean()))
+            means.setdefault(case, []).append((float(lift.mean()), len(lift)))  # blocks in order: 0-99, 100-199
     print()
-    print("| case | mean, first block | mean, second block | difference |")
+    print("| case | mean, seeds 0-99 (n) | mean, seeds 100-199 (n) | difference |")
     print("|---|---|---|---|")
     for case, m in means.items():
         if len(m) == 2:
-            print(f"| {case} | {m[0]:+.4f} | {m[1]:+.4f} | {m[1] - m[0]:+.4f} |")
+            (a, na), (b, nb) = m
+            print(f"| {case} | {a:+.4f} ({na}) | {b:+.4f} ({nb}) | {b - a:+.4f} |")
 
 
 if __name__ == "__main__":
