@@ -62,12 +62,24 @@ def satisfied_cells(tgrid: np.ndarray, ca: np.ndarray, cb: np.ndarray, num: int,
     return (tgrid >= 0) & ((occ == 0) | (same * den >= num * occ))
 
 
+@dataclass(frozen=True)
+class Claim:
+    """An influence agent's move to a cell empty at round start, resolved at its own slot in the
+    reservation wave (`priority=turn`); `key` in [0, 1) is its order key for the round."""
+
+    actor_id: int
+    cell: int
+    key: float
+
+
 @dataclass
 class OrdinaryPlan:
-    """What the ordinary phase decided: who moves where, and how many were unhappy."""
+    """What the reservation wave decided: who moves where, how many were unhappy, and for each
+    influence claim the id that had reserved its cell earlier in the wave (None: accepted)."""
 
     moves: list[tuple[int, int, int]] = field(default_factory=list)  # (actor id, origin, destination)
     unhappy: int = 0
+    claims: dict[int, int | None] = field(default_factory=dict)
 
 
 class PilotDraws:
@@ -81,6 +93,22 @@ class PilotDraws:
 
     def tie(self, aid: int, n: int) -> int:
         return int(self.tie_rng.integers(n)) if n > 1 else 0
+
+    @staticmethod
+    def slots(order: np.ndarray, claims: list[Claim]) -> list[tuple[int, Claim | None]]:
+        """The wave: the shared permutation with each claim inserted before the ordinary agent at
+        position floor(key * (n + 1)), one of the n + 1 gaps uniformly (claims in one gap by key)."""
+        n = int(order.size)
+        gaps = sorted(claims, key=lambda c: (min(int(c.key * (n + 1)), n), c.key, c.actor_id))
+        wave: list[tuple[int, Claim | None]] = []
+        k = 0
+        for pos, aid in enumerate(order.tolist()):
+            while k < len(gaps) and min(int(gaps[k].key * (n + 1)), n) <= pos:
+                wave.append((gaps[k].actor_id, gaps[k]))
+                k += 1
+            wave.append((int(aid), None))
+        wave += [(c.actor_id, c) for c in gaps[k:]]
+        return wave
 
 
 def rule_keys(seed: int, round_: int, aid: int) -> tuple[float, float]:
@@ -112,6 +140,13 @@ class IsolatedDraws:
     def tie(self, aid: int, n: int) -> int:
         return tie_index(self.keys[int(aid)][1], n)
 
+    def slots(self, order: np.ndarray, claims: list[Claim]) -> list[tuple[int, Claim | None]]:
+        """The wave: ordinary agents and claims together in order of their keys (id breaks equal keys)."""
+        wave: list[tuple[float, int, Claim | None]] = [(self.keys[int(a)][0], int(a), None) for a in order.tolist()]
+        wave += [(c.key, c.actor_id, c) for c in claims]
+        wave.sort(key=lambda w: (w[0], w[1]))
+        return [(aid, claim) for _, aid, claim in wave]
+
 
 RuleDraws = PilotDraws | IsolatedDraws
 
@@ -133,11 +168,14 @@ def ordinary_phase(
     reserved: set[int],
     draws: RuleDraws,
     move_rule: str = "nearest_satisfactory",
+    claims: list[Claim] | None = None,
 ) -> OrdinaryPlan:
     """One reservation wave over the frozen board `grid` (size x size, actor id or -1).
 
     `movable[i]` is True for ids the rule decides for (ordinary agents and rule-deferring
-    influence agents); `reserved` holds flat cells already taken by influence agents.
+    influence agents); `reserved` holds flat cells influence agents took before the wave
+    (`priority=first`); `claims` are influence moves resolved at their own slots in the wave
+    (`priority=turn`): a claim whose cell was reserved earlier in the wave fails.
     """
     size = grid.shape[0]
     tgrid = type_grid(grid, types)
@@ -147,18 +185,32 @@ def ordinary_phase(
     occupied_ids = flat[flat >= 0]
     unhappy_ids = np.sort(occupied_ids[~sat[pos[occupied_ids]] & movable[occupied_ids]])
     plan = OrdinaryPlan(unhappy=int(unhappy_ids.size))
-    if unhappy_ids.size == 0:
+    if unhappy_ids.size == 0 and not claims:
         return plan
     vac = np.flatnonzero(flat < 0)
     if reserved:
         vac = vac[~np.isin(vac, np.fromiter(reserved, dtype=np.int64))]
     available = np.ones(vac.size, dtype=bool)
+    holder = np.full(vac.size, -1, dtype=np.int64)
     occ_v = (ca.ravel()[vac] + cb.ravel()[vac]).astype(np.int64)
     same_v = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
-    order = draws.order(unhappy_ids)
-    for aid in order:
+    order = draws.order(unhappy_ids) if unhappy_ids.size else unhappy_ids
+    wave = draws.slots(order, claims) if claims else [(int(a), None) for a in order.tolist()]
+    for aid, claim in wave:
+        if claim is not None:
+            at = int(np.searchsorted(vac, claim.cell))
+            if at >= vac.size or vac[at] != claim.cell:
+                raise ValueError(f"claim of {aid} for cell {claim.cell}, which was not empty at round start")
+            if available[at]:
+                available[at] = False
+                holder[at] = aid
+                plan.claims[aid] = None
+                plan.moves.append((aid, int(pos[aid]), claim.cell))
+            else:
+                plan.claims[aid] = int(holder[at])
+            continue
         if not available.any():
-            break
+            continue
         origin = int(pos[aid])
         if move_rule == "random_empty":
             choices = np.flatnonzero(available)
@@ -169,6 +221,7 @@ def ordinary_phase(
                 continue
             pick = ties[draws.tie(int(aid), ties.size)]
         available[pick] = False
+        holder[pick] = aid
         plan.moves.append((int(aid), origin, int(vac[pick])))
     return plan
 

@@ -30,6 +30,11 @@ def _eligible(same: np.ndarray, occ: np.ndarray, num: int, den: int) -> np.ndarr
     return (occ == 0) | (same * den >= num * occ)
 
 
+def _eligible_one(same: int, occ: int, num: int, den: int) -> bool:
+    """`_eligible` for one cell, in exact Python integers (the inner loop: no 0-d arrays)."""
+    return occ == 0 or same * den >= num * occ
+
+
 class SchellingHeuristic(Controller):
     name = "heuristic"
 
@@ -57,11 +62,12 @@ class SchellingHeuristic(Controller):
             w = ((r + dr) % size, (c + dc) % size)
             if tg[w] != -1:
                 continue
-            occ = ca[w] + cb[w]
-            for s, same in ((0, ca[w]), (1, cb[w])):
-                before = _eligible(np.array(same), np.array(occ), num, den)
+            a, b = int(ca[w]), int(cb[w])
+            occ = a + b
+            for s, same in ((0, a), (1, b)):
+                before = _eligible_one(same, occ, num, den)
                 same_after = same + (delta if s == group else 0)
-                after = _eligible(np.array(same_after), np.array(occ + delta), num, den)
+                after = _eligible_one(same_after, occ + delta, num, den)
                 lost += demand[s] * (int(before) - int(after))
         return lost
 
@@ -91,7 +97,7 @@ class SchellingHeuristic(Controller):
             ca2, cb2 = _counts(tg_without)
             occ2 = ca2[here] + cb2[here]
             freed = sum(
-                demand[s] * int(_eligible(np.array(sc), np.array(occ2), num, den))
+                demand[s] * int(_eligible_one(int(sc), int(occ2), num, den))
                 for s, sc in ((0, ca2[here]), (1, cb2[here]))
             )
             leave_cost = freed - self._supply_change(

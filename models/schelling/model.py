@@ -9,6 +9,7 @@ import numpy as np
 from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
 from mam_bench.models.schelling.agents import (
     GROUPS,
+    Claim,
     IsolatedDraws,
     PilotDraws,
     Resident,
@@ -90,6 +91,7 @@ class SchellingWorld(SteerableWorld):
         )
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
         self._view_cache: tuple[int, dict[str, Any]] | None = None
+        self._counts_cache: tuple[int, tuple[np.ndarray, np.ndarray]] | None = None
         self._refresh_satisfaction()
         self.datacollector.collect(self)
 
@@ -143,6 +145,7 @@ class SchellingWorld(SteerableWorld):
                 (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.influence_ids
             ),
             "last_outcomes": self.last_outcomes,
+            "priority": self.params.priority,
         }
         self._view_cache = (self.round, view)
         return view
@@ -180,8 +183,10 @@ class SchellingWorld(SteerableWorld):
         """What the rule would do for `actor_id` now: stay when satisfied, else the nearest vacancy of
         the start-of-round board that would satisfy it (ties by its own tie key), else stay.
 
-        Reservations by others are not known yet (they are simultaneous), so a mimic may collide or
-        land where an ordinary agent would have; that difference is what `mimic` measures.
+        Reservations by others are not known yet (they are simultaneous), so a mimic claims its first
+        choice blind: under `priority=turn` it fails where an earlier agent reserved that cell (the
+        rule would take its next choice) and collides with other influence agents; under `first` it
+        also reserves before every ordinary agent. That difference is what `mimic` measures.
         """
         cell = int(self.pos[actor_id])
         if bool(self.satisfied_grid.ravel()[cell]):
@@ -192,7 +197,7 @@ class SchellingWorld(SteerableWorld):
         if self.params.move_rule == "random_empty":
             choices = np.arange(vac.size)
         else:
-            ca, cb = neighbour_counts(type_grid(self.board, self.types))
+            ca, cb = self._round_counts()
             counts = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
             choices = nearest_eligible(
                 vac,
@@ -210,14 +215,18 @@ class SchellingWorld(SteerableWorld):
         r, c = divmod(int(vac[choices[tie_index(tie_key, choices.size)]]), self.size)
         return {"row": r, "col": c}
 
-    def _influence_phase(
-        self, decisions: Mapping[int, Decision]
-    ) -> tuple[list[AuditEntry], list[int], list[tuple[int, int, int]]]:
-        """Classify influence proposals in stable-id order; lower id wins a duplicate."""
+    def _round_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Neighbour counts of the start-of-round board, computed once per round for every actor."""
+        if self._counts_cache is None or self._counts_cache[0] != self.round:
+            self._counts_cache = (self.round, neighbour_counts(type_grid(self.board, self.types)))
+        return self._counts_cache[1]
+
+    def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[Claim]]:
+        """Classify influence proposals against the start-of-round board, in stable-id order: what
+        fails or stays now, who defers to the rule, and the claims on cells empty at round start."""
         entries: list[AuditEntry] = []
         deferred: list[int] = []
-        moves: list[tuple[int, int, int]] = []
-        taken: set[int] = set()
+        claims: list[Claim] = []
         flat = self.board.ravel()
         for aid in self.influence_ids:
             d = decisions.get(aid, Decision.follow_rule())
@@ -249,16 +258,54 @@ class SchellingWorld(SteerableWorld):
             cell = r * self.size + c
             if flat[cell] >= 0:
                 entries.append(AuditEntry(self.round, aid, action, "occupied", f"held by {int(flat[cell])}"))
-            elif cell in taken:
+                continue
+            key = rule_keys(self.seed, self.round, aid)[0] if self.params.priority == "turn" else 0.0
+            claims.append(Claim(aid, cell, key))
+        return entries, deferred, claims
+
+    def _claims_first(self, claims: list[Claim]) -> tuple[list[AuditEntry], list[tuple[int, int, int]]]:
+        """`priority=first` (the pilot): claims accepted before the wave, lower id wins a duplicate."""
+        entries: list[AuditEntry] = []
+        moves: list[tuple[int, int, int]] = []
+        taken: set[int] = set()
+        for claim in claims:
+            aid, cell = claim.actor_id, claim.cell
+            action = {"row": cell // self.size, "col": cell % self.size}
+            if cell in taken:
                 entries.append(AuditEntry(self.round, aid, action, "collision"))
             else:
                 taken.add(cell)
                 moves.append((aid, int(self.pos[aid]), cell))
                 entries.append(AuditEntry(self.round, aid, action, "accepted"))
-        return entries, deferred, moves
+        return entries, moves
+
+    def _claims_in_turn(self, claims: list[Claim], resolved: dict[int, int | None]) -> list[AuditEntry]:
+        """`priority=turn`: each claim's fate at its slot in the wave. A cell an ordinary agent
+        reserved earlier makes it `occupied`; one an influence agent reserved earlier, `collision`."""
+        entries: list[AuditEntry] = []
+        influence = set(self.influence_ids)
+        for claim in claims:
+            action = {"row": claim.cell // self.size, "col": claim.cell % self.size}
+            holder = resolved[claim.actor_id]
+            if holder is None:
+                entries.append(AuditEntry(self.round, claim.actor_id, action, "accepted"))
+            elif holder in influence:
+                entries.append(
+                    AuditEntry(self.round, claim.actor_id, action, "collision", f"reserved earlier by {holder}")
+                )
+            else:
+                entries.append(
+                    AuditEntry(self.round, claim.actor_id, action, "occupied", f"reserved earlier by {holder}")
+                )
+        return entries
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
-        entries, deferred, ia_moves = self._influence_phase(decisions)
+        entries, deferred, claims = self._influence_phase(decisions)
+        turn = self.params.priority == "turn"
+        ia_moves: list[tuple[int, int, int]] = []
+        if not turn:
+            first_entries, ia_moves = self._claims_first(claims)
+            entries += first_entries
         self.movable[:] = True
         steered = set(self.influence_ids) - set(deferred)
         if steered:
@@ -273,6 +320,7 @@ class SchellingWorld(SteerableWorld):
             {dest for _, _, dest in ia_moves},
             self._draws(),
             self.params.move_rule,
+            claims if turn else None,
         )
         if self.role == "reference":
             if plan.unhappy == 0:
@@ -281,6 +329,8 @@ class SchellingWorld(SteerableWorld):
             if not plan.moves:
                 self.status, self.transitioned = Status.BLOCKED, False
                 return []
+        if turn:
+            entries += self._claims_in_turn(claims, plan.claims)
         moved = {aid: dest for aid, _, dest in plan.moves}
         for aid in deferred:
             if aid in moved:
@@ -290,8 +340,8 @@ class SchellingWorld(SteerableWorld):
                 entries.append(AuditEntry(self.round, aid, dict(STAY), "stay", deferred=True))
         entries.sort(key=lambda e: e.actor_id)
         influence = set(self.influence_ids)
-        self.ordinary_moves = sum(1 for aid, _, _ in plan.moves if aid not in influence)
         all_moves = ia_moves + plan.moves
+        self.ordinary_moves = sum(1 for aid, _, _ in all_moves if aid not in influence)
         self.influence_moves = len(all_moves) - self.ordinary_moves
         settle(self.board, self.pos, all_moves)
         for aid, _, dest in all_moves:
@@ -299,6 +349,7 @@ class SchellingWorld(SteerableWorld):
         self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.proposal)) for e in entries)
         self._metrics_cache = None
         self._view_cache = None
+        self._counts_cache = None
         self._refresh_satisfaction()
         return entries
 

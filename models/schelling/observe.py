@@ -8,7 +8,7 @@ so the compact form carries exactly the information of the structure.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -43,6 +43,8 @@ class SchellingObservation(BaseModel):
     dissatisfied: tuple[int, int]
     influence: tuple[tuple[int, str, int, int], ...]  # (id, group, row, col)
     last_outcomes: tuple[tuple[int, str, str], ...] = ()  # (id, outcome, "r,c" or "stay")
+    #: how influence moves resolve (the world's `priority`): at the actor's own slot, or before everyone
+    priority: Literal["turn", "first"] = "turn"
 
     # --- derived views for controllers --------------------------------------------------------
     def vacancies(self) -> list[tuple[int, int]]:
@@ -54,7 +56,7 @@ class SchellingObservation(BaseModel):
             f"round {self.round} | you {self.actor_id} group {self.group} at {self.row},{self.col}"
             f" | threshold {fraction_text(self.threshold)} | objective {self.objective}"
             f" | oeh {self.oeh:.4f} | satisfaction {self.satisfaction:.4f}",
-            f"legend: {LEGEND}; row,col 0-based; board {self.size}x{self.size} torus",
+            f"legend: {LEGEND}; row,col 0-based; board {self.size}x{self.size} torus | priority {self.priority}",
         ]
         lines += [f"{r:0{width}d} {line}" for r, line in enumerate(self.grid)]
         lines.append("influence: " + " ".join(f"{i}{g}@{r},{c}" for i, g, r, c in self.influence))
@@ -97,6 +99,7 @@ class SchellingObservation(BaseModel):
         if not head:
             raise ValueError("not a Schelling observation header")
         size = int(re.search(r"board (\d+)x", lines[1]).group(1))
+        priority = re.search(r"\| priority (\w+)", lines[1]).group(1)
         grid = tuple(line.split(" ", 1)[1] for line in lines[2 : 2 + size])
         influence: list[tuple[int, str, int, int]] = []
         last: list[tuple[int, str, str]] = []
@@ -131,6 +134,7 @@ class SchellingObservation(BaseModel):
             dissatisfied=unhappy,
             influence=tuple(influence),
             last_outcomes=tuple(last),
+            priority=priority,
         )
 
 

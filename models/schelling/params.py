@@ -33,6 +33,12 @@ class SchellingParams(WorldParams):
         description="isolated: each agent's order key and tie-breaks from its own per-round stream (swapping "
         "others never moves them); pilot: the page's shared order permutation and tie stream (reproduces it)",
     )
+    priority: Literal["turn", "first"] = Field(
+        "turn",
+        description="turn: each influence claim is resolved at its agent's own slot in the round's reservation "
+        "order (order key from its own stream), a cell reserved earlier makes it fail; first: the pilot's order, "
+        "influence claims accepted before any ordinary agent reserves (reproduces the page with streams=pilot)",
+    )
     rounds: int = Field(20, ge=1, description="treatment horizon (the pilot: exactly 20)")
     max_rounds: int = Field(500, ge=1, description="reference cap before HORIZON_EXHAUSTED")
 

@@ -21,8 +21,18 @@ GOALS = {
 STANDING = """You are one of {n} influence actors (ids {ids}) in a Schelling model; you coordinate on a shared board.
 World: {size}x{size} torus, Moore-8 neighbours, groups A and B. An ordinary agent is dissatisfied when under {threshold} of its occupied neighbours share its group (isolated agents are satisfied). Each round every dissatisfied ordinary agent moves to the nearest start-of-round vacancy that would satisfy it; all moves settle together.
 Objective: {goal}. OEH = share of same-group pairs among neighbouring ordinary agents. Influence actors are masked: edges touching you never count, so you act only through where ordinary agents are satisfied and move (you do count as a typed neighbour for their satisfaction).
-Your move each round: stay, or move your own token to any cell empty at the start of the round. Influence moves resolve first; if several actors pick one cell the lowest id gets it and the others collide and stay; an occupied cell fails. No swapping, no moving others, no cells vacated this round.
+Your move each round: stay, or move your own token to any cell empty at the start of the round. {resolution} No swapping, no moving others, no cells vacated this round.
 Board posts are unverified and non-binding; lines starting '!' are engine facts ("id->r,c" accepted, "id:outcome"). Coordinates are row,col, 0-based."""
+
+#: how moves resolve, per `priority` (the world parameter); `first` keeps the pilot's wording
+RESOLUTION = {
+    "first": "Influence moves resolve first; if several actors pick one cell the lowest id gets it and the others "
+    "collide and stay; an occupied cell fails.",
+    "turn": "Your move is resolved at your own random slot in the round's reservation order, together with the "
+    "ordinary agents' reservations: if an ordinary agent earlier in the order reserved your cell you fail "
+    "(occupied), if another influence actor earlier in the order did you collide; either way you stay. An "
+    "occupied cell fails.",
+}
 
 _CELL_ONLY = re.compile(r"^\s*\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\s*\.?\s*$")
 _STAY_ONLY = re.compile(r"^\s*(stay|hold)\s*\.?\s*$", re.I)
@@ -40,6 +50,7 @@ class SchellingPrompts(WorldPrompts):
             size=obs.size,
             threshold=obs.threshold,
             goal=GOALS.get(self.objective, self.objective),
+            resolution=RESOLUTION[obs.priority],
         )
 
     def history_text(self, req: Request) -> str:

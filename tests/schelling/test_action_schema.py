@@ -10,7 +10,7 @@ from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.controller import Decision
 from mam_bench.schema_draws import draw_instances
 
-WORLD = SchellingWorld(seed=22, influence_ids=(0, 1), role="treatment")
+WORLD = SchellingWorld(seed=22, influence_ids=(0, 1), role="treatment", priority="first")
 SCHEMA = WORLD.action_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
@@ -20,7 +20,8 @@ def test_every_schema_instance_passes_the_validator_or_fails_only_for_occupancy(
     for action in draw_instances(SCHEMA, 1000, seed=7):
         VALIDATOR.validate(action)  # the sampler draws only schema-valid instances
         # actor 0 proposes the drawn action; actor 1 proposes the same, so a move can also collide
-        entries, _, _ = WORLD._influence_phase({0: Decision(action=action), 1: Decision(action=action)})
+        entries, _, claims = WORLD._influence_phase({0: Decision(action=action), 1: Decision(action=action)})
+        entries = sorted(entries + WORLD._claims_first(claims)[0], key=lambda e: e.actor_id)
         outcomes = [e.outcome for e in entries]
         seen[outcomes[0]] = seen.get(outcomes[0], 0) + 1
         assert outcomes[0] in ("accepted", "stay", "occupied"), (action, entries[0])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import statistics
 
+import pytest
+
 from mam_bench.runner import PairSpec, run_pair
 
 
@@ -21,7 +23,12 @@ def test_integrate_heuristic_beats_random():
     assert statistics.fmean(heuristic) > 0
 
 
-def test_heuristic_never_collides_with_itself():
-    result = run_pair(PairSpec.build(world="schelling", seed=22, policy="heuristic"))
+@pytest.mark.parametrize("priority", ["turn", "first"])
+def test_heuristic_never_collides_with_itself(priority):
+    """Distinct targets: no collision among its own agents. Under `first` nothing is reserved before
+    its claims, so none fails; under `turn` a claim can lose its cell to an earlier ordinary agent."""
+    result = run_pair(PairSpec.build(world="schelling", seed=22, policy="heuristic", params={"priority": priority}))
     outcomes = result["treatment"]["audit"]["outcomes"]
-    assert outcomes.get("collision", 0) == 0 and outcomes.get("occupied", 0) == 0
+    assert outcomes.get("collision", 0) == 0
+    if priority == "first":
+        assert outcomes.get("occupied", 0) == 0

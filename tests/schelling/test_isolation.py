@@ -1,5 +1,6 @@
 """Isolation by construction (issue 10, item 1): swapping any set of agents for influence agents
-leaves every other agent's random draws untouched, under the default `streams=isolated`."""
+leaves every other agent's random draws untouched, under the default `streams=isolated`, whichever
+order the influence claims resolve in (`priority=turn` or `first`)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ def test_ordinary_draws_do_not_depend_on_who_is_steered(data):
         "threshold": data.draw(st.sampled_from(THRESHOLDS), label="threshold"),
         "vacancy": data.draw(st.sampled_from(["0.1", "0.25", "0.4"]), label="vacancy"),
         "move_rule": data.draw(st.sampled_from(["nearest_satisfactory", "random_empty"]), label="move_rule"),
+        "priority": data.draw(st.sampled_from(["turn", "first"]), label="priority"),
         "rounds": "3",
     }
     seed = data.draw(st.integers(0, 10_000), label="seed")
