@@ -1,4 +1,4 @@
-"""The hostile and careless user, rerun (issue 23): every subcommand fed the probe's inputs and
+"""The hostile and careless user, rerun: every subcommand fed the probe's inputs and
 generated ones, each in a fresh sandbox holding a finished run (R), a finished experiment (E), a
 suite and a few of the user's own files. Counted per case:
 
@@ -144,7 +144,7 @@ def apply_setup(root: Path, setup: str | None) -> None:
 def cases() -> list[Case]:
     out: list[Case] = []
     add = out.append
-    # --- the probe's own inputs (issue 23) ---
+    # --- the probe's own inputs ---
     add(Case("landscape over notes.txt", [*LAND, "--out", "notes.txt"]))
     add(Case("report over the suite", ["report", "E", "--out", "suite.yaml"]))
     add(Case("animate over a foreign fork.gif", ["animate", "R"], setup="foreign-gif"))

@@ -1,4 +1,4 @@
-"""RSS growth over many Schelling pairs in one process (issue 14, acceptance 6; goal < 50 MiB).
+"""RSS growth over many Schelling pairs in one process (goal < 50 MiB).
 
     python bench/memory_pairs.py                  # 1,000 pairs, Mesa's id registry made weak
     python bench/memory_pairs.py --mesa-registry  # the same with Mesa 3.3's own registry (leaks)

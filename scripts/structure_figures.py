@@ -1,4 +1,4 @@
-"""Issue 16's structure figures at one git revision: the lines of the longest functions (def to
+"""The structure figures at one git revision: the lines of the longest functions (def to
 last line, docstring included) and the .py line counts of the world folders.
 
     python scripts/structure_figures.py d3ec1ee

@@ -36,7 +36,7 @@ def _test_keys() -> set[str]:
 
 @pytest.fixture(scope="session", autouse=True)
 def no_key_in_any_record(tmp_path_factory: pytest.TempPathFactory):
-    """Issue 14, acceptance 8: after the session, every file under the tests' temporary folders
+    """After the session, every file under the tests' temporary folders
     (run directories, experiments, caches, logs) is scanned for every test key value."""
     yield
     keys = {k.encode() for k in _test_keys()}

@@ -8,7 +8,7 @@ finals of a treatment and a reference that stopped at different rounds compare. 
 does not saturate when the rule already succeeds within the budget. `progress` (the primary
 metric) is the same area over own work only (`CraftingWorld.own_state`): units made or delivered
 by the influence seats do not count, in the treatment and, for the same seats, in the reference,
-so an influence agent cannot score by doing the job itself (issue 10, own-work separation).
+so an influence agent cannot score by doing the job itself.
 
 CCE (AgentWorld F.1) = |C| / |T|, C = success actions plus all their causal ancestors, T = every
 action. Our edges are mechanical (item provenance FIFO, transfers, the last move before a located
@@ -214,7 +214,7 @@ def gini(values: list[float]) -> float:
 def wealth(world: CraftingWorld, own: bool) -> list[float]:
     """Holdings at current prices (unpriced items at 1), one value per seat. `own`: the unmasked
     seats only, counting only units from their own work (`own_state`), so an influence agent
-    cannot move the Gini by giving away what it made itself (issue 10, own-work separation)."""
+    cannot move the Gini by giving away what it made itself."""
     if not own:
         return [sum(q * world.price(i) for i, q in a.inventory().items()) for a in world.actors]
     inventories = world.own_state()["inventories"]

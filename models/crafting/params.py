@@ -10,7 +10,7 @@ from pydantic import Field, field_validator
 
 from mam_bench.params import WorldParams
 
-#: the world before scarcity (issue 13): one-step travel, one unit per harvest, refill every 5 rounds
+#: the world before scarcity: one-step travel, one unit per harvest, refill every 5 rounds
 STATIC_WORLD = {"travel": "abstracted", "yields": (0.0, 1.0, 0.0), "regrow": 0.0, "rivals": 0.0, "refill_every": 5}
 
 

@@ -43,7 +43,7 @@ NOTES = """## Choices where the issues left room
   agents). Economy outcomes: `gini` (wealth at current prices), `throughput` (units crafted or
   harvested per round), `price_level`, `price_volatility` (SD of per-round log-price changes),
   `time_to_completion` (budget + 1 when the task failed).
-- **Task coverage (issue 13, item 3).** 24 tasks over AgentWorld's 8 categories, each with a
+- **Task coverage.** 24 tasks over AgentWorld's 8 categories, each with a
   verifier and checkpoints. Four mechanics, one small file each: `combat.py` (mobs with health and
   damage at sites; `attack` trades blows, a kill drops loot; hits from the world stream `combat`
   keyed by round, mob, attacker and its action; killed mobs return after a delay), `survival.py` (health 20;
@@ -119,7 +119,7 @@ def main() -> None:
         "progress values among the 20 seeds. progress here is `progress_all` (every agent counts; the "
         "reference has no influence seats).",
         "",
-        "Checks (issue 13, acceptance 1): "
+        "Checks: "
         + "; ".join(f"{r['task']} SR {r['sr']:.2f}" for r in rows if r["task"] in ("forge_vanguard", "grand_armory"))
         + " (target 0.3-0.8); tasks with more than 4 agents whose progress takes a single value over the "
         + "20 seeds: "

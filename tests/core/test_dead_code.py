@@ -1,4 +1,4 @@
-"""Dead-code scan (issue 16, acceptance 5): vulture finds no unused name outside the whitelist.
+"""Dead-code scan: vulture finds no unused name outside the whitelist.
 
 Vulture runs through its Python API at confidence 60, the lowest it reports, so every finding
 counts: unused functions, classes, methods, attributes, variables (60%), imports (90%) and

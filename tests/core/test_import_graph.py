@@ -84,6 +84,8 @@ def test_the_graph_sees_a_planted_circle(tmp_path: Path) -> None:
     finally:
         for p in planted:
             p.unlink()
+
+
 def test_neither_core_nor_worlds_import_the_llm_controller() -> None:
     g = graph()
     offences = [
@@ -92,5 +94,3 @@ def test_neither_core_nor_worlds_import_the_llm_controller() -> None:
         if b.startswith("mam_bench.steering.llm") and (core(a) or a.startswith("mam_bench.models."))
     ]
     assert offences == []
-
-

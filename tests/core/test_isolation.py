@@ -1,4 +1,4 @@
-"""Isolation by construction in every registered world (issue 10, acceptance 1; issue 21, item 6):
+"""Isolation by construction in every registered world:
 with a random influence set and a random non-deferring controller, every ordinary agent's draws,
 its agent streams' and the world-stream draws its own actions consumed, are the same in reference
 and treatment over the whole run, round by round until its own state diverges; ordinary agents

@@ -18,7 +18,7 @@ def test_economy_size_and_depth():
 
 def test_tasks_cover_categories_and_sizes():
     tasks = all_tasks()
-    assert len(tasks) >= 24  # issue 13, item 3
+    assert len(tasks) >= 24
     sizes = [len(t.agents) for t in tasks.values()]
     assert min(sizes) == 3 and max(sizes) == 20
     cats = Counter(t.category for t in tasks.values())

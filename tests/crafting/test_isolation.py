@@ -1,4 +1,4 @@
-"""Isolation by construction (issue 10): swapping seats never moves an ordinary agent's draws.
+"""Isolation by construction: swapping seats never moves an ordinary agent's draws.
 
 Every ordinary agent draws its order key and a fixed number of choice uniforms from its own
 addressed streams at each turn, whatever state it is in, so its round-0 draws are the same in the
@@ -91,7 +91,7 @@ def _at_node(w: CraftingWorld, aid: int, node_id: str):
 
 
 def test_a_harvest_and_a_blow_draw_from_the_actors_own_address_whoever_acted_before():
-    """Issue 21, item 6: yields and combat swings were keyed by a per-round count that every
+    """Yields and combat swings were keyed by a per-round count that every
     agent's harvest or blow advanced, so an influence agent harvesting first moved the next
     agent's yield. Now agent 1's draws are the same whether or not agent 0 acted at that node or
     mob earlier in the round."""

@@ -1,4 +1,4 @@
-"""Issue 13, item 3: combat, survival, exploration and the atomic trade, each through the world's
+"""Combat, survival, exploration and the atomic trade, each through the world's
 own action path (`execute`, or a round with influence decisions) so failures are logged, not raised."""
 
 from mam_bench.models.crafting import combat, survival

@@ -1,4 +1,4 @@
-"""Issue 15: crafting records name the task and hold what redraws the final picture."""
+"""Crafting records name the task and hold what redraws the final picture."""
 
 from mam_bench.models.crafting.catalog import catalog
 

@@ -1,4 +1,4 @@
-"""Issue 15: the strict action schema; every instance it allows passes the validator."""
+"""The strict action schema; every instance it allows passes the validator."""
 
 import jsonschema
 from mam_bench.models.crafting.actions import strict_schema, validate_action

@@ -1,4 +1,4 @@
-"""Issue 14, acceptance 5: the dashboard sends no key to a server it was not told about, and its
+"""The dashboard sends no key to a server it was not told about, and its
 websocket refuses pages from other origins. A capture server (loopback, OpenAI-compatible)
 counts every request it receives; the dashboard runs with SECRET_TOKEN in its environment."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, item 5: AgentWorld's round-robin reproduction protocol with the real local model
+"""AgentWorld's round-robin reproduction protocol with the real local model
 (gemma-3 270M through llama.cpp, decoding constrained to the strict crafting tool schema): two
 seats, two rounds, each seat asked at its own turn, once per round (plus at most one repair).
 The small model may still choose tools whose preconditions fail; those are logged, never a crash."""

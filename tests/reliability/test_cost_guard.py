@@ -1,4 +1,4 @@
-"""Issue 14, item 8: `--max-cost` is checked before each LLM call, not after the pair, so one run can
+"""`--max-cost` is checked before each LLM call, not after the pair, so one run can
 never overshoot it; an unpriced model cannot be bounded, so it is refused before anything is written."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14: an experiment's `--max-cost` bounds every pair's own calls too. Each LLM pair gets
+"""An experiment's `--max-cost` bounds every pair's own calls too. Each LLM pair gets
 the unreserved rest of the budget as its run's `max_cost`, so even the first pair (run before any
 estimate exists) cannot pass the limit, and a pair stopped by the guard still counts its spend."""
 

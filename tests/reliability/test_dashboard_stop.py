@@ -1,4 +1,4 @@
-"""Issue 23: stopping `mam-bench dashboard` by its PID stops the Solara server too (its port is
+"""Stopping `mam-bench dashboard` by its PID stops the Solara server too (its port is
 free within 5 s), and Solara's POST routes refuse a page from another origin like the websocket."""
 
 from __future__ import annotations

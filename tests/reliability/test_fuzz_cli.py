@@ -1,4 +1,4 @@
-"""Issue 14, acceptance 1: an explicit table of bad inputs across run, landscape, experiment, report,
+"""An explicit table of bad inputs across run, landscape, experiment, report,
 animate, tasks and replay. Each must end in `error: FIELD: ...` (exit 2) or a failed backend
 (exit 3), with no traceback, and leave every existing file and folder exactly as it was.
 
@@ -197,7 +197,7 @@ CASES: list[tuple[str, list[str]]] = [
     ("run param vacancy 1", [*RUN, "--param", "vacancy=1", "--out", "new1"]),
     ("run param size zero", [*RUN, "--param", "size=0", "--out", "new1"]),
     ("run param size text", [*RUN, "--param", "size=big", "--out", "new1"]),
-    # --- the scale of every world is bounded by its parameter model (issue 14, item 8)
+    # --- the scale of every world is bounded by its parameter model
     ("run schelling size 1000", [*RUN, "--param", "size=1000", "--out", "new1"]),
     ("run civil_violence size 1000", ["run", "civil_violence", "--param", "size=1000", "--out", "new1"]),
     ("run boltzmann n 1e6", ["run", "boltzmann", "--param", "n=1000000", "--out", "new1"]),

@@ -1,4 +1,4 @@
-"""Issue 23: `bash scripts/test.sh` says it is installing before the long pip step (a first
+"""`bash scripts/test.sh` says it is installing before the long pip step (a first
 install builds llama-cpp-python for minutes), instead of printing nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 23: nothing overwritten without --force, no folder of the other kind, a resume that
+"""Nothing overwritten without --force, no folder of the other kind, a resume that
 checks everything before it removes anything, duplicates refused, a tamper-evident
 decisions.jsonl, and the tracebacks and unclear messages the probe found."""
 

@@ -1,4 +1,4 @@
-"""Issue 14, item 8: a world's scale (grid side, agent count) is bounded by its parameter model, for
+"""A world's scale (grid side, agent count) is bounded by its parameter model, for
 every registered world and for a user's own Mesa model, so `size=1000` is `error: param.size` (exit 2)
 before anything is written instead of a MemoryError or a run that never ends."""
 

@@ -1,4 +1,4 @@
-"""The Schelling action schema is strict (issue 15): schema-valid means valid, bar occupancy/collision."""
+"""The Schelling action schema is strict: schema-valid means valid, bar occupancy/collision."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Isolation by construction (issue 10, item 1): swapping any set of agents for influence agents
+"""Isolation by construction: swapping any set of agents for influence agents
 leaves every other agent's random draws untouched, under the default `streams=isolated`, whichever
 order the influence claims resolve in (`priority=turn` or `first`)."""
 
@@ -41,7 +41,7 @@ def test_ordinary_draws_do_not_depend_on_who_is_steered(data):
 
 def test_the_pilot_streams_are_not_isolated():
     """The check above has teeth: the pilot's shared permutation draws through no agent stream (so the
-    property's non-empty check fails on it), and `stay` alone then moves seed 22 by +0.36 (issue 10)."""
+    property's non-empty check fails on it), and `stay` alone then moves seed 22 by +0.36."""
     params = {"streams": "pilot"}
     pilot_stay = PairSpec.build(world="schelling", seed=22, params=params, policy="stay")
     assert assert_round0_isolated(pilot_stay) == 0

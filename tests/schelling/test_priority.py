@@ -1,4 +1,4 @@
-"""`priority=turn|first` (issue 21, item 1): under `turn` an influence claim is resolved at its own
+"""`priority=turn|first`: under `turn` an influence claim is resolved at its own
 slot in the round's reservation wave, under `first` (the pilot) before any ordinary agent reserves."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Records redraw the world (issue 15) and readers use structured fields, not text (issue 16)."""
+"""Records redraw the world and readers use structured fields, not text."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Strict swarm action schemas (issue 15, acceptance 5, swarm share): 1,000 instances drawn from
+"""Strict swarm action schemas: 1,000 instances drawn from
 each task's JSON schema all pass the world's own validation (schema-valid means valid)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The CLI writes a complete run directory for every task (issue 4, acceptance 4); params validate."""
+"""The CLI writes a complete run directory for every task; params validate."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The speed paths give the answers of the slow ones they replace (issue 12, item 5).
+"""The speed paths give the answers of the slow ones they replace.
 
 Physics: when no pusher steps into an agent or a body, `resolve` skips the push program; on
 random boards (walls, a pushable prey, 3 to 40 agents) its result must equal the program's.

@@ -29,7 +29,7 @@ def test_pursuit_help_never_costs_a_catch():
 
 
 def test_sync_period_param_reaches_the_heuristic():
-    # issue 16: the period lives in the world's params only and reaches the heuristic through the
+    # the period lives in the world's params only and reaches the heuristic through the
     # observation's facts. At round 6 the clock fires for period 7 ((6 + 1) % 7 == 0), not for 10.
     import numpy as np
     from mam_bench.models.swarm.heuristic import sync_hinder
@@ -47,7 +47,7 @@ def test_sync_period_param_reaches_the_heuristic():
 
 
 def test_every_swarm_default_objective_moves_the_outcome():
-    # issue 15: `mam-bench run W --policy heuristic` with defaults shows a non-zero lift on the
+    # `mam-bench run W --policy heuristic` with defaults shows a non-zero lift on the
     # default seed (0) in all five worlds (synchronization's reference scores 0 there: hinder could
     # not move it, so its default objective is help)
     from mam_bench.models.swarm.params import TASKS

@@ -1,4 +1,4 @@
-"""Isolation in the five swarm worlds (issue 10, acceptance 1, swarm share), under both rule sets.
+"""Isolation in the five swarm worlds, under both rule sets.
 
 Random influence sets driven by a random non-deferring controller leave every ordinary agent's
 round-0 draws as they are in the reference; rule-driven influence agents give lift exactly 0; and

@@ -1,4 +1,4 @@
-"""Null steering is exact for all five tasks (issue 4, acceptance 3): rule-deferred influence
+"""Null steering is exact for all five tasks: rule-deferred influence
 agents give a treatment identical to the reference, round by round, lift 0, audit identity."""
 
 from __future__ import annotations

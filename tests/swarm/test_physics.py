@@ -1,4 +1,4 @@
-"""Physics on hand-built states (issue 4, acceptance 1; issue 12, acceptance 1).
+"""Physics on hand-built states.
 
 Expected outcomes of the issue-12 boards were worked out by hand from upstream's integer program
 (`swarmbench/physics.py` @ c164678, `Node.pass_forward`): maximise the number of moving nodes,

@@ -1,4 +1,4 @@
-"""Task scores on hand-built states (issue 4, acceptance 2). All agents are influence agents so
+"""Task scores on hand-built states. All agents are influence agents so
 the test dictates every action."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`report DIR --analysis swarm`: correlations of the group-dynamics metrics with score and the
-action attribution (issue 24, item 2), on games whose answer is known by construction."""
+action attribution, on games whose answer is known by construction."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The centralized-commander variant (paper App. L.3): agent 0 sees the whole map; messages run
-only between it and the others (issue 24, item 1)."""
+only between it and the others."""
 
 from __future__ import annotations
 

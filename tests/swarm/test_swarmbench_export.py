@@ -1,4 +1,4 @@
-"""`mam-bench export RUN --format swarmbench` writes logs SwarmBench's own reader can read (issue 24, item 3).
+"""`mam-bench export RUN --format swarmbench` writes logs SwarmBench's own reader can read.
 
 `read_upstream` follows the logic of upstream's log readers (analysis/score_agg.py and
 analysis/plot_metrics.py): meta_log.json maps a game key to its meta (the model, the task); the

@@ -1,4 +1,4 @@
-"""SwarmBench's conditions ship as suites that any controller plays (issue 24, item 1)."""
+"""SwarmBench's conditions ship as suites that any controller plays."""
 
 from __future__ import annotations
 

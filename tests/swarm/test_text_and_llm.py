@@ -1,5 +1,5 @@
 """Observation text round-trips, answers parse, and a scripted fake model plays every task
-through the paired runner with records (issue 4, acceptance 6)."""
+through the paired runner with records."""
 
 from __future__ import annotations
 

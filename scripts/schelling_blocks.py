@@ -1,6 +1,6 @@
-"""Per-block tables for notes/schelling.md from the experiment folders of the priority suites.
+"""Per-block tables for docs/results/schelling.md from the experiment folders of the priority suites.
 
-    .venv/bin/python notes/schelling_blocks.py runs/schelling-priority-0-99 runs/schelling-priority-100-199 \
+    .venv/bin/python scripts/schelling_blocks.py runs/schelling-priority-0-99 runs/schelling-priority-100-199 \
         runs/schelling-priority-first-0-99 runs/schelling-priority-first-100-199
 
 For each case and seed block: n, mean, SD and median of the lift, the paired contrasts with `stay`
