@@ -360,8 +360,10 @@ def _f(v: Any, spec: str) -> str:
 def format_summary(summary: pd.DataFrame) -> str:
     """A fixed-width table for the terminal; `*` after a Holm p marks a row outside the family
     (a stratum, an intention-to-treat row, or a mirror, which carries its row's p)."""
+    wc = max([4, *(len(str(c)) for c in summary["case"])])  # names and statuses are never cut
+    ws = max([10, *(len(str(s)) for s in summary["reference_status"])])
     head = (
-        f"{'case':<26s} {'test':<18s} {'ref status':<12s} {'n':>3s} {'inv':>3s} {'err mean/max':>12s} "
+        f"{'case':<{wc}s} {'test':<18s} {'ref status':<{ws}s} {'n':>3s} {'inv':>3s} {'err mean/max':>12s} "
         f"{'mean':>9s} {'median':>9s} {'95% CI':>21s} {'dz':>6s} {'wilcoxon p':>10s} {'0s':>3s} "
         f"{'holm p':>9s} {'tost p':>8s}"
     )
@@ -371,7 +373,7 @@ def format_summary(summary: pd.DataFrame) -> str:
         errors = f"{r.policy_error_mean:.2f}/{r.policy_error_max:.2f}"
         holm_p = _f(r.holm_p, ".4g") + ("" if r.in_family else "*")
         lines.append(
-            f"{str(r.case)[:26]:<26s} {str(r.test)[:18]:<18s} {str(r.reference_status)[:12]:<12s} {r.n:>3d} "
+            f"{str(r.case):<{wc}s} {str(r.test)[:18]:<18s} {str(r.reference_status):<{ws}s} {r.n:>3d} "
             f"{r.invalid:>3d} {errors:>12s} {_f(r.mean, '+.4f'):>9s} {_f(r.median, '+.4f'):>9s} {ci:>21s} "
             f"{_f(r.dz, '+.2f'):>6s} {_f(r.wilcoxon_p, '.4g'):>10s} {r.zeros_dropped:>3d} {holm_p:>9s} "
             f"{_f(r.tost_p, '.4g'):>8s}"

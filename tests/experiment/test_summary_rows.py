@@ -117,3 +117,11 @@ def test_flips_count_each_reference_to_treatment_status() -> None:
 def test_no_flips_table_where_every_run_ends_alike() -> None:
     df = frame(rows("a", LIFTS, reference_status="done", treatment_status="done"))
     assert flips(df).empty and format_flips(flips(df)) == ""
+
+
+def test_the_console_summary_never_cuts_a_case_name_or_a_status() -> None:
+    long_case = "a-case-name-longer-than-any-fixed-column"
+    df = frame(rows(long_case, LIFTS))
+    df["reference_status"] = ["horizon_exhausted", "blocked"] * (len(df) // 2)
+    text = format_summary(summarize(df))
+    assert long_case in text and "horizon_exhausted" in text
