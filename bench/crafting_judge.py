@@ -15,10 +15,9 @@ import statistics
 
 from mam_bench.models.crafting.judge import chained_cce, cohen_kappa
 from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.response_cache import ResponseCache
 from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model
 from mam_bench.steering.llm.options import LLMOptions
-
-from mam_bench.response_cache import ResponseCache
 
 
 def main() -> None:

@@ -31,11 +31,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import mesa
+from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
+
 from mam_bench.models.schelling.fast_kernel import fast_reference_outcome
 from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
-from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
-
 from mam_bench.streams import seeded
 
 BOARD_VACANCIES = ("1/100", "1/40", "1/20", "1/10", "1/5", "1/4", "3/10", "2/5", "1/2")

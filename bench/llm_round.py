@@ -19,12 +19,11 @@ import sys
 import time
 from pathlib import Path
 
-from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.steering.llm import LLMController
-
 from mam_bench.board import CoordinationBoard
 from mam_bench.controller import Request
+from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.runner import run_async
+from mam_bench.steering.llm import LLMController
 
 
 async def one_round(ctl: LLMController, world: SchellingWorld, board: CoordinationBoard) -> float:

@@ -9,6 +9,7 @@ pusher. No world uses it.
 from __future__ import annotations
 
 import numpy as np
+
 from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE
 from mam_bench.models.swarm.physics import AGENT_MASS, FORCE, RESIST, Body, PhysicsResult, push_events
 

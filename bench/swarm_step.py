@@ -16,8 +16,8 @@ import gc
 import time
 
 import physics_greedy  # the greedy solver the program replaced, kept beside its benchmark
-from mam_bench.models.swarm.params import TASKS
 
+from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
 
 

@@ -15,15 +15,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mam_bench.dashboards.figures import RUN_COLOURS, board_keys
-from mam_bench.dashboards.legend import Key, add_legend
-from mam_bench.dashboards.renderers import renderer_for
-from mam_bench.dashboards.replay import held, load_recording
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from PIL import Image
 
+from mam_bench.dashboards.figures import RUN_COLOURS, board_keys
+from mam_bench.dashboards.legend import Key, add_legend
+from mam_bench.dashboards.renderers import renderer_for
+from mam_bench.dashboards.replay import held, load_recording
 from mam_bench.outcome import delta_lift_relative
 
 PANEL = 400  # px, square panels

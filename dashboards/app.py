@@ -11,6 +11,7 @@ import warnings
 from urllib.parse import parse_qs
 
 import solara
+
 from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
 from mam_bench.dashboards.security import install_origin_check
 

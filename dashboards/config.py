@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mam_bench.dashboards.security import check_llm_choice, check_replay_path
-
 from mam_bench.errors import ConfigError
 from mam_bench.registry import default_world, get_world, world_names
 from mam_bench.runner import PairSpec

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import solara
-from mam_bench.dashboards.config import POLICIES, DashConfig, available_worlds
 
+from mam_bench.dashboards.config import POLICIES, DashConfig, available_worlds
 from mam_bench.registry import get_world
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from mam_bench.dashboards.legend import Key, add_legend
-from mam_bench.dashboards.renderers import renderer_for
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+from mam_bench.dashboards.legend import Key, add_legend
+from mam_bench.dashboards.renderers import renderer_for
 
 #: one colour per run, used by every chart and caption
 RUN_COLOURS = {"reference": "#4a4a4a", "treatment": "#d62728"}

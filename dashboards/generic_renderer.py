@@ -13,8 +13,9 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
-from mam_bench.dashboards.legend import Key
 from matplotlib.axes import Axes
+
+from mam_bench.dashboards.legend import Key
 
 
 def _points(row: dict[str, Any]) -> list[tuple[int, float, float]]:

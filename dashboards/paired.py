@@ -10,13 +10,13 @@ import threading
 from typing import Any
 
 import solara
+
 from mam_bench.dashboards.config import DashConfig, build_session
 from mam_bench.dashboards.feed import Feed
 from mam_bench.dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
 from mam_bench.dashboards.playback import play
 from mam_bench.dashboards.renderers import renderer_for
 from mam_bench.dashboards.replay import ReplaySession
-
 from mam_bench.errors import ConfigError
 
 #: rounds per second: the default is watchable, the maximum plays a 100-round pair in 2 s of steps

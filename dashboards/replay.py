@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from mam_bench.dashboards.session import PairInfo, PairState
-
 from mam_bench.errors import ConfigError
 from mam_bench.records import read_jsonl
 

@@ -15,7 +15,6 @@ import statistics
 import typing
 
 from mam_bench.models.crafting.conditions import Condition
-
 from mam_bench.runner import PairSpec, prepare, run_reference
 
 #: AgentWorld, Gemini 3 Flash: (SR %, rounds, chats); `standard` is its vanilla multi-agent row

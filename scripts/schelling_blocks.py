@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
 from mam_bench.models.schelling.agents import IsolatedDraws, ordinary_phase
 
 NUM, DEN = 3, 4  # the suites' threshold (the default 3/4)

@@ -11,8 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mam_bench.models.crafting.catalog import Catalog
 from mesa.discrete_space import CellAgent
+
+from mam_bench.models.crafting.catalog import Catalog
 
 if TYPE_CHECKING:  # pragma: no cover
     from mam_bench.models.crafting.model import CraftingWorld

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mam_bench.models.crafting import survival
-
 from mam_bench.streams import stream
 
 if TYPE_CHECKING:  # pragma: no cover

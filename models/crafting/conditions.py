@@ -26,7 +26,6 @@ from typing import Literal
 
 from mam_bench.models.crafting.catalog import Catalog
 from mam_bench.models.crafting.tasks import AgentSpec, Checkpoint, Target, Task
-
 from mam_bench.streams import stream
 
 Condition = Literal[

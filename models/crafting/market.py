@@ -15,9 +15,9 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from mam_bench.models.crafting import combat, exploration, survival, trading
 from mam_bench.models.crafting.catalog import meets
-
 from mam_bench.streams import agent_stream
 
 if TYPE_CHECKING:  # pragma: no cover

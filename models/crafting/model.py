@@ -13,6 +13,9 @@ import math
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
+from mesa.discrete_space import OrthogonalMooreGrid
+
+from mam_bench.controller import Decision
 from mam_bench.models.crafting import combat, exploration, market, survival, trading
 from mam_bench.models.crafting import metrics as crafting_metrics
 from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
@@ -30,9 +33,6 @@ from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_commu
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
 from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
-from mesa.discrete_space import OrthogonalMooreGrid
-
-from mam_bench.controller import Decision
 from mam_bench.streams import acting, agent_stream, stream
 from mam_bench.world import AuditEntry, Status, SteerableWorld
 
@@ -633,7 +633,6 @@ class CraftingWorld(SteerableWorld):
         from pathlib import Path
 
         from mam_bench.models.crafting.judge import chained_cce, traced_cce
-
         from mam_bench.response_cache import ResponseCache
 
         cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)

@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict
+
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, NO_ROLES_LINE, cuts_communication, oracle_seat
 from mam_bench.models.crafting.tasks import get_task
-from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:  # pragma: no cover
     from mam_bench.models.crafting.model import CraftingWorld

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from mam_bench.models.crafting.conditions import Condition
 from pydantic import Field, field_validator
 
+from mam_bench.models.crafting.conditions import Condition
 from mam_bench.params import WorldParams
 
 #: the world before scarcity: one-step travel, one unit per harvest, refill every 5 rounds

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.models.crafting.actions import strict_schema
-
 from mam_bench.controller import Request
+from mam_bench.models.crafting.actions import strict_schema
 from mam_bench.prompts import WorldPrompts
 
 OBJECTIVES = {

@@ -9,7 +9,6 @@ import statistics
 from pathlib import Path
 
 from mam_bench.models.crafting.tasks import all_tasks
-
 from mam_bench.runner import PairSpec, prepare, run_reference
 
 OUT = Path(__file__).parent / "RESULTS.md"

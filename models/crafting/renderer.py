@@ -8,10 +8,11 @@ from functools import lru_cache
 from typing import Any
 
 import networkx as nx
-from mam_bench.dashboards.legend import Key, add_legend
-from mam_bench.dashboards.ui import component, solara
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+
+from mam_bench.dashboards.legend import Key, add_legend
+from mam_bench.dashboards.ui import component, solara
 
 PRODUCTIVE = ("harvest", "craft", "transfer")
 

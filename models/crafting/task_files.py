@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from mam_bench.models.crafting.tasks import Task, builtin_tasks
 from pydantic import ValidationError
 
 from mam_bench.errors import ConfigError
+from mam_bench.models.crafting.tasks import Task, builtin_tasks
 
 #: a task file's size bound: a task is a page of YAML, not a data set
 MAX_BYTES = 256_000

@@ -10,8 +10,9 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import yaml
-from mam_bench.models.crafting.catalog import DATA, catalog
 from pydantic import BaseModel, ConfigDict, Field
+
+from mam_bench.models.crafting.catalog import DATA, catalog
 
 
 class AgentSpec(BaseModel):

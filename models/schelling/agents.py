@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from mam_bench.models.schelling.seeding import RULE_PURPOSE
 from mesa.discrete_space import CellAgent
 
+from mam_bench.models.schelling.seeding import RULE_PURPOSE
 from mam_bench.streams import agent_stream
 
 GROUPS = ("A", "B")

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+
 from mam_bench.models.schelling.metrics import local_share  # noqa: F401 - the pillar field's height
 
 #: group colours (A, B): Okabe-Ito blue and orange, apart under colour-blindness and in greyscale

@@ -19,12 +19,12 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from mam_bench.models.schelling.compiled_streams import agent_doubles, stream_prefix, uint32_words
-from mam_bench.models.schelling.params import SchellingParams
-from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, RULE_PURPOSE, TIES, stream_words
 from numba import njit
 
 from mam_bench import numba_start
+from mam_bench.models.schelling.compiled_streams import agent_doubles, stream_prefix, uint32_words
+from mam_bench.models.schelling.params import SchellingParams
+from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, RULE_PURPOSE, TIES, stream_words
 from mam_bench.streams import seeded
 
 EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED = 0, 1, 2, 3, 4

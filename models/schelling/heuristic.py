@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from mam_bench.models.schelling.agents import GROUPS, neighbour_counts
-from mam_bench.models.schelling.observe import SchellingObservation
 
 from mam_bench.controller import Controller, Decision, Request
+from mam_bench.models.schelling.agents import GROUPS, neighbour_counts
+from mam_bench.models.schelling.observe import SchellingObservation
 
 _OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 

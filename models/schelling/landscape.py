@@ -8,9 +8,9 @@ imported on the kernel's path (`SchellingLandscape`), which `mam-bench landscape
 from __future__ import annotations
 
 import numpy as np
+
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
-
 from mam_bench.streams import seeded
 
 

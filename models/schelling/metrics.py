@@ -7,6 +7,7 @@ left out in both runs, so they can move OEH only by moving ordinary agents.
 from __future__ import annotations
 
 import numpy as np
+
 from mam_bench.models.schelling.agents import neighbour_counts, satisfied_cells, type_grid
 
 _HALF_OFFSETS = ((0, 1), (1, -1), (1, 0), (1, 1))

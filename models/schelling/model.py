@@ -6,6 +6,10 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
+from mesa.datacollection import DataCollector
+from mesa.discrete_space import OrthogonalMooreGrid
+
+from mam_bench.controller import Decision
 from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
 from mam_bench.models.schelling.agents import (
     GROUPS,
@@ -26,10 +30,6 @@ from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
 from mam_bench.models.schelling.observe import SchellingObservation, render_grid
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
-from mesa.datacollection import DataCollector
-from mesa.discrete_space import OrthogonalMooreGrid
-
-from mam_bench.controller import Decision
 from mam_bench.params import fraction_text
 from mam_bench.streams import seeded
 from mam_bench.world import AuditEntry, Status, SteerableWorld

@@ -6,6 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+
 from mam_bench.dashboards.legend import Key
 from mam_bench.dashboards.ui import component, solara
 from mam_bench.models.schelling.board_image import (
@@ -19,9 +23,6 @@ from mam_bench.models.schelling.board_image import (
     satisfied_grid,
     threshold_of,
 )
-from matplotlib.axes import Axes
-from matplotlib.colors import TwoSlopeNorm
-from matplotlib.figure import Figure
 
 #: the ring on influence actors (on the white vacancies and both group colours)
 INFLUENCE_RING = "#d62728"

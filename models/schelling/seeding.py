@@ -11,8 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 
+from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 from mam_bench.streams import MAGIC, seeded
 
 #: the purpose of an agent's per-round rule stream: it draws (order key, tie key) once (here, not

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from mam_bench.models.swarm.grid import BASE_ACTIONS
 from pydantic import BaseModel, ConfigDict
+
+from mam_bench.models.swarm.grid import BASE_ACTIONS
 
 
 class SwarmAction(BaseModel):

@@ -13,6 +13,11 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, get_args
 
 import numpy as np
+from mesa.datacollection import DataCollector
+from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
+from pydantic import ValidationError
+
+from mam_bench.controller import Decision
 from mam_bench.models.swarm import commander, dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.answer import parse_answer, upstream_answer
@@ -22,11 +27,6 @@ from mam_bench.models.swarm.messages import MessageBus, clip_message
 from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.params import SwarmParams
 from mam_bench.models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
-from mesa.datacollection import DataCollector
-from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
-from pydantic import ValidationError
-
-from mam_bench.controller import Decision
 from mam_bench.streams import RoundDraws, agent_draws, stream
 from mam_bench.world import AuditEntry, SteerableWorld
 

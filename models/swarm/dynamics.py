@@ -7,6 +7,7 @@ from collections import Counter
 from functools import lru_cache
 
 import numpy as np
+
 from mam_bench.models.swarm.embedding import edit_consistency, homogeneity
 from mam_bench.models.swarm.grid import DELTA, MOVES
 

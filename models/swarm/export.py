@@ -16,10 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.grid import SYMBOL
 from mam_bench.models.swarm.params import TASKS
-
-from mam_bench.errors import ConfigError
 
 #: our task names -> upstream's
 TASK_NAMES = {

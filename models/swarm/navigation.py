@@ -6,6 +6,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 
 import numpy as np
+
 from mam_bench.models.swarm.grid import DELTA, MOVES
 
 FAR = 10**6

@@ -23,10 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
+
+from mam_bench.models.swarm.grid import DELTA, MOVES, OPPOSITE
 
 FORCE = 2
 AGENT_MASS = 1

@@ -25,10 +25,9 @@ def _hash(system: str, user: str) -> str:
 
 def replay_prompts(run: Path, result: dict[str, Any]) -> dict[tuple[int, int], str]:
     """(round, actor) -> the decision prompt's user message (SwarmBench logs that one as `prompt`)."""
-    from mam_bench.steering.replay import ReplayController
-
     from mam_bench.prompts import prompts_for
     from mam_bench.runner import PairSpec, Treatment, prepare, run_async
+    from mam_bench.steering.replay import ReplayController
 
     spec_data = json.loads((run / "spec.json").read_text(encoding="utf-8"))
     options = spec_data.get("controller_options") or {}

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.models.swarm.upstream_prompt import reproduction_prompt
-
 from mam_bench.controller import Request
+from mam_bench.models.swarm.upstream_prompt import reproduction_prompt
 from mam_bench.prompts import Parsed, WorldPrompts
 
 #: reproduction mode's system message: upstream's (an agent cooperating on a given task), no objective

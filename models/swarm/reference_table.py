@@ -11,8 +11,8 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from mam_bench.models.swarm.params import TASKS, strategies
 
+from mam_bench.models.swarm.params import TASKS, strategies
 from mam_bench.registry import get_world
 
 #: task -> its ordinary strategies, read from each task's `strategy` parameter

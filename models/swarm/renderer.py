@@ -7,10 +7,11 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from mam_bench.dashboards.legend import Key
-from mam_bench.dashboards.ui import component, solara
 from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
+
+from mam_bench.dashboards.legend import Key
+from mam_bench.dashboards.ui import component, solara
 
 WALL_RGB = (0.25, 0.25, 0.28)
 MARK_COLOURS = {"P": "#8e24aa", "F": "#2e7d32", "N": "#6d4c41"}

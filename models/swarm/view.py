@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
-from mam_bench.models.swarm.grid import BOX, OFF_MAP, SELF, SYMBOL
 from pydantic import BaseModel, ConfigDict
+
+from mam_bench.models.swarm.grid import BOX, OFF_MAP, SELF, SYMBOL
 
 
 @dataclass

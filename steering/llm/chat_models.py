@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from mam_bench.steering.llm.options import LLMOptions
-
 from mam_bench.errors import ConfigError
 from mam_bench.secrets import ENV_NAME
+from mam_bench.steering.llm.options import LLMOptions
 
 if TYPE_CHECKING:  # LangChain is imported only when a model is built
     from langchain_core.language_models.chat_models import BaseChatModel

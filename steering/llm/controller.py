@@ -18,9 +18,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from mam_bench.steering.llm.chat_models import FALLBACK, api_key_from_env, build_chat_model, structured
-from mam_bench.steering.llm.options import LLMOptions
-from mam_bench.steering.llm.transport import Liveness, RetryPolicy, TransportError, call_with_retries
 from pydantic import ValidationError
 
 from mam_bench.controller import Controller, Decision, Request
@@ -29,6 +26,9 @@ from mam_bench.pricing import PriceTable, Totals
 from mam_bench.prompts import prompts_for
 from mam_bench.response_cache import ResponseCache, cache_key
 from mam_bench.secrets import secrets_in_env
+from mam_bench.steering.llm.chat_models import FALLBACK, api_key_from_env, build_chat_model, structured
+from mam_bench.steering.llm.options import LLMOptions
+from mam_bench.steering.llm.transport import Liveness, RetryPolicy, TransportError, call_with_retries
 
 RAW_KEEP = 2000  # characters of an answer kept in decisions.jsonl
 PROVIDER_MODEL_KEEP = 200  # characters of the provider's model name kept

@@ -4,11 +4,11 @@ DataCollector holds the setup state plus one row per round."""
 from __future__ import annotations
 
 import pytest
-from mam_bench.steering.random_policy import RandomController
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.registry import world_names
 from mam_bench.runner import PairSpec, prepare, run_async, run_reference, run_treatment
+from mam_bench.steering.random_policy import RandomController
 
 ROUNDS = 6
 

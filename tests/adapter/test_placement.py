@@ -5,8 +5,8 @@ import subprocess
 import sys
 
 import pytest
-from mam_bench.models.voter.model import VoterWorld
 
+from mam_bench.models.voter.model import VoterWorld
 from mam_bench.placement import id_ranges, placement_line
 from mam_bench.registry import get_world, world_names
 from mam_bench.runner import PairSpec, prepare

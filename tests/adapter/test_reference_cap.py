@@ -2,7 +2,6 @@
 treatment horizon until the process rests, so a settled lift can show what persists."""
 
 from mam_bench.models.voter.model import VoterWorld
-
 from mam_bench.runner import PairSpec, prepare, run_pair
 
 

@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
-from mam_bench.models.voter.model import VoterWorld
 
 from mam_bench.cli import main
 from mam_bench.commands.run import format_result
+from mam_bench.models.voter.model import VoterWorld
 from mam_bench.runner import PairSpec, prepare, run_pair
 from mam_bench.world import SteerableWorld
 

@@ -3,10 +3,9 @@ objective's lift on it, records it as the pair's metric, and reports the other o
 
 import asyncio
 
+from mam_bench.controller import Request
 from mam_bench.models.crafting.heuristic import InequalityHeuristic
 from mam_bench.models.crafting.model import CraftingWorld
-
-from mam_bench.controller import Request
 from mam_bench.runner import PairSpec, run_pair
 
 SHORT = {"task": "forge_vanguard", "rounds": 10}

@@ -5,9 +5,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from mam_bench.models.crafting.model import CraftingWorld
-
 from mam_bench.controller import Controller, Decision, Request
+from mam_bench.models.crafting.model import CraftingWorld
 
 
 class ScriptedLLM(Controller):

@@ -3,7 +3,6 @@
 import statistics
 
 from mam_bench.models.crafting.params import STATIC_WORLD
-
 from mam_bench.runner import PairSpec, run_pair
 
 

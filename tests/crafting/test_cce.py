@@ -6,7 +6,6 @@ from fractions import Fraction
 
 from mam_bench.models.crafting.metrics import cce, chat_edges, contributing
 from mam_bench.models.crafting.params import STATIC_WORLD
-
 from mam_bench.runner import PairSpec, prepare, run_treatment
 from tests.crafting.scripted import ScriptedLLM
 
@@ -119,6 +118,7 @@ def test_failed_task_scores_zero():
 
 def test_llm_judge_hook_for_chat_edges_records_its_model():
     from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
     from mam_bench.models.crafting.metrics import collaboration, judge_chat_edges
 
     world = _run(_staff_script())

@@ -4,7 +4,6 @@ built from the judged world's own causal graph, so its expected answers are know
 
 from mam_bench.models.crafting.metrics import success_actions
 from mam_bench.models.crafting.model import CraftingWorld
-
 from mam_bench.runner import PairSpec, run_pair
 from tests.crafting.test_judge import ScriptedJudge, _finished, _graph
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import typing
 
 import pytest
+
 from mam_bench.models.crafting.conditions import Condition
 from mam_bench.models.crafting.model import CraftingWorld
-
 from mam_bench.runner import PairSpec, run_pair
 
 CONDITIONS = typing.get_args(Condition)

@@ -9,9 +9,9 @@ nothing to the ordinary seats' own-work count that `accelerate` is scored on.
 from __future__ import annotations
 
 import pytest
+
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
-
 from mam_bench.runner import PairSpec, run_pair
 from mam_bench.status import Status
 

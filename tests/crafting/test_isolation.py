@@ -8,10 +8,10 @@ reference and in a treatment whose influence agents do anything at all.
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mam_bench.models.crafting.model import CraftingWorld
-from mam_bench.models.crafting.tasks import all_tasks, task_names
 
 from mam_bench.controller import Decision
+from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.tasks import all_tasks, task_names
 from mam_bench.runner import PairSpec, run_pair
 from mam_bench.streams import record_draws
 

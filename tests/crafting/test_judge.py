@@ -12,10 +12,10 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+
 from mam_bench.models.crafting.judge import chained_cce, cohen_kappa
 from mam_bench.models.crafting.metrics import chat_edges, success_actions
 from mam_bench.models.crafting.model import CraftingWorld
-
 from mam_bench.response_cache import ResponseCache
 
 

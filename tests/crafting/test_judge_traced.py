@@ -11,10 +11,10 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+
 from mam_bench.models.crafting.judge import MAX_CONTRIBUTORS, RECIPE_CHARS, traced_cce
 from mam_bench.models.crafting.metrics import success_actions
 from mam_bench.models.crafting.observe import relevant_context
-
 from tests.crafting.test_judge import _finished, _graph
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from mam_bench.models.crafting.actions import TOOLS
 from mam_bench.models.crafting.legal import legal_actions, random_legal_action
 from mam_bench.models.crafting.model import CraftingWorld, _precondition
-
 from mam_bench.runner import step_reference
 
 #: tasks whose runs reach combat, food, exploration and trade, under two conditions

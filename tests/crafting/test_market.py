@@ -65,9 +65,8 @@ def test_outcomes_vary_across_seeds_and_shared_plan_stays_available():
 
 
 def test_failure_tags_count_what_the_log_shows():
-    from mam_bench.models.crafting.metrics import failure_tags
-
     from mam_bench.controller import Decision
+    from mam_bench.models.crafting.metrics import failure_tags
 
     w = CraftingWorld(task="forge_vanguard", seed=4, influence_ids=(9,))
     for _ in range(5):  # the leader seat sleeps five times: sleeps 3, 4 and 5 are idle

@@ -1,9 +1,9 @@
 """Null steering is exact on every task: rule-deferring influence agents act as the ordinary rule."""
 
 import pytest
+
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
-
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 

@@ -1,10 +1,10 @@
 """The primary metric `progress`: area under the PSR curve over the budget, held after the run ends."""
 
 import pytest
+
 from mam_bench.models.crafting.metrics import progress
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.params import STATIC_WORLD
-
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference
 
 PLAN = {"task": "forge_vanguard", "strategy": "shared_plan", **STATIC_WORLD}

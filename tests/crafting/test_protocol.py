@@ -12,12 +12,12 @@ import pytest
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from mam_bench.models.crafting.model import CraftingWorld
-from mam_bench.models.crafting.tasks import all_tasks
-from mam_bench.steering.llm.controller import LLMController
 
 from mam_bench.controller import Controller, Decision
+from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.models.crafting.tasks import all_tasks
 from mam_bench.runner import PairSpec, prepare, run_pair, run_treatment
+from mam_bench.steering.llm.controller import LLMController
 from tests.crafting.test_reproduction import PARAMS as REPRO
 from tests.crafting.test_reproduction import _script
 

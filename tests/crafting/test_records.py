@@ -1,7 +1,6 @@
 """Crafting records name the task and hold what redraws the final picture."""
 
 from mam_bench.models.crafting.catalog import catalog
-
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, prepare, run_pair
 

@@ -8,9 +8,9 @@ exercises every action type and is recorded and scored like an LLM run.
 import json
 
 import pytest
+
 from mam_bench.models.crafting.actions import TOOLS
 from mam_bench.models.crafting.model import CraftingWorld
-
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 from tests.crafting.scripted import ScriptedLLM

@@ -1,8 +1,8 @@
 """The strict action schema; every instance it allows passes the validator."""
 
 import jsonschema
-from mam_bench.models.crafting.actions import strict_schema, validate_action
 
+from mam_bench.models.crafting.actions import strict_schema, validate_action
 from mam_bench.schema_draws import draw_instances
 
 SCHEMA = strict_schema()

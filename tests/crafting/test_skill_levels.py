@@ -6,7 +6,6 @@ from __future__ import annotations
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
-
 from mam_bench.runner import PairSpec, prepare, run_reference
 
 

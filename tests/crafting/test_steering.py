@@ -3,10 +3,9 @@
 import json
 import statistics
 
+from mam_bench.controller import Decision
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.params import STATIC_WORLD
-
-from mam_bench.controller import Decision
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from mam_bench.models.crafting.table2 import agentworld_table
 
 from mam_bench.errors import ConfigError
+from mam_bench.models.crafting.table2 import agentworld_table
 
 
 def pair(folder: Path, name: str, seed: int, condition: str, who: dict, ref: dict, tre: dict) -> None:

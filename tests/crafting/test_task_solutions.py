@@ -8,6 +8,7 @@ state. The empty trajectory is the same world before any round is played.
 """
 
 import pytest
+
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks, task_names
 

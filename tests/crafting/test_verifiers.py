@@ -1,6 +1,7 @@
 """Every task's verifier on hand-built final states: pass, fail, and partial checkpoints."""
 
 import pytest
+
 from mam_bench.models.crafting.tasks import all_tasks, checkpoint_progress, psr, verify
 
 

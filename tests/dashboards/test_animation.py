@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from mam_bench.dashboards import animation
 
+from mam_bench.dashboards import animation
 from mam_bench.runner import PairSpec, run_pair
 
 

@@ -4,10 +4,10 @@ or clipped, axes that fit the metric, and crafting sites that never move."""
 from __future__ import annotations
 
 import pytest
+
 from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
 from mam_bench.dashboards.figures import board_figure, is_share, metrics_figure
 from mam_bench.dashboards.renderers import renderer_for
-
 from tests.dashboards.figure_checks import clipped_texts, legend_labels, overlapping_texts
 
 ROUNDS = 4

@@ -4,8 +4,9 @@ its colour bar; the 3-D surface only on request."""
 from __future__ import annotations
 
 import pandas as pd
-from mam_bench.dashboards.landscape import landscape_figure, load_landscape
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from mam_bench.dashboards.landscape import landscape_figure, load_landscape
 
 
 def _csv(tmp_path, thresholds, vacancies):

@@ -6,10 +6,10 @@ import concurrent.futures
 from pathlib import Path
 
 import pytest
+
 from mam_bench.dashboards.config import DashConfig, build_session, to_spec
 from mam_bench.dashboards.replay import ReplaySession, held
 from mam_bench.dashboards.session import PairSession
-
 from mam_bench.errors import ConfigError
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec
@@ -70,7 +70,6 @@ def test_llm_controller_from_the_dashboard_reaches_a_loopback_server(monkeypatch
     """The dashboard's llm choice (model string, base URL, key variable) drives real calls."""
     from mam_bench.dashboards.config import DashConfig, to_spec
     from mam_bench.dashboards.session import PairSession
-
     from tests.support.openai_server import OpenAIServer, schelling_reply
 
     monkeypatch.setenv("DASH_TEST_KEY", "sk-dashboard-test")

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from mam_bench.dashboards.figures import board_figure, board_keys
-from mam_bench.dashboards.generic_renderer import PALETTE, StateColours
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+from mam_bench.dashboards.figures import board_figure, board_keys
+from mam_bench.dashboards.generic_renderer import PALETTE, StateColours
 from mam_bench.runner import PairSpec, run_pair
 
 

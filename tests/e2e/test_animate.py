@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mam_bench.dashboards.animation import panel_boxes
 from PIL import Image
 
+from mam_bench.dashboards.animation import panel_boxes
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 

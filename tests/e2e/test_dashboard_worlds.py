@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
-from mam_bench.dashboards.figures import board_figure, metrics_figure
 from playwright.sync_api import expect
 
+from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
+from mam_bench.dashboards.figures import board_figure, metrics_figure
 from tests.dashboards.figure_checks import clipped_texts, legend_labels, overlapping_texts
 from tests.e2e.pages import (
     boards_render,

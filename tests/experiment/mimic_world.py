@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from mam_bench.models.schelling.model import SchellingWorld
-
 from mam_bench.streams import agent_stream
 from mam_bench.world import SteerableWorld
 

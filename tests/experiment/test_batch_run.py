@@ -15,8 +15,9 @@ from mam_bench.runner import PairSpec, prepare, run_reference
 def test_batch_run_equals_runner_reference() -> None:
     method = multiprocessing.get_start_method(allow_none=True)
     import mesa  # noqa: F401  (importing batch_run forces the spawn start method)
-    from mam_bench.models.schelling.model import SchellingWorld
     from mesa.batchrunner import batch_run
+
+    from mam_bench.models.schelling.model import SchellingWorld
 
     try:
         rows = batch_run(

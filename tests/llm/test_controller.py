@@ -12,13 +12,13 @@ from typing import Any
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage
-from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.steering.llm import LLMController
 
 from mam_bench.answers import first_json
 from mam_bench.controller import Request
+from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.steering.llm import LLMController
 from tests.llm.scripted import ScriptedChatModel
 
 IDS = [0, 1, 2, 3, 150, 151, 152, 153]

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from mam_bench.steering.llm.options import LLMOptions
 
 from mam_bench.errors import BackendFailed
+from mam_bench.steering.llm.options import LLMOptions
 from tests.llm.conftest import KEY_ENV, run_llm
 from tests.llm.scripted import server_reply
 from tests.support.cli import cli_in_process, llm_pair_args

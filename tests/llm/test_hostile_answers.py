@@ -8,10 +8,10 @@ import json
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
-from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.steering.llm import LLMController
 
 from mam_bench.controller import Decision, Request
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.steering.llm import LLMController
 from mam_bench.world import FAILED_OUTCOMES
 
 IDS = [0, 1, 150, 151]

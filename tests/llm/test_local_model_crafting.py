@@ -13,8 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import jsonschema
-from mam_bench.models.crafting.actions import strict_schema
 
+from mam_bench.models.crafting.actions import strict_schema
 from mam_bench.records import read_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,10 +4,10 @@ than the pilot-style rendering (characters; tokens under gemma-3's own tokenizer
 from __future__ import annotations
 
 import pytest
-from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.models.schelling.observe import SchellingObservation
 
 from mam_bench.controller import Decision
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.models.schelling.observe import SchellingObservation
 
 IDS = [*range(8), *range(150, 158)]
 

@@ -15,11 +15,11 @@ import pytest
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from mam_bench.steering.llm import LLMController
 
 from mam_bench.records import read_jsonl
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.steering.llm import LLMController
 from tests.crafting.test_reproduction import PARAMS as CRAFT_PARAMS
 from tests.crafting.test_reproduction import _script as crafting_script
 

@@ -8,10 +8,10 @@ import time
 from typing import Any
 
 import pytest
-from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.steering.llm import LLMController
 
 from mam_bench.controller import Request
+from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.steering.llm import LLMController
 from tests.llm.conftest import KEY_ENV
 from tests.support.openai_server import OpenAIServer
 

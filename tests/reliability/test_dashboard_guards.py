@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from mam_bench.dashboards.config import DashConfig, to_spec
 from mam_bench.dashboards.security import ENV_ALLOW_KEYS, ENV_ALLOW_URLS, ENV_REPLAY_DIR, origin_allowed
-
 from mam_bench.errors import ConfigError
 
 LLM = dict(world="schelling", policy="llm", model="openai:gpt-4o-mini")

@@ -73,8 +73,9 @@ def test_a_signal_to_the_command_frees_the_port(sig, tmp_path):
 
 
 def test_the_post_routes_check_the_origin(monkeypatch):
-    from mam_bench.dashboards.security import install_origin_check
     from starlette.testclient import TestClient
+
+    from mam_bench.dashboards.security import install_origin_check
 
     install_origin_check()
     from solara.server import starlette as server

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from mam_bench.models.schelling.observe import SchellingObservation
-from mam_bench.steering.random_policy import RandomController
-
 from mam_bench.runner import PairSpec, prepare, run_treatment
+from mam_bench.steering.random_policy import RandomController
 
 
 def test_compact_text_round_trips_and_is_shorter_than_naive():

@@ -6,9 +6,9 @@ from __future__ import annotations
 import statistics
 
 import pytest
+
 from mam_bench.models.schelling.landscape import reference_outcome
 from mam_bench.models.schelling.params import SchellingParams
-
 from mam_bench.runner import PairSpec, run_pair
 
 

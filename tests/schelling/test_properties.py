@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mam_bench.models.schelling.metrics import edge_homophily
 
 from mam_bench.controller import Controller, Decision, Request
+from mam_bench.models.schelling.metrics import edge_homophily
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference, run_treatment
 
 THRESHOLDS = ["0", "1/4", "1/3", "1/2", "3/5", "2/3", "3/4", "4/5", "6/7", "1"]

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mam_bench.models.schelling.observe import render_grid
-from mam_bench.models.schelling.params import SchellingParams
 
 from mam_bench.errors import ConfigError
+from mam_bench.models.schelling.observe import render_grid
+from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.records import RunRecords
 from mam_bench.registry import make_controller
 from mam_bench.runner import PairSpec, prepare, run_treatment

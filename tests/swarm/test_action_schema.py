@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
-from mam_bench.models.swarm.params import TASKS
 
 from mam_bench.controller import Decision
+from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
 from mam_bench.schema_draws import draw_instances
 

@@ -6,9 +6,9 @@ import json
 import subprocess
 
 import pytest
-from mam_bench.models.swarm.params import TASKS
 
 from mam_bench.errors import ConfigError
+from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
 
 WORLDS = list(TASKS)

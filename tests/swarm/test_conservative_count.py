@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from mam_bench.controller import Decision
 from mam_bench.models.swarm.flocking.model import FlockingWorld
 from mam_bench.models.swarm.params import TASKS
 from mam_bench.models.swarm.pursuit.model import PursuitWorld
 from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
-
-from mam_bench.controller import Decision
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
 

@@ -14,11 +14,12 @@ import math
 
 import numpy as np
 import pytest
+from scipy.sparse.csgraph import connected_components
+
 from mam_bench.models.swarm import physics
 from mam_bench.models.swarm.dynamics import DynamicsTracker, _count_components, ginis
 from mam_bench.models.swarm.grid import BASE_ACTIONS
 from mam_bench.models.swarm.layouts import walled
-from scipy.sparse.csgraph import connected_components
 
 
 def _board(rng: np.random.Generator, size: int, n: int):

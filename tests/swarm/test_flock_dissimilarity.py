@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.optimize import linear_sum_assignment
+
 from mam_bench.models.swarm.flocking.assignment import INF, cost_matrix, solve
 from mam_bench.models.swarm.flocking.metrics import EXHAUSTIVE_BUDGET, Dissimilarity, hollow_square
-from scipy.optimize import linear_sum_assignment
 
 
 def _plain_cost(agents, targets, t, scale):

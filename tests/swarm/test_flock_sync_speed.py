@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from mam_bench.models.swarm.flocking.metrics import _cost, best_fit, hollow_square
 from mam_bench.models.swarm.flocking.model import FlockingWorld
 from mam_bench.models.swarm.grid import manhattan

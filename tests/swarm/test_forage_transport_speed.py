@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from mam_bench.models.swarm.foraging.metrics import settle, within_reach
 from mam_bench.models.swarm.grid import chebyshev
 from mam_bench.models.swarm.layouts import walled

@@ -32,6 +32,7 @@ def test_sync_period_param_reaches_the_heuristic():
     # the period lives in the world's params only and reaches the heuristic through the
     # observation's facts. At round 6 the clock fires for period 7 ((6 + 1) % 7 == 0), not for 10.
     import numpy as np
+
     from mam_bench.models.swarm.heuristic import sync_hinder
     from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
 
@@ -64,6 +65,7 @@ def test_sync_help_is_the_deciding_vote():
     # is lit "on": pooled, the team sees 3 on vs 1 off, so it keeps "on" and stands still next to
     # the dissenter (Chebyshev 1), whose view is then 3 on vs 1 off and its vote flips it.
     import numpy as np
+
     from mam_bench.models.swarm.heuristic import sync_help_batch
     from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
 

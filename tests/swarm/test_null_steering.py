@@ -7,11 +7,11 @@ import asyncio
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mam_bench.models.swarm.params import TASKS, strategies
-from mam_bench.steering.rule import RuleController
 
+from mam_bench.models.swarm.params import TASKS, strategies
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference, run_treatment
+from mam_bench.steering.rule import RuleController
 
 #: task -> its ordinary strategies, read from each task's `strategy` parameter
 STRATEGIES = {task: list(strategies(get_world(task).Params)) for task in TASKS}
@@ -55,9 +55,8 @@ def test_null_steering_every_world_default_params():
 
 def test_deferring_influence_agent_does_not_shift_others():
     """A steered agent changes only its own draws: the others' first-round actions are unchanged."""
-    from mam_bench.models.swarm.pursuit.model import PursuitWorld
-
     from mam_bench.controller import Decision
+    from mam_bench.models.swarm.pursuit.model import PursuitWorld
 
     ref = PursuitWorld(seed=3, strategy="greedy")
     tre = PursuitWorld(PursuitWorld.Params(strategy="greedy"), seed=3, influence_ids=[0])

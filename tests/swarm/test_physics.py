@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mam_bench.models.swarm.physics import Body, resolve
 
 from bench import physics_greedy
+from mam_bench.models.swarm.physics import Body, resolve
 
 
 def run(static, agents, actions, bodies=()):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from mam_bench.models.swarm.grid import EMPTY, WALL
 from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.navigation import bfs

@@ -8,12 +8,12 @@ import json
 import math
 
 import numpy as np
+
+from mam_bench.cli import main
 from mam_bench.models.swarm.analysis.attribution import attribute
 from mam_bench.models.swarm.analysis.correlations import correlations, increase
 from mam_bench.models.swarm.analysis.embeddings import message_embedder
 from mam_bench.models.swarm.analysis.games import Game, distinct
-
-from mam_bench.cli import main
 
 
 def _game(i: int, score: float, entropy: float, rounds: list[dict] | None = None) -> Game:

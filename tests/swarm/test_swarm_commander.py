@@ -4,8 +4,8 @@ only between it and the others."""
 from __future__ import annotations
 
 import numpy as np
-from mam_bench.models.swarm.messages import MessageBus
 
+from mam_bench.models.swarm.messages import MessageBus
 from mam_bench.registry import get_world
 
 

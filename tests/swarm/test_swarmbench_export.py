@@ -100,7 +100,6 @@ def test_unknown_format_is_a_named_error(run_dir, tmp_path, capsys):
 
 def test_keep_prompts_stores_the_prompts_the_model_was_sent(tmp_path):
     from mam_bench.models.swarm.prompts import OBJECTIVES, REPRODUCTION_SYSTEM
-
     from tests.support.openai_server import OpenAIServer
 
     run = tmp_path / "llm"

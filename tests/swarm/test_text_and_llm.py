@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from itertools import cycle
 
 import pytest
-from mam_bench.models.swarm.answer import AnswerError, parse_answer
 
 from mam_bench.controller import Controller, Decision, Request
+from mam_bench.models.swarm.answer import AnswerError, parse_answer
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from mam_bench.models.swarm.analysis.embeddings import DIM
 from mam_bench.models.swarm.analysis.games import Game, distinct
 

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
 from mam_bench.models.swarm.analysis.games import Game
 
 PHYSICAL = (

@@ -11,6 +11,7 @@ import importlib.util
 from collections.abc import Callable
 
 import numpy as np
+
 from mam_bench.models.swarm.embedding import embed
 
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"

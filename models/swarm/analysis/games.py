@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mam_bench.models.swarm.params import TASKS
-
 from mam_bench.errors import ConfigError
+from mam_bench.models.swarm.params import TASKS
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.analysis.attribution import attribute
 from mam_bench.models.swarm.analysis.correlations import POOLED, correlations
 from mam_bench.models.swarm.analysis.embeddings import message_embedder
 from mam_bench.models.swarm.analysis.games import distinct, load_games
-
-from mam_bench.errors import ConfigError
 
 TITLES = {
     "physical": "Physical dynamics vs score (game mean of each metric; Pearson r, p, n games)",

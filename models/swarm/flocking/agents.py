@@ -10,6 +10,7 @@ restricted to placements inside the walls; each agent steps toward its own slot.
 from __future__ import annotations
 
 import numpy as np
+
 from mam_bench.models.swarm.navigation import LazyRng, toward
 
 #: a distance no free slot reaches: marks slots another agent holds

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_free_slots, slot_rule
@@ -17,7 +18,6 @@ from mam_bench.models.swarm.flocking.observe import FlockingObservation
 from mam_bench.models.swarm.flocking.params import FlockingParams
 from mam_bench.models.swarm.layouts import free_cells, place, upstream_flocking
 from mam_bench.models.swarm.navigation import LazyRng, wander
-
 from mam_bench.status import Status
 
 

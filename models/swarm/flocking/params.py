@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from mam_bench.models.swarm.params import SwarmParams
 from pydantic import Field
+
+from mam_bench.models.swarm.params import SwarmParams
 
 
 class FlockingParams(SwarmParams):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
+
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.foraging.actions import ForagingAction
 from mam_bench.models.swarm.foraging.agents import forage_rule

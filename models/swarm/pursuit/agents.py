@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
+
 from mam_bench.models.swarm.grid import DELTA, MOVES, chebyshev, manhattan
 from mam_bench.models.swarm.navigation import FAR, LazyRng, downhill, toward, wander
-from scipy.optimize import linear_sum_assignment
 
 
 @dataclass

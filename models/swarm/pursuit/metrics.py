@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from mam_bench.models.swarm.grid import EMPTY, WALL
 
 

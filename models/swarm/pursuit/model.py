@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
@@ -21,7 +22,6 @@ from mam_bench.models.swarm.pursuit.agents import GreedyPlan, SlotFields, greedy
 from mam_bench.models.swarm.pursuit.metrics import captured, threat
 from mam_bench.models.swarm.pursuit.observe import PursuitObservation
 from mam_bench.models.swarm.pursuit.params import PursuitParams
-
 from mam_bench.streams import stream
 
 

@@ -13,6 +13,7 @@ H = agents + 0.9 walls over grid[i-4:i+4, j-4:j+4] (clipped at 0), the cell itse
 from __future__ import annotations
 
 import numpy as np
+
 from mam_bench.models.swarm.grid import EMPTY, WALL
 
 #: upstream's (drow, dcol) order for each of the two steps

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.layouts import free_cells, place
 from mam_bench.models.swarm.navigation import LazyRng

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA
@@ -20,7 +21,6 @@ from mam_bench.models.swarm.transport.agents import transport_plan, transport_ru
 from mam_bench.models.swarm.transport.metrics import escape_bonus
 from mam_bench.models.swarm.transport.observe import TransportObservation
 from mam_bench.models.swarm.transport.params import TransportParams
-
 from mam_bench.status import Status
 
 BOX_MASS = 5
