@@ -189,18 +189,11 @@ def cost_gate(suite: Any, entry: Any, args: argparse.Namespace) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from mam_bench.commands.experiment import _finite, check_table
-    from mam_bench.experiment.executors import MAX_JOBS
+    from mam_bench.commands.experiment import check_limits, check_table
     from mam_bench.experiment.run_suite import MAX_ATTEMPTS, check_provenance, run_experiment
     from mam_bench.run_dir import check_out_dir
 
-    _finite("max_cost", args.max_cost)
-    if args.max_calls is not None and args.max_calls < 0:
-        raise ConfigError("max_calls", "must not be negative")
-    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
-        raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
-    if args.address and args.executor == "local":
-        raise ConfigError("address", "only the ray executor takes an address")
+    check_limits(args)
     out = Path(args.out)
     check_out_dir(out)
     check_table(out / "table.csv")

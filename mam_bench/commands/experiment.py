@@ -144,8 +144,20 @@ def _finite(name: str, value: float | None) -> None:
         raise ConfigError(name, f"must be a finite non-negative number, got {value}")
 
 
-def handle(args: argparse.Namespace) -> int:
+def check_limits(args: argparse.Namespace) -> None:
+    """The budget and executor flags `experiment` and `benchmark` share, checked before any work."""
     from mam_bench.experiment.executors import MAX_JOBS
+
+    _finite("max_cost", args.max_cost)
+    if args.max_calls is not None and args.max_calls < 0:
+        raise ConfigError("max_calls", "must not be negative")
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
+    if args.address and args.executor == "local":
+        raise ConfigError("address", "only the ray executor takes an address")
+
+
+def handle(args: argparse.Namespace) -> int:
     from mam_bench.experiment.run_suite import MAX_ATTEMPTS, run_experiment
     from mam_bench.experiment.stats import format_flips, format_summary
     from mam_bench.run_dir import check_out_dir, non_empty, refuse_other_kind
@@ -154,13 +166,7 @@ def handle(args: argparse.Namespace) -> int:
     non_empty(args.out, "out")
     check_out_dir(Path(args.out))
     refuse_other_kind(Path(args.out), "experiment")
-    _finite("max_cost", args.max_cost)
-    if args.max_calls is not None and args.max_calls < 0:
-        raise ConfigError("max_calls", "must not be negative")
-    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
-        raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
-    if args.address and args.executor == "local":
-        raise ConfigError("address", "only the ray executor takes an address")
+    check_limits(args)
     check_table(Path(args.out) / "table.csv")
     overrides = {"policy": args.policy, "model": args.model, "seeds": args.seeds}
     suite = read_suite(args.suite, overrides)  # validated whole before anything runs
