@@ -19,15 +19,15 @@ import os
 import re
 import shutil
 import signal
-import site
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.support.install import fresh_venv, wheel
 
 ROOT = Path(__file__).resolve().parents[2]
 USER = Path(__file__).resolve().parent / "user_model"
@@ -49,34 +49,16 @@ def _run(*cmd: str | Path, cwd: Path | None = None, check: bool = True) -> subpr
 
 
 def _wheel(source: Path, out: Path) -> Path:
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", out, source)
-    return next(out.glob("*.whl"))
+    return wheel(source, out, env=_child_env())
 
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv holding a regular (non-editable) install of mam-bench and of the user's package."""
     tmp = tmp_path_factory.mktemp("install")
-    base = Path(getattr(sys, "_base_executable", sys.executable))
-    _run(base, "-m", "venv", tmp / "venv")
-    py = tmp / "venv" / "bin" / "python"
-    # The dependencies come from the test interpreter's own site directories (the project's .venv,
-    # and the base Python's when that venv includes it), named in a .pth file: a directory named
-    # there joins sys.path after the new venv's own, but its .pth files are not run, so the
-    # checkout's editable mam_bench stays invisible and only the wheel's is imported. (A
-    # --system-site-packages venv would see the base Python's packages only: nothing, under
-    # Debian's /usr/bin/python3.)
-    site_dir = next((tmp / "venv" / "lib").glob("python3*/site-packages"))
-    deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
-    (site_dir / "zz_test_dependencies.pth").write_text("\n".join(deps) + "\n")
     # the data files pip writes into a venv's prefix when it installs the dependencies there
-    # (widget registrations, Solara's offline CDN copy): copy the test interpreter's, as an
-    # ordinary install would have them
-    for data in ("etc/jupyter", "share/jupyter", "share/solara"):
-        for prefix in (Path(sys.prefix), Path(sys.base_prefix)):
-            if (prefix / data).is_dir():
-                shutil.copytree(prefix / data, tmp / "venv" / data, dirs_exist_ok=True)
-                break
+    # (widget registrations, Solara's offline CDN copy), as an ordinary install would have them
+    py = fresh_venv(tmp / "venv", ("etc/jupyter", "share/jupyter", "share/solara"), env=_child_env())
     _run(py, "-m", "pip", "install", "--no-deps", "--no-index", _wheel(ROOT, tmp / "dist"))
     pkg = tmp / "user-package"
     (pkg / "rumour").mkdir(parents=True)
