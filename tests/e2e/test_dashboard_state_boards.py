@@ -42,7 +42,29 @@ def _colours(page, run: str) -> Counter:
 
 
 def _state_pixels(counts: Counter, colours: list[tuple[int, int, int]]) -> list[int]:
-    return [counts.get(c, 0) for c in colours]
+    """Pixels per state colour, as the browser shows them: a dot's fill may come out lighter than
+    its palette value (a fade, scaling), so a pixel value counts for the state colour whose hue it has;
+    a state's fill is its most common such value (anti-aliased edges spread over many values)."""
+
+    def hue_of(p: tuple[int, int, int]) -> int | None:
+        spread = max(p) - min(p)
+        if spread < 60:  # white, grey, black: background, axes and text
+            return None
+        dist = [sum((x / max(p) - y / max(c)) ** 2 for x, y in zip(p, c)) for c in colours]
+        best = min(range(len(colours)), key=dist.__getitem__)
+        return best if dist[best] < 0.15 else None
+
+    fills = [0] * len(colours)  # the state's solid fill: its most common pixel value (edges are many values)
+    for p, n in counts.items():
+        k = hue_of(p)
+        if k is not None:
+            fills[k] = max(fills[k], n)
+    return fills
+
+
+def _close(a: list[int], b: list[int], share: float) -> bool:
+    """Every state's pixel count within `share` of the other board's."""
+    return all(abs(x - y) <= share * max(x, y, 1) for x, y in zip(a, b))
 
 
 def _hex(c: str) -> tuple[int, int, int]:
@@ -60,14 +82,16 @@ def test_user_world_boards_differ_once_runs_diverge(user_server, browser, shots:
         round_is(page, 0)
         state = [_hex(c) for c in PALETTE[:3]]  # I, S (present at setup), then the palette's next
         ref0, tre0 = _colours(page, "reference"), _colours(page, "treatment")
-        # the same states on the same cells: the same fill pixels (the rings lie outside the dots)
-        assert _state_pixels(ref0, state[:2]) == _state_pixels(tre0, state[:2])
+        # the same states on the same cells: the same fill pixels, but for the anti-aliased edge of
+        # the rings around the influence agents' dots (a few pixels)
+        assert _close(_state_pixels(ref0, state[:2]), _state_pixels(tre0, state[:2]), 0.03)
         assert min(_state_pixels(ref0, state[:2])) > 0  # both states are drawn
         page.screenshot(path=str(shots / "epidemic-round0.png"), full_page=True)
         step(page, 4)
         boards_render(page)
         ref, tre = _colours(page, "reference"), _colours(page, "treatment")
         page.screenshot(path=str(shots / "epidemic-round4.png"), full_page=True)
-        assert _state_pixels(ref, state[:2]) != _state_pixels(tre, state[:2])
+        print("state pixels at round 4:", _state_pixels(ref, state[:2]), _state_pixels(tre, state[:2]))
+        assert not _close(_state_pixels(ref, state[:2]), _state_pixels(tre, state[:2]), 0.10)
     finally:
         page.close()
