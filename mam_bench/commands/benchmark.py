@@ -191,8 +191,9 @@ def cost_gate(suite: Any, entry: Any, args: argparse.Namespace) -> None:
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.commands.experiment import check_limits, check_table
     from mam_bench.experiment.run_suite import MAX_ATTEMPTS, check_provenance, run_experiment
-    from mam_bench.run_dir import check_out_dir
+    from mam_bench.run_dir import check_out_dir, non_empty
 
+    non_empty(args.out, "out")
     check_limits(args)
     out = Path(args.out)
     check_out_dir(out)

@@ -167,3 +167,10 @@ def test_a_world_without_scores_is_named_beside_the_aggregate(tmp_path: Path, ti
     (tmp_path / "bad" / "benchmark.json").write_text("{}")
     code, err = cli_in_process(capsys, "report", str(tmp_path / "bad"), "--leaderboard")
     assert code == 2 and "damaged" in err
+
+
+def test_an_empty_out_is_refused_before_anything_is_written(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(capsys, "benchmark", "--policy", "heuristic", "--out", "")
+    assert (code, err) == (2, "error: out: must not be empty")
+    assert list(tmp_path.iterdir()) == []
