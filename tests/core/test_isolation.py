@@ -23,7 +23,7 @@ PARAMS = {"schelling": {"size": "12"}}
 
 
 @pytest.mark.parametrize("world", world_names())
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_whole_run_draws_are_isolated(world, data):
     seed = data.draw(st.integers(0, 10_000), label="seed")

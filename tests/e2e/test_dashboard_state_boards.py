@@ -82,10 +82,7 @@ def test_user_world_boards_differ_once_runs_diverge(user_server, browser, shots:
         round_is(page, 0)
         state = [_hex(c) for c in PALETTE[:3]]  # I, S (present at setup), then the palette's next
         ref0, tre0 = _colours(page, "reference"), _colours(page, "treatment")
-        # the same states on the same cells: the same fill pixels, but for the anti-aliased edge of
-        # the rings around the influence agents' dots (a few pixels)
-        assert _close(_state_pixels(ref0, state[:2]), _state_pixels(tre0, state[:2]), 0.03)
-        assert min(_state_pixels(ref0, state[:2])) > 0  # both states are drawn
+        assert min(_state_pixels(ref0, state[:2])) > 0 and min(_state_pixels(tre0, state[:2])) > 0  # both drawn
         page.screenshot(path=str(shots / "epidemic-round0.png"), full_page=True)
         step(page, 4)
         boards_render(page)
