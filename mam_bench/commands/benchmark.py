@@ -189,8 +189,8 @@ def cost_gate(suite: Any, entry: Any, args: argparse.Namespace) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from mam_bench.commands.experiment import check_limits, check_table
-    from mam_bench.experiment.run_suite import MAX_ATTEMPTS, check_provenance, run_experiment
+    from mam_bench.commands.experiment import check_limits, check_table, failures_and_exit
+    from mam_bench.experiment.run_suite import check_provenance, run_experiment
     from mam_bench.run_dir import check_out_dir, non_empty
 
     non_empty(args.out, "out")
@@ -226,12 +226,6 @@ def handle(args: argparse.Namespace) -> int:
         f"{outcome.finished} pairs run, {outcome.skipped} already finished, {len(outcome.failed)} failed -> {out} "
         f"(mam-bench report {out} --leaderboard)"
     )
-    for pair_id, error in outcome.failed:
-        print(f"failed: pair {pair_id}: {error}")
     if outcome.invalid:
         print(f"{outcome.invalid} invalid pairs (controller failed too often): not scored, counted in `invalid`")
-    if outcome.given_up:
-        print(f"{len(outcome.given_up)} pairs not retried (failed {MAX_ATTEMPTS} times); see {out}/failures.jsonl")
-    if outcome.failed or outcome.given_up:
-        return 1
-    return 3 if outcome.stopped else 0
+    return failures_and_exit(outcome, out)

@@ -144,6 +144,19 @@ def _finite(name: str, value: float | None) -> None:
         raise ConfigError(name, f"must be a finite non-negative number, got {value}")
 
 
+def failures_and_exit(outcome: Any, out: str | Path) -> int:
+    """The failed and given-up pairs of an experiment (or benchmark) run, and its exit code."""
+    from mam_bench.experiment.run_suite import MAX_ATTEMPTS
+
+    for pair_id, error in outcome.failed:
+        print(f"failed: pair {pair_id}: {error}")
+    if outcome.given_up:
+        print(f"{len(outcome.given_up)} pairs not retried (failed {MAX_ATTEMPTS} times); see {out}/failures.jsonl")
+    if outcome.failed or outcome.given_up:
+        return 1
+    return 3 if outcome.stopped else 0
+
+
 def check_limits(args: argparse.Namespace) -> None:
     """The budget and executor flags `experiment` and `benchmark` share, checked before any work."""
     from mam_bench.experiment.executors import MAX_JOBS
@@ -158,7 +171,7 @@ def check_limits(args: argparse.Namespace) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from mam_bench.experiment.run_suite import MAX_ATTEMPTS, run_experiment
+    from mam_bench.experiment.run_suite import run_experiment
     from mam_bench.experiment.stats import format_flips, format_summary
     from mam_bench.run_dir import check_out_dir, non_empty, refuse_other_kind
 
@@ -200,10 +213,4 @@ def handle(args: argparse.Namespace) -> int:
     )
     if outcome.invalid:
         print(f"{outcome.invalid} invalid pairs left out of the statistics (see the invalid column)")
-    for pair_id, error in outcome.failed:
-        print(f"failed: pair {pair_id}: {error}")
-    if outcome.given_up:
-        print(f"{len(outcome.given_up)} pairs not retried (failed {MAX_ATTEMPTS} times); see {args.out}/failures.jsonl")
-    if outcome.failed or outcome.given_up:
-        return 1
-    return 3 if outcome.stopped else 0
+    return failures_and_exit(outcome, args.out)
