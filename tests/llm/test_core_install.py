@@ -11,18 +11,29 @@ import pytest
 
 from tests.support.cli import REPO
 
-#: runs the CLI with LangChain (and llama.cpp) unimportable, as on a plain `pip install .`
-WITHOUT_LLM = """
+LLM_MODULES = ("langchain", "langchain_core", "langchain_openai", "llama_cpp")
+
+
+def blocking(modules: tuple[str, ...]) -> str:
+    """Python source that makes these top-level modules unimportable, as when never installed."""
+    return f"""
 import importlib.abc, sys
-class NoLLM(importlib.abc.MetaPathFinder):
+class Blocked(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name.split(".")[0] in ("langchain", "langchain_core", "langchain_openai", "llama_cpp"):
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-sys.meta_path.insert(0, NoLLM())
-if __name__ == "__main__":  # (a spawned worker re-imports this file as __mp_main__)
+        if name.split(".")[0] in {modules!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+sys.meta_path.insert(0, Blocked())
+"""
+
+
+#: runs the CLI with LangChain (and llama.cpp) unimportable, as on a plain `pip install .`
+WITHOUT_LLM = (
+    blocking(LLM_MODULES)
+    + """if __name__ == "__main__":  # (a spawned worker re-imports this file as __mp_main__)
     from mam_bench.cli import main
     sys.exit(main(sys.argv[1:]))
 """
+)
 
 SUITE = """name: core
 seeds: 1
@@ -66,14 +77,7 @@ def test_a_heuristic_suite_runs_with_langchain_unimportable(tmp_path: Path) -> N
 
 
 #: the extras' top-level modules, unimportable in the plain install's venv (as when never installed)
-EXTRAS_BLOCKED = """
-import importlib.abc, sys
-class NoExtras(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name.split(".")[0] in ("langchain", "langchain_core", "langchain_openai", "llama_cpp", "solara", "ray"):
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-sys.meta_path.insert(0, NoExtras())
-"""
+EXTRAS_BLOCKED = blocking((*LLM_MODULES, "solara", "ray"))
 
 
 @pytest.mark.slow
