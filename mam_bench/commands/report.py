@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mam_bench.errors import ConfigError
-from mam_bench.run_dir import check_file_path, check_name_lengths, claim_file, non_empty
+from mam_bench.run_dir import aside_name, check_file_path, check_name_lengths, claim_file, non_empty
 
 # pandas, SciPy (stats) and pydantic (suite) are imported by the functions that use them, so
 # that `report --help` answers at once
@@ -292,6 +292,31 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
     )
 
 
+#: the file that marks a figures folder as this command's own (it may then be rewritten)
+FIGURES_MARK = ".written-by-mam-bench-report"
+
+
+def claim_figures(out_dir: Path, force: bool) -> Path | None:
+    """Make the figures folder free: absent, empty or ours is fine (our old panels are removed, so
+    none of a former report is left beside the new); another folder is refused unless `force`,
+    which moves it aside (returned)."""
+    if not out_dir.exists() and not out_dir.is_symlink():
+        return None
+    if not out_dir.is_dir():
+        raise ConfigError("out", f"{out_dir} (the report's figures folder) exists and is not a folder")
+    if (out_dir / FIGURES_MARK).is_file() or not any(out_dir.iterdir()):
+        return None
+    if not force:
+        raise ConfigError(
+            "out",
+            f"{out_dir} (the report's figures folder) already exists and was not written by report; "
+            f"pass --force to move it aside (to {out_dir.name}.replaced-N) or choose another --out",
+        )
+    target = aside_name(out_dir)
+    os.replace(out_dir, target)
+    return target
+
+
 def write_figures(folder: Path, out_dir: Path) -> list[Path]:
     """The lift panels as PNG and SVG files beside the report, for a paper."""
     from mam_bench.experiment.paper_figures import write_lift_figures
@@ -300,6 +325,10 @@ def write_figures(folder: Path, out_dir: Path) -> list[Path]:
 
     summary = summarize(current_rows(folder, read_table(folder / "table.csv")), _suite_of(folder))
     lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
+    for old in out_dir.glob("lift-*") if (out_dir / FIGURES_MARK).is_file() else ():
+        old.unlink()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / FIGURES_MARK).write_text("figures of mam-bench report; rewritten by the next report\n", encoding="utf-8")
     return write_lift_figures(lifts, out_dir)
 
 
@@ -372,6 +401,9 @@ def handle(args: argparse.Namespace) -> int:
     check_file_path(out)
     if out.exists() and not args.force:
         claim_file(out, False, ours)  # refused now, before the report is built
+    figures_dir = out.parent / f"{out.stem}-figures"
+    if not args.force:
+        claim_figures(figures_dir, False)
     check_report_table(folder / "table.csv")
     try:
         page = build_report(folder, pairs)
@@ -385,11 +417,14 @@ def handle(args: argparse.Namespace) -> int:
     aside = claim_file(out, args.force, ours)
     if aside is not None:
         print(f"moved the old {out.name} aside to {aside}", file=sys.stderr)
+    aside = claim_figures(figures_dir, args.force)
+    if aside is not None:
+        print(f"moved the old {figures_dir.name} aside to {aside}", file=sys.stderr)
     tmp = out.with_name(f".{out.name}.tmp")
     try:  # beside the target, then renamed: a full disk leaves the old file whole
         tmp.write_text(page, encoding="utf-8")
         os.replace(tmp, out)
-        figures = write_figures(folder, out.parent / f"{out.stem}-figures")
+        figures = write_figures(folder, figures_dir)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None

@@ -76,6 +76,39 @@ def test_report_refuses_a_file_it_did_not_write(work, capsys):
     assert cli_in_process(capsys, "report", str(work / "E"))[0] == 0  # its own report.html
 
 
+def test_report_refuses_a_figures_folder_it_did_not_write(work, capsys):
+    """The report's PNG/SVG panels go to REPORT-figures/: a folder of the user's by that name is
+    neither written into nor removed without --force, and the report's own is rewritten whole."""
+    mine = work / "report-figures"
+    mine.mkdir()
+    (mine / "lift-schelling-integration.png").write_bytes(b"my own figure")
+    refused(capsys, ["report", str(work / "E"), "--out", str(work / "report.html")], "out", work)
+    assert cli_in_process(capsys, "report", str(work / "E"), "--out", str(work / "report.html"), "--force")[0] == 0
+    assert (work / "report-figures.replaced-1" / "lift-schelling-integration.png").read_bytes() == b"my own figure"
+    panels = sorted(p.name for p in mine.glob("lift-*"))
+    assert panels and all(p.endswith((".png", ".svg")) for p in panels)
+    (mine / "lift-stale-panel.png").write_bytes(b"from an older report")  # ours now: a rerun replaces it
+    assert cli_in_process(capsys, "report", str(work / "E"), "--out", str(work / "report.html"))[0] == 0
+    assert sorted(p.name for p in mine.glob("lift-*")) == panels
+    assert not (work / "report-figures.replaced-2").exists()
+
+
+def test_leaderboard_refuses_a_page_it_did_not_write(work, capsys, tmp_path):
+    from tests.benchmark.conftest import TINY
+
+    tiny = tmp_path / "tiny.yaml"
+    tiny.write_text(yaml.safe_dump(TINY))
+    argv = ["benchmark", "--policy", "stay", "--definition", str(tiny), "--out", str(work / "B"), "--seeds", "1"]
+    assert cli_in_process(capsys, *argv)[0] == 0
+    page = work / "notes.txt"
+    refused(capsys, ["report", str(work / "B"), "--leaderboard", "--out", str(page)], "out", work)
+    assert cli_in_process(capsys, "report", str(work / "B"), "--leaderboard", "--out", str(page), "--force")[0] == 0
+    assert (work / "notes.txt.replaced-1").read_text() == "my notes\n"
+    assert page.read_text().startswith("<!doctype html>")
+    assert cli_in_process(capsys, "report", str(work / "B"), "--leaderboard", "--out", str(page))[0] == 0  # its own
+    assert not (work / "notes.txt.replaced-2").exists()
+
+
 def test_animate_refuses_a_gif_it_did_not_write(work, capsys):
     gif = work / "fork.gif"
     gif.write_bytes(b"GIF89a not ours")
