@@ -44,6 +44,12 @@ class Row:
     def label(self) -> str:
         return f"{self.controller} {self.model}".strip()
 
+    @property
+    def resample_key(self) -> str:
+        """What seeds the bootstrap: the label, with a replay counted as what it replays, so a
+        replay's intervals equal the recorded row's and not only its means."""
+        return f"{self.controller.removesuffix(' (replay)')} {self.model}".strip()
+
 
 @dataclass
 class ScenarioInfo:
@@ -183,7 +189,7 @@ def tables(board: Board) -> tuple[list[str], list[list[str]], list[str], list[li
     ranked = []
     for row in board.rows:
         groups = _groups(board, row)
-        agg = bootstrap_aggregate(groups, stable_seed(f"aggregate|{row.label}"))
+        agg = bootstrap_aggregate(groups, stable_seed(f"aggregate|{row.resample_key}"))
         ranked.append((agg[0], row, groups, agg))
     ranked.sort(key=lambda t: -t[0] if not math.isnan(t[0]) else math.inf)
     for _, row, groups, agg in ranked:
@@ -220,7 +226,7 @@ def tables(board: Board) -> tuple[list[str], list[list[str]], list[str], list[li
         ]
         for _, row, _, _ in ranked:
             v = [row.scores.get(name, {})[s] for s in sorted(row.scores.get(name, {}))]
-            cells.append(_ci(*bootstrap_mean(v, stable_seed(f"{name}|{row.label}"))) + f" (n={len(v)})")
+            cells.append(_ci(*bootstrap_mean(v, stable_seed(f"{name}|{row.resample_key}"))) + f" (n={len(v)})")
         sbody.append(cells)
     return head, body, shead, sbody
 

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from mam_bench.benchmark.leaderboard import build_board
+from mam_bench.benchmark.leaderboard import build_board, tables
 from tests.benchmark.conftest import TINY
 from tests.support.cli import cli_in_process
 from tests.support.openai_server import OpenAIServer, last_user_text
@@ -43,6 +43,9 @@ def test_replay_of_a_random_benchmark_reproduces_its_rows(tmp_path: Path, tiny: 
     pd.testing.assert_frame_equal(a[["scenario", *COMPARED]], b[["scenario", *COMPARED]])
     (ra,), (rb,) = build_board([rec]).rows, build_board([rep]).rows
     assert rb.controller == "random (replay)" and rb.scores == ra.scores
+    # the whole score part of the row, intervals included (the bootstrap is seeded alike)
+    (_, ca), (_, cb) = (tables(build_board([f]))[:2] for f in (rec, rep))
+    assert cb[0][0] == "random (replay)" and cb[0][1:-5] == ca[0][1:-5]
 
 
 def test_replay_refuses_a_folder_of_another_benchmark(tmp_path: Path, tiny: Path, capsys) -> None:
