@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -15,6 +17,7 @@ from tests.benchmark.test_replay import COMPARED, entry_rows
 from tests.support.cli import cli_in_process
 
 KEEP = {"result.json", "decisions.jsonl"}
+SHIP = Path(__file__).resolve().parents[2] / "scripts" / "ship_benchmark_record.py"
 
 
 def test_a_pruned_record_still_replays_to_the_same_rows(tmp_path: Path, tiny: Path, capsys) -> None:
@@ -23,17 +26,16 @@ def test_a_pruned_record_still_replays_to_the_same_rows(tmp_path: Path, tiny: Pa
     assert cli_in_process(capsys, *argv)[0] == 0
     before = entry_rows(rec)
     mine = set(before["pair_id"])
-    for child in rec.iterdir():
-        if child.name not in ("benchmark.json", "table.csv", "pairs"):
-            shutil.rmtree(child) if child.is_dir() else child.unlink()
-    for pair in (rec / "pairs").iterdir():
-        if pair.name not in mine:
-            shutil.rmtree(pair)
-            continue
-        for f in pair.iterdir():
-            if f.name not in KEEP:
-                shutil.rmtree(f) if f.is_dir() else f.unlink()
-    assert sorted(p.name for p in (rec / "pairs").iterdir()) == sorted(mine)
+    shipped = tmp_path / "shipped"
+    done = subprocess.run([sys.executable, str(SHIP), str(rec), str(shipped)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (shipped / "pairs").iterdir()) == sorted(mine)
+    assert {p.name for p in shipped.rglob("*") if p.is_file()} == {"benchmark.json", "table.csv", *KEEP}
+    # a second ship to the same target is refused and changes nothing
+    again = subprocess.run([sys.executable, str(SHIP), str(rec), str(shipped)], capture_output=True, text=True)
+    assert again.returncode == 2 and again.stderr.startswith("error: target:")
+    shutil.rmtree(rec)
+    rec = shipped
     argv = ["benchmark", "--policy", "replay", "--replay", str(rec), "--definition", str(tiny), "--out", str(rep)]
     code, err = cli_in_process(capsys, *argv)
     assert code == 0, err

@@ -1,0 +1,53 @@
+"""Copy what a benchmark folder's replay needs into a small record to publish beside a leaderboard:
+benchmark.json, table.csv and, for each pair of the controller under test, its result.json and
+decisions.jsonl (no per-round series, no baseline pairs, no cache). Refuses an existing target.
+
+    python scripts/ship_benchmark_record.py runs/bench-gemma data/benchmark/mam-bench-v1-quick-gemma3-270m
+
+`mam-bench benchmark --policy replay --replay TARGET --out DIR` then reproduces the controller's rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import sys
+from pathlib import Path
+
+KEEP = ("result.json", "decisions.jsonl")
+
+
+def entry_pairs(folder: Path) -> list[str]:
+    """The pair ids of the controller under test (role `entry` in benchmark.json)."""
+    manifest = json.loads((folder / "benchmark.json").read_text(encoding="utf-8"))
+    keys = {k for k, items in manifest["roles"].items() for i in items if i["role"] == "entry"}
+    with open(folder / "table.csv", newline="", encoding="utf-8") as fh:
+        return sorted({r["pair_id"] for r in csv.DictReader(fh) if r["case_key"] in keys})
+
+
+def ship(src: Path, dst: Path) -> int:
+    if dst.exists():
+        print(f"error: target: {dst} exists; choose a new folder", file=sys.stderr)
+        return 2
+    pairs = entry_pairs(src)
+    missing = [p for p in pairs for f in KEEP if not (src / "pairs" / p / f).is_file()]
+    if missing:
+        print(f"error: source: pair {missing[0]} is unfinished (no {KEEP[0]} or {KEEP[1]})", file=sys.stderr)
+        return 2
+    for name in ("benchmark.json", "table.csv"):
+        (dst / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src / name, dst / name)
+    for pid in pairs:
+        (dst / "pairs" / pid).mkdir(parents=True)
+        for name in KEEP:
+            shutil.copy2(src / "pairs" / pid / name, dst / "pairs" / pid / name)
+    size = sum(p.stat().st_size for p in dst.rglob("*") if p.is_file())
+    print(f"{len(pairs)} pairs, {size / 1e6:.2f} MB -> {dst}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    sys.exit(ship(Path(sys.argv[1]), Path(sys.argv[2])))
