@@ -53,9 +53,12 @@ class ReferenceLandscape(Protocol):
 
 @runtime_checkable
 class Tasks(Protocol):
-    """Named task files (`mam-bench tasks WORLD`): (name, description) of each, a classmethod."""
+    """Named task files (`mam-bench tasks WORLD`): (name, description) of each, and the check of a
+    user's own task file (`--check FILE`: what it holds, or a ConfigError), both classmethods."""
 
     def list_tasks(self) -> list[tuple[str, str]]: ...
+
+    def check_task(self, path: str) -> str: ...
 
 
 @runtime_checkable
@@ -65,6 +68,14 @@ class AnswerReading(Protocol):
     None: nothing readable."""
 
     def parse_answer(self, text: str) -> dict[str, Any] | None: ...
+
+
+@runtime_checkable
+class LegalActions(Protocol):
+    """The world says whether an action that fits the schema is legal against the start-of-round
+    observation (a classmethod; None: legal, else why not); the LLM prompts ask for a repair."""
+
+    def legal_error(self, observation: Any, action: dict[str, Any]) -> str | None: ...
 
 
 @runtime_checkable
