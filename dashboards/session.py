@@ -15,6 +15,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mam_bench.capabilities import RuleActions
 from mam_bench.outcome import delta_lift_relative
 from mam_bench.registry import make_controller
 from mam_bench.runner import (
@@ -145,7 +146,7 @@ class PairSession:
             if self._baselines is None:
                 out = {}
                 for policy in BASELINES:
-                    if policy == "mimic" and not self.prep.world_cls.has_rule_action():
+                    if policy == "mimic" and not isinstance(self.prep.world_cls, RuleActions):
                         continue  # shown as n/a: the world cannot say what its rule would do
                     prep = replace(self.prep, spec=self.spec.model_copy(update={"policy": policy}))
                     controller = make_controller(policy, prep.world_cls, prep.objective, {})

@@ -3,13 +3,14 @@
     class SteeredVoter(MesaWorld):
         name = "voter"; model_class = VoterModel; rounds = 60
         Action = Opinion                                  # the influence action schema
-        objectives = {"spread": +1, "suppress": -1}; primary_metric = "share"
+        scoring = Scoring(metric="share", objectives={"spread": +1, "suppress": -1})
         def is_actor(self, agent): return isinstance(agent, Voter)   # swappable agents
         def apply(self, agent, action): agent.opinion = action.opinion
         def outcome(self): return {"share": ...}          # metrics, the primary among them
 
 Optional: `observation(agent) -> dict` (extra numbers for influence agents), `rule_action(actor_id)`
-(for `mimic`), `finished() -> str | None` (a stop status), `null_action()`, `random_action()`.
+(for `mimic`), `finished() -> str | None` (a stop status of its own), `null_action()`, `random_action()`.
+A model that sets Mesa's own `running = False` stops there (status "stopped") without `finished()`.
 
 What the adapter guarantees (each round of the pair, reference and treatment alike):
 - Every call of an agent's `step` (or `step_method`) runs with the model's own generators
@@ -55,6 +56,7 @@ from pydantic import BaseModel, ValidationError, create_model
 
 from mam_bench.controller import Decision
 from mam_bench.params import WorldParams
+from mam_bench.status import Status
 from mam_bench.streams import agent_stream, stream
 from mam_bench.world import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, SteerableWorld
 
@@ -191,8 +193,6 @@ class MesaWorld(SteerableWorld):
         super().__init_subclass__(**kw)
         if "model_class" in cls.__dict__ and "Params" not in cls.__dict__:
             cls.Params = params_from_signature(cls.model_class)
-        if "objectives" in cls.__dict__ and "default_objective" not in cls.__dict__:
-            cls.default_objective = next(iter(cls.objectives))
 
     def __init__(self, params: WorldParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
@@ -205,7 +205,7 @@ class MesaWorld(SteerableWorld):
         self._label = self.state_label()  # fixed at setup: both runs' boards name the same state
         # the text states present at setup, in order: both runs give them the same colours
         self._setup_states = sorted({str(self.agent_state(a)) for a in self.model.agents} - {"None"})
-        self.status = self.finished() or "running"
+        self.status = self.rest_status()
 
     # --- declarations (override) ---------------------------------------------------------------
     def build_model(self) -> mesa.Model:
@@ -241,8 +241,15 @@ class MesaWorld(SteerableWorld):
         return next(iter(public_state(first)), None) if first is not None else None
 
     def finished(self) -> str | None:
-        """A status once the model has come to rest (e.g. "consensus"), else None."""
+        """A status of its own once the model has come to rest (e.g. "consensus"), else None.
+
+        Not needed for a model that sets Mesa's own `running = False`: that stops it too."""
         return None
+
+    def rest_status(self) -> str:
+        """Where the model stands: `finished()`'s status, else "stopped" once the model set its own
+        `running = False`, else "running" (the runner stops the reference at rest)."""
+        return self.finished() or (Status.RUNNING if getattr(self.model, "running", True) else Status.STOPPED)
 
     @classmethod
     def null_action(cls) -> dict[str, Any]:
@@ -358,7 +365,7 @@ class MesaWorld(SteerableWorld):
             )
         for aid in self.influence_ids:  # an influence agent whose step never ran this round
             self._entries.setdefault(aid, AuditEntry(self.round, aid, None, "blocked", "its step did not run"))
-        self.status = self.finished() or "running"
+        self.status = self.rest_status()
         return [self._entries[aid] for aid in self.influence_ids]
 
     def _wrap_agents(self) -> None:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ValidationError, create_model
 
 from mam_bench.answers import MAX_ANSWER_CHARS, first_json, unwrap_action
 from mam_bench.board import CoordinationBoard
+from mam_bench.capabilities import AnswerReading, LegalActions
 from mam_bench.controller import Request
 
 
@@ -126,9 +127,9 @@ class WorldPrompts:
         message: str | None = None
         if obj is not None and "message" not in self.Action.model_fields:
             obj, message = unwrap_action(obj)
-        else:  # the world's own reading (None where it has none)
+        else:  # the world's own reading (none without the AnswerReading capability)
             try:
-                obj = self.world_cls.parse_answer(text)
+                obj = self.world_cls.parse_answer(text) if isinstance(self.world_cls, AnswerReading) else None
             except Exception as exc:  # noqa: BLE001 - the world's parser may raise on junk
                 return Parsed(error=f"unreadable answer: {str(exc)[:200]}")
             if isinstance(obj, BaseModel):
@@ -155,10 +156,9 @@ class WorldPrompts:
 
     def legal_error(self, action: dict[str, Any], req: Request) -> str | None:
         """World-specific legality against the start-of-round observation (None: legal)."""
-        check = getattr(self.world_cls, "legal_error", None)
-        if callable(check):
+        if isinstance(self.world_cls, LegalActions):
             try:
-                return check(req.observation, action)
+                return self.world_cls.legal_error(req.observation, action)
             except Exception as exc:  # noqa: BLE001
                 return f"action: {str(exc)[:200]}"
         return None

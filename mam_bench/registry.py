@@ -64,7 +64,8 @@ class WorldRegistration:
     a reference landscape sweeps. landscape_kernel: an object with the world class's landscape
     interface (`Params`, `reference_outcome(params, seed, max_rounds)`) that imports without the
     world, so a landscape does not wait for Mesa to import (without it, the world class serves).
-    tasks: the world has `list_tasks()`.
+    tasks: kept so that older registrations load; whether a world has tasks is asked of the world
+    (`isinstance(world_cls, mam_bench.capabilities.Tasks)`), like every other capability.
     """
 
     world: str

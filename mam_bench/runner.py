@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from mam_bench.audit import audit_counts
 from mam_bench.board import CoordinationBoard
+from mam_bench.capabilities import DeclaredActions, Judged, PerTurnDecisions, RuleActions
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.mesa_ids import release_models
@@ -101,10 +102,11 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
     """
     world_cls = world_cls or get_world(spec.world)
     params = world_cls.Params.from_strings(spec.params) if not isinstance(spec.params, WorldParams) else spec.params
-    objective = spec.objective or world_cls.default_objective
-    if objective not in world_cls.objectives:
+    scoring = world_cls.scoring
+    objective = spec.objective or scoring.default_objective
+    if objective not in scoring.objectives:
         raise ConfigError(
-            "objective", f"{objective!r} is not an objective of {spec.world} (known: {', '.join(world_cls.objectives)})"
+            "objective", f"{objective!r} is not an objective of {spec.world} (known: {', '.join(scoring.objectives)})"
         )
     probe = world_cls(params, seed=spec.seed)
     if spec.influence_ids is not None:
@@ -115,7 +117,7 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
             raise ConfigError("influence", f"{n} influence agents but only {len(probe.actor_ids())} agents")
         ids = probe.check_influence(probe.default_influence_ids(n))
     rounds = spec.rounds or probe.treatment_rounds()
-    return Prepared(spec, world_cls, params, objective, world_cls.objectives[objective], ids, rounds)
+    return Prepared(spec, world_cls, params, objective, scoring.objectives[objective], ids, rounds)
 
 
 def round_row(world: SteerableWorld) -> dict[str, Any]:
@@ -210,7 +212,7 @@ class Treatment:
         """The decision and resolution phases: concurrent from the start-of-round state, or, in a
         world that decides per turn, one call per influence agent at its turn (AgentWorld)."""
         ids, world = self.prep.influence_ids, self.world
-        if not world.decides_per_turn:
+        if not (isinstance(world, PerTurnDecisions) and world.decides_per_turn):
             decisions = await self.controller.decide(self._requests("decision")) if ids else []
             by_id: dict[int, Decision] = dict(zip(ids, decisions))
             return by_id, world.play_round(by_id)
@@ -241,8 +243,8 @@ class Treatment:
         for e in entries:
             d = by_id.get(e.actor_id, Decision.follow_rule())
             post = posts.get(e.actor_id)
-            declared = world.declared_action(e.actor_id, post) if post else None
-            mismatch = declared is not None and not world.same_action(declared, e.proposal)
+            declared = world.declared_action(e.actor_id, post) if post and isinstance(world, DeclaredActions) else None
+            mismatch = declared is not None and declared != e.proposal
             self.mismatches += int(mismatch)
             self.history[e.actor_id].append(
                 {"round": r, "post": post, "action": e.proposal, "outcome": e.outcome, "message": d.message}
@@ -339,7 +341,7 @@ async def arun_pair(
         await controller.aclose()
     if records.out is not None:
         board.to_jsonl(records.out / "board.jsonl")
-    judged = {"reference": await ref.ajudge(records.out), "treatment": await tre.ajudge(records.out)}
+    judged = {"reference": await judge(ref, records.out), "treatment": await judge(tre, records.out)}
     metric = prep.world_cls.metric_for(prep.objective)
     ref_cmp = compared_reference(tre, ref_rows, prep.rounds)
     audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, mismatches)
@@ -386,6 +388,11 @@ async def arun_pair(
     return result
 
 
+async def judge(world: SteerableWorld, out: Path | None) -> dict[str, Any]:
+    """A world's judged outcomes (the `Judged` capability), else nothing."""
+    return await world.ajudge(out) if isinstance(world, Judged) else {}
+
+
 def outcomes(
     world_cls: type[SteerableWorld], reference: dict[str, Any], treatment: dict[str, Any], scored: str
 ) -> dict[str, Any]:
@@ -417,7 +424,7 @@ def compared_reference(tre: SteerableWorld, ref_rows: list[dict[str, Any]], hori
 async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]]) -> dict[str, Any]:
     """A rule-based baseline treatment (`stay`, `mimic`) against the given reference, in memory:
     its lift, delta and status; `n/a` with the reason when the world cannot play it."""
-    if name == "mimic" and not prep.world_cls.has_rule_action():
+    if name == "mimic" and not isinstance(prep.world_cls, RuleActions):
         return {"status": "n/a", "reason": "world has no rule_action", "lift": None, "delta": None}
     controller = make_controller(name, prep.world_cls, prep.objective, {})
     try:

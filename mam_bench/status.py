@@ -21,6 +21,8 @@ class Status(StrEnum):
     #: Schelling: everybody is satisfied, or nobody who wants to move can
     EQUILIBRIUM = "equilibrium"
     BLOCKED = "blocked"
+    #: an adapted Mesa model set its own `running = False` (and declares no status of its own)
+    STOPPED = "stopped"
 
 
 class Validity(StrEnum):

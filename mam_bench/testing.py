@@ -13,9 +13,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from mam_bench.audit import audit_counts
+from mam_bench.capabilities import RandomActions
 from mam_bench.runner import PairSpec, prepare, round_row, run_async, run_treatment, step_reference
 from mam_bench.streams import record_draws
-from mam_bench.world import OK_OUTCOMES, TextRoundTrip
+from mam_bench.world import OK_OUTCOMES, REQUIRED, SteerableWorld, TextRoundTrip
 
 
 class WorldCheckError(AssertionError):
@@ -61,7 +62,7 @@ def null_steering(prep: Any, rounds: int) -> list[str]:
         _, tre = _treatment(prep, "rule")
     out = []
     cls = prep.world_cls
-    compared = [m for m in (cls.primary_metric, cls.secondary_metric) if m]
+    compared = [m for m in (cls.scoring.metric, cls.scoring.secondary) if m]
     for i, row in enumerate(tre):
         if i < len(ref) and (
             _strip(row) != _strip(ref[i]) or any(row["metrics"][m] != ref[i]["metrics"][m] for m in compared)
@@ -118,7 +119,8 @@ def _decision(action: dict[str, Any]) -> Any:
 
 
 def actions(prep: Any) -> list[str]:
-    """`null_action` is valid and accepted; `random_action` is always legal (never invalid)."""
+    """`null_action` is valid and accepted; `random_action`, where the world has one, is always
+    legal (never invalid)."""
     cls, out = prep.world_cls, []
     try:
         cls.Action.model_validate(cls.null_action())
@@ -128,6 +130,8 @@ def actions(prep: Any) -> list[str]:
     first = [e.outcome for e in world.audit if e.round == 0]
     if any(o not in OK_OUTCOMES for o in first):
         out.append(f"null_action is not accepted in round 0: {first}")
+    if not isinstance(cls, RandomActions):
+        return out
     world, _ = _treatment(prep, "random")
     bad = [e for e in world.audit if e.outcome in ("invalid", "policy_error")]
     if bad:
@@ -166,6 +170,24 @@ def records_redraw(prep: Any, rounds: int) -> list[str]:
     return out
 
 
+def contract(world_cls: Any, prep: Any) -> list[str]:
+    """The required names are the world's own (not the base class's stubs), and its `scoring`
+    names metrics that `metrics()` reports."""
+    out = [
+        f"contract: {name} is not defined"
+        for name in REQUIRED
+        if not hasattr(world_cls, name) or getattr(world_cls, name) is getattr(SteerableWorld, name, None)
+    ]
+    if out:
+        return out
+    scoring = world_cls.scoring
+    reported = prep.new_world(treatment=False).metrics()
+    wanted = [scoring.metric, *scoring.objective_metrics.values(), *([scoring.secondary] if scoring.secondary else [])]
+    return [
+        f"contract: scoring names metric {m!r}, which metrics() does not report" for m in wanted if m not in reported
+    ]
+
+
 def check_world(
     world_cls: Any,
     seeds: Iterable[int] = (0, 1, 2),
@@ -179,9 +201,10 @@ def check_world(
     for seed in seeds:
         prep = _prep(world_cls, seed, rounds, influence, dict(params or {}))
         for found in (
+            contract(world_cls, prep),
             null_steering(prep, prep.rounds),
             audit_identity(prep, "rule"),
-            audit_identity(prep, "random"),
+            audit_identity(prep, "random") if isinstance(world_cls, RandomActions) else [],
             isolation(prep),
             actions(prep),
             observation_text(prep),

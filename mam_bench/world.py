@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from mam_bench.errors import ConfigError
 from mam_bench.params import WorldParams
 from mam_bench.protocol import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, Decision  # noqa: F401 - the contract's names
+from mam_bench.scoring import LEGACY_SCORING, Scoring
 from mam_bench.status import Status
 
 
@@ -40,30 +41,55 @@ def _metric(key: str) -> Any:
     return lambda model: model.metrics().get(key)
 
 
-class SteerableWorld(mesa.Model):
-    """Base class of every world. Subclasses fill in the class attributes and abstract methods."""
+#: what every world must define (the guide's table lists them; everything else has a default on
+#: the base class or is an optional capability in `mam_bench.capabilities`)
+REQUIRED = (
+    "name",
+    "Params",
+    "Action",
+    "scoring",
+    "actor_ids",
+    "treatment_rounds",
+    "observe",
+    "null_action",
+    "resolve_round",
+    "metrics",
+    "snapshot",
+)
 
+
+class SteerableWorld(mesa.Model):
+    """Base class of every world: define the names in `REQUIRED`; the rest has defaults.
+
+    A world that still declares its outcome in the older class attributes (`objectives`,
+    `primary_metric`, `default_objective`, `secondary_metric`, `objective_metrics`,
+    `outcome_metrics`, `masks_influence`) gets its `scoring` built from them, and every world
+    keeps those names as read-only mirrors of its `scoring`.
+    """
+
+    # --- required -------------------------------------------------------------------------------
     name: ClassVar[str]
-    summary: ClassVar[str] = ""
     Params: ClassVar[type[WorldParams]]
     Action: ClassVar[type[BaseModel]]
-    #: objective name -> direction on the primary metric (+1 raise it, -1 lower it)
-    objectives: ClassVar[dict[str, int]]
-    default_objective: ClassVar[str]
-    primary_metric: ClassVar[str]
-    secondary_metric: ClassVar[str | None] = None
-    #: objective name -> the metric its lift is computed on, where that is not the primary one
-    #: (an objective about inequality is scored on a Gini, not on task progress)
-    objective_metrics: ClassVar[dict[str, str]] = {}
-    #: further metrics reported beside the scored one in result.json's `outcomes` block
-    outcome_metrics: ClassVar[tuple[str, ...]] = ()
-    #: True when influence identities are left out of the outcome in both runs.
-    masks_influence: ClassVar[bool] = False
+    #: the outcome: metric, direction per objective, masking (mam_bench.scoring.Scoring)
+    scoring: ClassVar[Scoring]
+
+    # --- defaults ------------------------------------------------------------------------------
+    summary: ClassVar[str] = ""
     #: True when the treatment stops as soon as the world is done;
     #: False when it always plays its fixed horizon.
     treatment_stops_early: ClassVar[bool] = True
     #: influence agents when the user names neither a count nor ids and the params have no `influence`
     default_influence: ClassVar[int] = 2
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        scoring = declared_scoring(cls)
+        if scoring is None:
+            return
+        cls.scoring = scoring
+        for old, new in LEGACY_SCORING.items():  # mirrors for code written against the old names
+            setattr(cls, old, getattr(scoring, new))
 
     def __init__(
         self,
@@ -86,14 +112,12 @@ class SteerableWorld(mesa.Model):
         self.status: str = Status.RUNNING
         self.influence_ids: tuple[int, ...] = tuple(sorted(int(i) for i in influence_ids))
         mask = self.influence_ids if mask_ids is None else tuple(sorted(int(i) for i in mask_ids))
-        self.mask_ids: tuple[int, ...] = mask if self.masks_influence else ()
+        self.mask_ids: tuple[int, ...] = mask if self.scoring.masks_influence else ()
         self.audit: list[AuditEntry] = []
         #: "reference" (all rule, may stop at rest) or "treatment" (plays its horizon)
         self.role = role
         #: the steering objective influence agents are told (the runner sets the chosen one)
-        self.objective = self.default_objective
-        #: a world sets this False when a round attempt found nothing to do (no transition)
-        self.transitioned = True
+        self.objective = self.scoring.default_objective
         #: the world's Mesa DataCollector; one over `metrics()` is made at the first round if it sets none
         self.datacollector: mesa.DataCollector | None = None
         self._setup_collected = False
@@ -102,7 +126,7 @@ class SteerableWorld(mesa.Model):
     @classmethod
     def metric_for(cls, objective: str) -> str:
         """The metric an objective's lift is computed on: its own if the world names one."""
-        return cls.objective_metrics.get(objective, cls.primary_metric)
+        return cls.scoring.metric_for(objective)
 
     # --- identities ---------------------------------------------------------------------------
     @abstractmethod
@@ -142,27 +166,12 @@ class SteerableWorld(mesa.Model):
     def null_action(cls) -> dict[str, Any]:
         """The action a policy_error falls back to (stay / STAY / sleep); also the `stay` policy."""
 
-    @classmethod
-    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
-        """A uniformly random legal action for the `random` controller (override per world)."""
-        raise NotImplementedError(f"{cls.__name__} has no random_action")
-
-    @classmethod
-    def has_rule_action(cls) -> bool:
-        """True when the world says what its rule would do for one agent (what `mimic` plays)."""
-        return cls.rule_action is not SteerableWorld.rule_action
-
-    def rule_action(self, actor_id: int) -> dict[str, Any]:
-        """The action the world's own rule would take for `actor_id` now (the `mimic` baseline).
-
-        Computed from the start-of-round state and the actor's own addressed streams, so asking
-        draws nothing that anybody else would see.
-        """
-        raise NotImplementedError(f"{type(self).__name__} has no rule_action, so `mimic` cannot run on it")
-
     @abstractmethod
-    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
-        """Validate and resolve the influence actions, run the ordinary agents, settle."""
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry] | None:
+        """Validate and resolve the influence actions, run the ordinary agents, settle.
+
+        None: the world found itself at rest before anything was played (its `status` says why);
+        the round does not count, and the runner stops the reference there."""
 
     def play_round(self, decisions: Mapping[int, Decision] | None = None) -> list[AuditEntry]:
         """One full round. Missing decisions for influence agents mean: follow the rule."""
@@ -170,31 +179,22 @@ class SteerableWorld(mesa.Model):
         for aid in self.influence_ids:
             decisions.setdefault(aid, Decision.follow_rule())
         self._collect_setup()
-        self.transitioned = True
         return self._close_round(self.resolve_round(decisions))
 
-    #: True when influence agents decide at their own turn, from an observation taken after the
-    #: agents before them acted (AgentWorld's round-robin); the runner then calls
-    #: `aplay_round_per_turn` instead of deciding for everyone from the start-of-round state.
-    decides_per_turn: bool = False
-
-    async def aresolve_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
-        """Like resolve_round, but each influence agent's decision is asked for (`decide(id)`) at its turn."""
-        raise NotImplementedError(f"{type(self).__name__} does not decide per turn")
-
     async def aplay_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
-        """One full round in which every influence agent decides at its own turn."""
+        """One full round in which every influence agent decides at its own turn (a world with
+        the `PerTurnDecisions` capability)."""
         self._collect_setup()
-        self.transitioned = True
-        return self._close_round(await self.aresolve_round_per_turn(decide))
+        return self._close_round(await self.aresolve_round_per_turn(decide))  # type: ignore[attr-defined]
 
-    def _close_round(self, entries: list[AuditEntry]) -> list[AuditEntry]:
+    def _close_round(self, entries: list[AuditEntry] | None) -> list[AuditEntry]:
+        if entries is None:  # at rest before anything was played: not a round
+            return []
         self.audit.extend(entries)
-        if self.transitioned:
-            self.round += 1
-            self.datacollector.collect(self)
-            if not self._in_mesa_step:  # Mesa's own step() counts itself
-                self.steps += 1
+        self.round += 1
+        self.datacollector.collect(self)
+        if not self._in_mesa_step:  # Mesa's own step() counts itself
+            self.steps += 1
         return entries
 
     def _collect_setup(self) -> None:
@@ -225,11 +225,6 @@ class SteerableWorld(mesa.Model):
     def metrics(self) -> dict[str, float]:
         """Metric name -> value; the primary metric is among them (masked where the world masks)."""
 
-    async def ajudge(self, out: Any = None) -> dict[str, Any]:
-        """Outcomes judged after the run (an LLM judge, say), reported beside the metrics; `out` is
-        the run directory for the judge's cache (None: no cache). Default: nothing to judge."""
-        return {}
-
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
         """Positions and state for the per-round JSONL records (enough to redraw the world)."""
@@ -244,30 +239,6 @@ class SteerableWorld(mesa.Model):
             line += f" | {name}={metric:.4f}"
         return [line] if line else []
 
-    @classmethod
-    def parse_answer(cls, text: str) -> dict[str, Any] | None:
-        """A world's own reading of a free-text answer (SwarmBench's `ACTION:` lines, crafting's
-        tool calls). None: the world has none, and the generic JSON reading applies alone."""
-        return None
-
-    # --- optional capabilities, declared in the world's registration ---------------------------
-    @classmethod
-    def reference_outcome(cls, params: WorldParams, seed: int, max_rounds: int | None = None) -> dict[str, Any]:
-        """The all-rule outcome of one (params, seed), fast (`landscape` in the registration)."""
-        raise ConfigError("world", f"{cls.name} has no reference landscape")
-
-    @classmethod
-    def list_tasks(cls) -> list[tuple[str, str]]:
-        """(name, description) of each task file (`tasks=True` in the registration)."""
-        raise ConfigError("world", f"{cls.name} has no tasks")
-
-    def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:
-        """The action an actor's own post declares for itself, if the world can read one."""
-        return None
-
-    def same_action(self, declared: dict[str, Any], proposal: Any) -> bool:
-        return declared == proposal
-
     # --- validation of experiment settings ------------------------------------------------------
     def check_influence(self, ids: Iterable[int]) -> tuple[int, ...]:
         ids = tuple(int(i) for i in ids)
@@ -280,3 +251,23 @@ class SteerableWorld(mesa.Model):
         if missing:
             raise ConfigError("influence_ids", f"no agent with id {missing[0]} in {self.name}")
         return tuple(sorted(ids))
+
+
+def declared_scoring(cls: type) -> Scoring | None:
+    """The class's `scoring`: its own, or one built from the older attributes it declares on top
+    of its parent's; None while a base class has not said enough (no objectives or metric yet)."""
+    own = {old: cls.__dict__[old] for old in LEGACY_SCORING if old in cls.__dict__}
+    if "scoring" in cls.__dict__:
+        if own:
+            raise TypeError(f"{cls.__name__}: declare `scoring` or the older {', '.join(own)}, not both")
+        return cls.__dict__["scoring"]
+    inherited = getattr(cls, "scoring", None)
+    if not own:
+        return inherited
+    fields = inherited.model_dump() if inherited is not None else {}
+    fields.update({LEGACY_SCORING[old]: value for old, value in own.items()})
+    if "objectives" in own and fields.get("default_objective") not in own["objectives"]:
+        fields["default_objective"] = None  # the first of the new objectives
+    if "metric" not in fields or "objectives" not in fields:
+        return None
+    return Scoring(**fields)

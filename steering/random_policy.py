@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mam_bench.capabilities import RandomActions
 from mam_bench.controller import Controller, Decision, Request
+from mam_bench.errors import ConfigError
 from mam_bench.streams import stream
 
 
@@ -19,6 +21,8 @@ class RandomController(Controller):
     name = "random"
 
     def __init__(self, world_cls: Any, objective: str = "", repeat: int = 0, draw: int = 0, **_: Any):
+        if not isinstance(world_cls, RandomActions):
+            raise ConfigError("policy", f"{world_cls.name} has no random_action, so `random` cannot run on it")
         self.world_cls = world_cls
         self.replicate = (int(repeat), int(draw)) if repeat or draw else ()
 

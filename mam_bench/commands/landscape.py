@@ -178,10 +178,12 @@ def handle(args: argparse.Namespace) -> int:
     from mam_bench.records import ensure_writable
 
     startup.hold_collector()
-    if not registration(args.world).landscape:
-        raise ConfigError("world", f"{args.world} has no reference landscape")
+    from mam_bench.capabilities import ReferenceLandscape
+
     announce_compiling()
     cls = landscape_source(args.world)
+    if not isinstance(cls, ReferenceLandscape):
+        raise ConfigError("world", f"{args.world} has no reference landscape")
     thresholds = _fractions(args.thresholds, "thresholds")
     vacancies = _fractions(args.vacancies, "vacancies")
     seeds = parse_seeds(args.seeds)

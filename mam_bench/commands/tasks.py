@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from mam_bench.errors import ConfigError
-from mam_bench.registry import get_world, registration
+from mam_bench.registry import get_world
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -16,14 +16,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    if not registration(args.world).tasks:
+    from mam_bench.capabilities import Tasks
+
+    world = get_world(args.world)
+    if not isinstance(world, Tasks):
         raise ConfigError("world", f"{args.world} has no tasks")
     if args.check:
-        world = get_world(args.world)
-        if not hasattr(world, "check_task"):
-            raise ConfigError("check", f"{args.world} takes no task files")
         print(world.check_task(args.check))
         return 0
-    for name, description in get_world(args.world).list_tasks():
+    for name, description in world.list_tasks():
         print(f"{name:24s} {description}")
     return 0

@@ -335,8 +335,10 @@ def _placed(case: Case, placement: Any) -> Case:
 
 
 def has_rule_action(world: str) -> bool:
-    """By world name (a suite names its worlds): see `SteerableWorld.has_rule_action`."""
-    return get_world(world).has_rule_action()
+    """By world name (a suite names its worlds): the world has the `RuleActions` capability."""
+    from mam_bench.capabilities import RuleActions
+
+    return isinstance(get_world(world), RuleActions)
 
 
 #: controllers whose draws a pair's repeat and placement draw address (each repeat a new play)

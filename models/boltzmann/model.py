@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.controller import Controller, Decision, Request
+from mam_bench.scoring import Scoring
 
 
 # --- an ordinary Mesa model ----------------------------------------------------------------------
@@ -61,8 +62,7 @@ class BoltzmannWorld(MesaWorld):
     model_class = BoltzmannModel
     rounds = 40
     Action = Give
-    objectives = {"equalize": -1, "concentrate": +1}
-    primary_metric = "gini"
+    scoring = Scoring(metric="gini", objectives={"equalize": -1, "concentrate": +1})
     state_attribute = "wealth"
     state_bins = (0, 1, 2, 4)  # 0, 1, 2, 3-4, above 4: the same bins on both boards
 

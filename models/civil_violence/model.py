@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.controller import Controller, Decision, Request
+from mam_bench.scoring import Scoring
 
 
 # --- an ordinary Mesa model ----------------------------------------------------------------------
@@ -129,9 +130,7 @@ class CivilViolenceWorld(MesaWorld):
     model_class = CivilViolence
     rounds = 30
     Action = Stance
-    objectives = {"incite": +1, "calm": -1}
-    primary_metric = "active"
-    secondary_metric = "jailed"
+    scoring = Scoring(metric="active", objectives={"incite": +1, "calm": -1}, secondary="jailed")
     state_attribute = "condition"
     state_colors = {"active": "#D55E00", "quiet": "#56B4E9", "jailed": "#000000", "cop": "#009E73"}
 

@@ -299,7 +299,7 @@ class SchellingWorld(SteerableWorld):
                 )
         return entries
 
-    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry] | None:
         entries, deferred, claims = self._influence_phase(decisions)
         turn = self.params.priority == "turn"
         ia_moves: list[tuple[int, int, int]] = []
@@ -324,11 +324,11 @@ class SchellingWorld(SteerableWorld):
         )
         if self.role == "reference":
             if plan.unhappy == 0:
-                self.status, self.transitioned = Status.EQUILIBRIUM, False
-                return []
+                self.status = Status.EQUILIBRIUM
+                return None
             if not plan.moves:
-                self.status, self.transitioned = Status.BLOCKED, False
-                return []
+                self.status = Status.BLOCKED
+                return None
         if turn:
             entries += self._claims_in_turn(claims, plan.claims)
         moved = {aid: dest for aid, _, dest in plan.moves}

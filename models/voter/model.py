@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.controller import Controller, Decision, Request
+from mam_bench.scoring import Scoring
 
 
 # --- an ordinary Mesa model ----------------------------------------------------------------------
@@ -62,9 +63,7 @@ class VoterWorld(MesaWorld):
     model_class = VoterModel
     rounds = 60
     Action = Opinion
-    objectives = {"spread": +1, "suppress": -1}
-    primary_metric = "share"
-    secondary_metric = "consensus_round"
+    scoring = Scoring(metric="share", objectives={"spread": +1, "suppress": -1}, secondary="consensus_round")
     state_attribute = "opinion"
     state_colors = {"0": "#0072B2", "1": "#E69F00"}
 

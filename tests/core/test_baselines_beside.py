@@ -15,7 +15,6 @@ from mam_bench.cli import main
 from mam_bench.commands.run import format_result
 from mam_bench.models.voter.model import VoterWorld
 from mam_bench.runner import PairSpec, prepare, run_pair
-from mam_bench.world import SteerableWorld
 
 CASES = {
     "schelling": ["schelling", "--seed", "22", "--rounds", "5", "--influence-ids", "0,1,150,151"],
@@ -55,7 +54,7 @@ def test_null_steering_keeps_lift_zero_beside_its_baselines(tmp_path, capsys):
 class VoterWithoutRule(VoterWorld):
     """A user world that does not say what its rule would do: `mimic` cannot run on it."""
 
-    rule_action = SteerableWorld.rule_action
+    rule_action = None  # blocks the RuleActions capability it inherits
 
 
 def test_a_world_without_rule_action_says_mimic_is_not_available():

@@ -3,17 +3,28 @@ probing, and status values that stay plain strings in the records."""
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import json
 
 import pytest
 
+from mam_bench import capabilities
+from mam_bench.capabilities import PerTurnDecisions, ReferenceLandscape, Tasks
+from mam_bench.commands import tasks
 from mam_bench.errors import ConfigError
 from mam_bench.outcome import validity
 from mam_bench.records import dumps
 from mam_bench.registry import get_world, make_controller, world_names
 from mam_bench.runner import PairSpec, Treatment, prepare, round_row
 from mam_bench.status import Status, Validity
+from mam_bench.world import SteerableWorld
+
+CAPABILITIES = [
+    value
+    for value in vars(capabilities).values()
+    if isinstance(value, type) and getattr(value, "_is_protocol", False) and value.__module__ == capabilities.__name__
+]
 
 
 @pytest.mark.parametrize("name", world_names())
@@ -44,11 +55,16 @@ def test_a_world_influence_parameter_sets_the_count_and_its_board_parameter_the_
     assert len(prepare(PairSpec(world="schelling", seed=1)).influence_ids) == 16
 
 
-def test_a_capability_a_world_does_not_declare_is_a_clear_error():
+def test_a_capability_is_had_by_defining_it_and_asked_for_one_way():
+    schelling, crafting = get_world("schelling"), get_world("crafting")
+    assert isinstance(crafting, Tasks) and not isinstance(schelling, Tasks)
+    assert isinstance(schelling, ReferenceLandscape) and not isinstance(crafting, ReferenceLandscape)
+    assert isinstance(crafting, PerTurnDecisions) and not isinstance(schelling, PerTurnDecisions)
+    # the base class holds no stub of any capability (a stub would make every world "have" it)
+    for capability in CAPABILITIES:
+        assert not isinstance(SteerableWorld, capability), capability.__name__
     with pytest.raises(ConfigError, match="no tasks"):
-        get_world("schelling").list_tasks()
-    with pytest.raises(ConfigError, match="no reference landscape"):
-        get_world("crafting").reference_outcome(None, 0)
+        tasks.handle(argparse.Namespace(world="schelling", check=None))
 
 
 def test_status_values_are_enum_members_and_serialise_as_the_plain_strings():

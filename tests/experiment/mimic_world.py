@@ -7,7 +7,6 @@ from typing import Any
 
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.streams import agent_stream
-from mam_bench.world import SteerableWorld
 
 
 class MimicSchelling(SchellingWorld):
@@ -22,4 +21,4 @@ class NoRuleSchelling(SchellingWorld):
     """Schelling without a rule_action, as a user's world may be: `mimic` cannot be played on it."""
 
     name = "test-no-rule-schelling"
-    rule_action = SteerableWorld.rule_action
+    rule_action = None  # blocks the RuleActions capability it inherits

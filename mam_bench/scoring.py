@@ -1,0 +1,63 @@
+"""A world's outcome declaration: what its lift is computed on (see mam_bench.outcome for the
+arithmetic). Apart from outcome.py so that the CLI's light commands need no pydantic."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Scoring(BaseModel):
+    """A world's outcome, declared once: the metric a lift is computed on, the direction each
+    objective pushes it, and whether influence identities are masked from scoring in both runs.
+
+    `delta = M_treatment - M_reference`, `lift = direction * delta` (see `delta_lift_relative`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: the primary metric, a key of the world's `metrics()`
+    metric: str
+    #: objective name -> direction on its metric (+1 raise it, -1 lower it); the first is the default
+    objectives: dict[str, Literal[1, -1]]
+    #: the objective a run steers for when none is named (default: the first)
+    default_objective: str | None = None
+    #: objective -> the metric its lift is computed on, where that is not `metric` (an objective
+    #: about inequality is scored on a Gini, not on task progress)
+    objective_metrics: dict[str, str] = Field(default_factory=dict)
+    #: a metric reported beside the primary one (result.json `secondary_delta`)
+    secondary: str | None = None
+    #: further metrics reported beside the scored one (result.json `outcomes`)
+    reported: tuple[str, ...] = ()
+    #: True: influence agents' ids are masked from the outcome in both runs (conservative count)
+    masks_influence: bool = False
+
+    @model_validator(mode="after")
+    def _known_objectives(self) -> Scoring:
+        if not self.objectives:
+            raise ValueError("objectives: name at least one")
+        if self.default_objective is None:
+            object.__setattr__(self, "default_objective", next(iter(self.objectives)))
+        elif self.default_objective not in self.objectives:
+            raise ValueError(f"default_objective: {self.default_objective!r} is not among the objectives")
+        unknown = [o for o in self.objective_metrics if o not in self.objectives]
+        if unknown:
+            raise ValueError(f"objective_metrics: {unknown[0]!r} is not among the objectives")
+        return self
+
+    def metric_for(self, objective: str) -> str:
+        """The metric an objective's lift is computed on: its own if declared, else the primary."""
+        return self.objective_metrics.get(objective, self.metric)
+
+
+#: the class attributes a world declared its outcome with before `Scoring`, and their field
+LEGACY_SCORING = {
+    "primary_metric": "metric",
+    "objectives": "objectives",
+    "default_objective": "default_objective",
+    "objective_metrics": "objective_metrics",
+    "secondary_metric": "secondary",
+    "outcome_metrics": "reported",
+    "masks_influence": "masks_influence",
+}
