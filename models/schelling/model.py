@@ -281,6 +281,12 @@ class SchellingWorld(SteerableWorld):
                 )
         return entries
 
+    def step(self) -> None:
+        """Mesa's step: one all-rule round. Mesa counts the call before it runs; an attempt that
+        finds the board at rest plays no round, so `steps` is set back to the rounds played."""
+        super().step()
+        self.steps = self.round
+
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         """One round: influence proposals checked against the start-of-round board, the reservation
         wave (claims at their own slots under `priority=turn`, all before it under `first`), then
@@ -304,28 +310,30 @@ class SchellingWorld(SteerableWorld):
         return entries
 
     def _wave(self, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
-        """The round's reservation wave on the frozen board, on arrays (fast path) or by the agents.
+        """The round's reservation wave on the frozen board: unhappy agents the rule decides for
+        (everyone but the `steered` influence agents) and the claims, in the stream design's seeded
+        order; `reserved` cells were taken before the wave. Played on arrays when `fast_path`."""
+        if not self.fast_path:
+            return self._agents_wave(steered, reserved, claims)
+        self.movable[:] = True
+        if steered:
+            self.movable[list(steered)] = False
+        return ordinary_phase(
+            self.board,
+            self.types,
+            self.pos,
+            self.movable,
+            self.num,
+            self.den,
+            reserved,
+            self._draws(),
+            self.params.move_rule,
+            claims or None,
+        )
 
-        Unhappy agents the rule decides for (everyone but the `steered` influence agents) and the
-        claims go in the stream design's seeded order; `reserved` cells were taken before the wave.
-        """
+    def _agents_wave(self, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
+        """The reference: each resident in the wave's order decides through the AgentSet."""
         draws = self._draws()
-        if self.fast_path:
-            self.movable[:] = True
-            if steered:
-                self.movable[list(steered)] = False
-            return ordinary_phase(
-                self.board,
-                self.types,
-                self.pos,
-                self.movable,
-                self.num,
-                self.den,
-                reserved,
-                draws,
-                self.params.move_rule,
-                claims or None,
-            )
         wave = Wave(self, draws, reserved)
         unhappy = self.agents.select(lambda a: a.actor_id not in steered and not a.is_satisfied())
         wave.plan.unhappy = len(unhappy)
