@@ -281,12 +281,6 @@ class SchellingWorld(SteerableWorld):
                 )
         return entries
 
-    def step(self) -> None:
-        """Mesa's step: one all-rule round. Mesa counts the call before it runs; an attempt that
-        finds the board at rest plays no round, so `steps` is set back to the rounds played."""
-        super().step()
-        self.steps = self.round
-
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         """One round: influence proposals checked against the start-of-round board, the reservation
         wave (claims at their own slots under `priority=turn`, all before it under `first`), then
