@@ -35,7 +35,8 @@ class SchellingLandscape:
 
 def scan_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
     """The same run on `ordinary_phase` (a numpy scan of every vacancy per agent): the yardstick."""
-    from mam_bench.models.schelling.agents import IsolatedDraws, PilotDraws, ordinary_phase, settle
+    from mam_bench.models.schelling.array_rule import ordinary_phase, settle
+    from mam_bench.models.schelling.draws import IsolatedDraws, PilotDraws
     from mam_bench.models.schelling.metrics import edge_homophily, satisfaction
 
     cap = params.max_rounds if max_rounds is None else max_rounds

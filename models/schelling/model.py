@@ -6,30 +6,26 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
+from mesa.agent import AgentSet
 from mesa.datacollection import DataCollector
 from mesa.discrete_space import OrthogonalMooreGrid
 
 from mam_bench.controller import Decision
 from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
-from mam_bench.models.schelling.agents import (
-    GROUPS,
-    Claim,
-    IsolatedDraws,
-    PilotDraws,
-    Resident,
-    nearest_eligible,
+from mam_bench.models.schelling.agents import GROUPS, Resident
+from mam_bench.models.schelling.array_rule import (
     neighbour_counts,
     ordinary_phase,
-    rule_keys,
     satisfied_cells,
     settle,
-    tie_index,
     type_grid,
 )
+from mam_bench.models.schelling.draws import IsolatedDraws, PilotDraws, rule_keys, tie_index
 from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
 from mam_bench.models.schelling.observe import SchellingObservation, render_grid
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
+from mam_bench.models.schelling.wave import Claim, OrdinaryPlan, Wave
 from mam_bench.params import fraction_text
 from mam_bench.streams import seeded
 from mam_bench.world import AuditEntry, Status, SteerableWorld
@@ -57,6 +53,9 @@ class SchellingWorld(SteerableWorld):
     masks_influence: ClassVar[bool] = True
     treatment_stops_early: ClassVar[bool] = False
     default_influence: ClassVar[int] = 16
+    #: rounds run on the array fast path (`array_rule`); False plays every round through the
+    #: agents' own rule (`Resident.decide`, then `apply`), the reference the fast path is held to
+    fast_path: ClassVar[bool] = True
 
     def __init__(self, params: SchellingParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
@@ -91,7 +90,7 @@ class SchellingWorld(SteerableWorld):
         )
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
         self._view_cache: tuple[int, dict[str, Any]] | None = None
-        self._counts_cache: tuple[int, tuple[np.ndarray, np.ndarray]] | None = None
+        self._wave_cache: tuple[int, Wave] | None = None
         self._refresh_satisfaction()
         self.datacollector.collect(self)
 
@@ -188,38 +187,21 @@ class SchellingWorld(SteerableWorld):
         rule would take its next choice) and collides with other influence agents; under `first` it
         also reserves before every ordinary agent. That difference is what `mimic` measures.
         """
-        cell = int(self.pos[actor_id])
-        if bool(self.satisfied_grid.ravel()[cell]):
+        resident = self.residents[actor_id]
+        if resident.satisfied:
             return dict(STAY)
-        flat = self.board.ravel()
-        vac = np.flatnonzero(flat < 0)
-        available = np.ones(vac.size, dtype=bool)
-        if self.params.move_rule == "random_empty":
-            choices = np.arange(vac.size)
-        else:
-            ca, cb = self._round_counts()
-            counts = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
-            choices = nearest_eligible(
-                vac,
-                available,
-                counts[int(self.types[actor_id])],
-                counts[0] + counts[1],
-                cell,
-                self.size,
-                self.num,
-                self.den,
-            )
-        if choices.size == 0:
+        choices = resident.choices(self._frozen_wave())
+        if not choices:
             return dict(STAY)
         _, tie_key = rule_keys(self.seed, self.round, actor_id)
-        r, c = divmod(int(vac[choices[tie_index(tie_key, choices.size)]]), self.size)
+        r, c = choices[tie_index(tie_key, len(choices))].coordinate
         return {"row": r, "col": c}
 
-    def _round_counts(self) -> tuple[np.ndarray, np.ndarray]:
-        """Neighbour counts of the start-of-round board, computed once per round for every actor."""
-        if self._counts_cache is None or self._counts_cache[0] != self.round:
-            self._counts_cache = (self.round, neighbour_counts(type_grid(self.board, self.types)))
-        return self._counts_cache[1]
+    def _frozen_wave(self) -> Wave:
+        """The start-of-round board with nothing reserved, built once per round for every actor."""
+        if self._wave_cache is None or self._wave_cache[0] != self.round:
+            self._wave_cache = (self.round, Wave(self, None))
+        return self._wave_cache[1]
 
     def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[Claim]]:
         """Classify influence proposals against the start-of-round board, in stable-id order: what
@@ -300,58 +282,99 @@ class SchellingWorld(SteerableWorld):
         return entries
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry] | None:
+        """One round: influence proposals checked against the start-of-round board, the reservation
+        wave (claims at their own slots under `priority=turn`, all before it under `first`), then
+        every move at once. A reference that finds nothing to do is at rest and plays no round
+        (None: the runner stops it there)."""
         entries, deferred, claims = self._influence_phase(decisions)
         turn = self.params.priority == "turn"
         ia_moves: list[tuple[int, int, int]] = []
         if not turn:
             first_entries, ia_moves = self._claims_first(claims)
             entries += first_entries
-        self.movable[:] = True
         steered = set(self.influence_ids) - set(deferred)
+        plan = self._wave(steered, {dest for _, _, dest in ia_moves}, claims if turn else [])
+        if self.role == "reference" and self._at_rest(plan):
+            return None
+        if turn:
+            entries += self._claims_in_turn(claims, plan.claims)
+        entries += self._deferred_entries(deferred, plan)
+        entries.sort(key=lambda e: e.actor_id)
+        self._settle(ia_moves + plan.moves)
+        self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.proposal)) for e in entries)
+        return entries
+
+    def _wave(self, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
+        """The round's reservation wave on the frozen board: unhappy agents the rule decides for
+        (everyone but the `steered` influence agents) and the claims, in the stream design's seeded
+        order; `reserved` cells were taken before the wave. Played on arrays when `fast_path`."""
+        if not self.fast_path:
+            return self._agents_wave(steered, reserved, claims)
+        self.movable[:] = True
         if steered:
             self.movable[list(steered)] = False
-        plan = ordinary_phase(
+        return ordinary_phase(
             self.board,
             self.types,
             self.pos,
             self.movable,
             self.num,
             self.den,
-            {dest for _, _, dest in ia_moves},
+            reserved,
             self._draws(),
             self.params.move_rule,
-            claims if turn else None,
+            claims or None,
         )
-        if self.role == "reference":
-            if plan.unhappy == 0:
-                self.status = Status.EQUILIBRIUM
-                return None
-            if not plan.moves:
-                self.status = Status.BLOCKED
-                return None
-        if turn:
-            entries += self._claims_in_turn(claims, plan.claims)
+
+    def _agents_wave(self, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
+        """The reference: each resident in the wave's order decides through the AgentSet."""
+        draws = self._draws()
+        wave = Wave(self, draws, reserved)
+        unhappy = self.agents.select(lambda a: a.actor_id not in steered and not a.is_satisfied())
+        wave.plan.unhappy = len(unhappy)
+        ids = np.array(sorted(a.actor_id for a in unhappy), dtype=np.int64)
+        order = draws.order(ids) if ids.size else ids
+        slots = draws.slots(order, claims) if claims else [(int(aid), None) for aid in order.tolist()]
+        for claim in claims:
+            self.residents[claim.actor_id].claim = self.grid[divmod(claim.cell, self.size)]
+        AgentSet([self.residents[aid] for aid, _ in slots], random=self.random).do("decide", wave)
+        for claim in claims:
+            self.residents[claim.actor_id].claim = None
+        return wave.plan
+
+    def _at_rest(self, plan: OrdinaryPlan) -> bool:
+        """Nobody unhappy (equilibrium), or nobody unhappy can move (blocked): the reference stops."""
+        if plan.unhappy == 0:
+            self.status = Status.EQUILIBRIUM
+        elif not plan.moves:
+            self.status = Status.BLOCKED
+        return self.status != Status.RUNNING
+
+    def _deferred_entries(self, deferred: list[int], plan: OrdinaryPlan) -> list[AuditEntry]:
+        """Influence agents that deferred to the rule: where the rule took them, or that they stayed."""
         moved = {aid: dest for aid, _, dest in plan.moves}
+        entries = []
         for aid in deferred:
             if aid in moved:
                 r, c = divmod(moved[aid], self.size)
                 entries.append(AuditEntry(self.round, aid, {"row": r, "col": c}, "accepted", deferred=True))
             else:
                 entries.append(AuditEntry(self.round, aid, dict(STAY), "stay", deferred=True))
-        entries.sort(key=lambda e: e.actor_id)
+        return entries
+
+    def _settle(self, moves: list[tuple[int, int, int]]) -> None:
+        """Every reserved move at once, on the arrays the metrics read and on the Mesa agents."""
         influence = set(self.influence_ids)
-        all_moves = ia_moves + plan.moves
-        self.ordinary_moves = sum(1 for aid, _, _ in all_moves if aid not in influence)
-        self.influence_moves = len(all_moves) - self.ordinary_moves
-        settle(self.board, self.pos, all_moves)
-        for aid, _, dest in all_moves:
-            self.residents[aid].cell = self.grid[divmod(dest, self.size)]
-        self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.proposal)) for e in entries)
+        self.ordinary_moves = sum(1 for aid, _, _ in moves if aid not in influence)
+        self.influence_moves = len(moves) - self.ordinary_moves
+        settle(self.board, self.pos, moves)
+        for aid, _, dest in moves:
+            self.residents[aid].destination = self.grid[divmod(dest, self.size)]
+        self.agents.do("apply")
         self._metrics_cache = None
         self._view_cache = None
-        self._counts_cache = None
+        self._wave_cache = None
         self._refresh_satisfaction()
-        return entries
 
     def _refresh_satisfaction(self) -> None:
         """Who is satisfied on the current board: computed once per board state, read by the

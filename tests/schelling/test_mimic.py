@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mam_bench.models.schelling.agents import IsolatedDraws
+from mam_bench.models.schelling.draws import IsolatedDraws
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.runner import PairSpec, run_pair
 

@@ -1,0 +1,148 @@
+"""The Schelling rule on numpy arrays: the fast path the world's rounds run on.
+
+Same rule, same draws and the same plan as the agents' own two-phase step (`agents.Resident`,
+the reference): tests/schelling/test_fast_paths.py holds the two to each other bit for bit on
+random states. The board is a size x size array of actor ids (-1 vacant); cells are flat
+row-major indices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mam_bench.models.schelling.draws import RuleDraws
+from mam_bench.models.schelling.wave import Claim, OrdinaryPlan
+
+_OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def type_grid(grid: np.ndarray, types: np.ndarray) -> np.ndarray:
+    """Cell -> group (0/1) or -1 for a vacancy, from a cell -> actor id grid."""
+    return np.where(grid >= 0, types[np.maximum(grid, 0)], -1)
+
+
+def neighbour_counts(tgrid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell: how many Moore neighbours (torus) are of group A and of group B."""
+    a = (tgrid == 0).astype(np.int16)
+    b = (tgrid == 1).astype(np.int16)
+    ca = np.zeros_like(a)
+    cb = np.zeros_like(b)
+    for dr, dc in _OFFSETS8:
+        ca += np.roll(a, (dr, dc), axis=(0, 1))
+        cb += np.roll(b, (dr, dc), axis=(0, 1))
+    return ca, cb
+
+
+def satisfied_cells(tgrid: np.ndarray, ca: np.ndarray, cb: np.ndarray, num: int, den: int) -> np.ndarray:
+    """Occupied cells whose same-group share meets the threshold; isolated agents are satisfied."""
+    same = np.where(tgrid == 0, ca, cb).astype(np.int64)
+    occ = (ca + cb).astype(np.int64)
+    return (tgrid >= 0) & ((occ == 0) | (same * den >= num * occ))
+
+
+def _torus_distance(idx: np.ndarray, origin: int, size: int) -> np.ndarray:
+    r0, c0 = divmod(origin, size)
+    dr = np.abs(idx // size - r0)
+    dc = np.abs(idx % size - c0)
+    return np.maximum(np.minimum(dr, size - dr), np.minimum(dc, size - dc))
+
+
+def ordinary_phase(
+    grid: np.ndarray,
+    types: np.ndarray,
+    pos: np.ndarray,
+    movable: np.ndarray,
+    num: int,
+    den: int,
+    reserved: set[int],
+    draws: RuleDraws,
+    move_rule: str = "nearest_satisfactory",
+    claims: list[Claim] | None = None,
+) -> OrdinaryPlan:
+    """One reservation wave over the frozen board `grid` (size x size, actor id or -1).
+
+    `movable[i]` is True for ids the rule decides for (ordinary agents and rule-deferring
+    influence agents); `reserved` holds flat cells influence agents took before the wave
+    (`priority=first`); `claims` are influence moves resolved at their own slots in the wave
+    (`priority=turn`): a claim whose cell was reserved earlier in the wave fails.
+    """
+    size = grid.shape[0]
+    tgrid = type_grid(grid, types)
+    ca, cb = neighbour_counts(tgrid)
+    sat = satisfied_cells(tgrid, ca, cb, num, den).ravel()
+    flat = grid.ravel()
+    occupied_ids = flat[flat >= 0]
+    unhappy_ids = np.sort(occupied_ids[~sat[pos[occupied_ids]] & movable[occupied_ids]])
+    plan = OrdinaryPlan(unhappy=int(unhappy_ids.size))
+    if unhappy_ids.size == 0 and not claims:
+        return plan
+    vac = np.flatnonzero(flat < 0)
+    if reserved:
+        vac = vac[~np.isin(vac, np.fromiter(reserved, dtype=np.int64))]
+    available = np.ones(vac.size, dtype=bool)
+    holder = np.full(vac.size, -1, dtype=np.int64)
+    occ_v = (ca.ravel()[vac] + cb.ravel()[vac]).astype(np.int64)
+    same_v = (ca.ravel()[vac].astype(np.int64), cb.ravel()[vac].astype(np.int64))
+    order = draws.order(unhappy_ids) if unhappy_ids.size else unhappy_ids
+    wave = draws.slots(order, claims) if claims else [(int(a), None) for a in order.tolist()]
+    for aid, claim in wave:
+        if claim is not None:
+            at = int(np.searchsorted(vac, claim.cell))
+            if at >= vac.size or vac[at] != claim.cell:
+                raise ValueError(f"claim of {aid} for cell {claim.cell}, which was not empty at round start")
+            if available[at]:
+                available[at] = False
+                holder[at] = aid
+                plan.claims[aid] = None
+                plan.moves.append((aid, int(pos[aid]), claim.cell))
+            else:
+                plan.claims[aid] = int(holder[at])
+            continue
+        if not available.any():
+            continue
+        origin = int(pos[aid])
+        if move_rule == "random_empty":
+            choices = np.flatnonzero(available)
+            pick = choices[draws.tie(int(aid), choices.size)]
+        else:
+            ties = nearest_eligible(vac, available, same_v[int(types[aid])], occ_v, origin, size, num, den)
+            if ties.size == 0:
+                continue
+            pick = ties[draws.tie(int(aid), ties.size)]
+        available[pick] = False
+        holder[pick] = aid
+        plan.moves.append((int(aid), origin, int(vac[pick])))
+    return plan
+
+
+def nearest_eligible(
+    vac: np.ndarray,
+    available: np.ndarray,
+    same_v: np.ndarray,
+    occ_v: np.ndarray,
+    origin: int,
+    size: int,
+    num: int,
+    den: int,
+) -> np.ndarray:
+    """Indices into `vac` of the nearest available vacancies that would satisfy an agent at `origin`
+    (its own cell counted as empty), in flat cell order; empty when none would."""
+    dist = _torus_distance(vac, origin, size)
+    adj = (dist == 1).astype(np.int64)
+    same = same_v - adj
+    occ = occ_v - adj
+    eligible = available & ((occ == 0) | (same * den >= num * occ))
+    if not eligible.any():
+        return np.empty(0, dtype=np.int64)
+    d = np.where(eligible, dist, np.iinfo(np.int64).max)
+    return np.flatnonzero(d == d.min())
+
+
+def settle(grid: np.ndarray, pos: np.ndarray, moves: list[tuple[int, int, int]]) -> None:
+    """All reserved moves at once: origins empty, destinations fill."""
+    flat = grid.reshape(-1)
+    for _, origin, _ in moves:
+        flat[origin] = -1
+    for aid, _, dest in moves:
+        flat[dest] = aid
+        pos[aid] = dest
