@@ -39,8 +39,8 @@ class SwarmAgent(CellAgent):
 
     @property
     def here(self) -> tuple[int, int]:
-        row = self.model.pos[self.actor_id]
-        return int(row[0]), int(row[1])
+        r, c = self.model.pos[self.actor_id].tolist()
+        return r, c
 
     @property
     def recent(self) -> deque:
@@ -58,7 +58,8 @@ class SwarmAgent(CellAgent):
             self.action = self.message = None
             return
         action, message = self.rule(plan, self.stream())
-        self.action, self.message = action, self.model.clip(message)
+        self.action = action
+        self.message = None if message is None else self.model.clip(message)
 
     def rule(self, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
         """The ordinary (action, message); `plan` is the start-of-round data all agents share."""

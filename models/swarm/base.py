@@ -1,9 +1,10 @@
 """SwarmWorld: the shared steerable grid world the five SwarmBench tasks subclass.
 
-A round (spec section 1): every agent decides from the start-of-round state; influence agents
-that defer run exactly the ordinary rule with the same addressed stream (seed, "policy", id,
-round), so null steering is exact. Then physics, then the task rule, then messages are sent
-(heard next round), then metrics. Ordinary agents never read message text.
+A round (spec section 1) has two phases, as simultaneous moves need. Decide: every rule agent
+(`SwarmAgent.decide`, through `model.agents`) chooses from the start-of-round state; influence
+agents that defer run exactly the ordinary rule with the same addressed stream (seed, "policy",
+id, round), so null steering is exact. Apply: physics, then the task rule, then messages are
+sent (heard next round), then metrics. Ordinary agents never read message text.
 """
 
 from __future__ import annotations
@@ -248,7 +249,6 @@ class SwarmWorld(SteerableWorld):
         for aid in self.influence_ids:
             d = decisions.get(aid)
             agent = self.swarm[aid]
-            agent.steered = False
             if agent.escaped:
                 verdict[aid] = ("stay", "escaped", bool((d or Decision.follow_rule()).defer))
             elif d is None or d.defer:
