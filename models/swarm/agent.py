@@ -31,6 +31,8 @@ class SwarmAgent(CellAgent):
         self.actor_id = actor_id
         self.influence = actor_id in model.influence_ids
         self.escaped = False
+        #: the cells this agent stood on lately (a walk prefers others); the world appends to it
+        self.recent: deque = model.recent[actor_id]
         #: an influence agent whose controller chose its action this round (it skips the rule)
         self.steered = False
         #: what this agent chose in the decide phase (None: it did not decide)
@@ -42,22 +44,18 @@ class SwarmAgent(CellAgent):
         r, c = self.model.pos[self.actor_id].tolist()
         return r, c
 
-    @property
-    def recent(self) -> deque:
-        """The cells this agent stood on lately (a walk prefers others)."""
-        return self.model.recent[self.actor_id]
-
     def stream(self) -> LazyRng:
         """This round's policy stream of this agent (seed, "policy", round, id), made only if drawn."""
-        draws = self.model.policy_draws()
-        return LazyRng(lambda: draws.of(self.actor_id))
+        draws, aid = self.model.policy_draws(), self.actor_id
+        return LazyRng(lambda: draws.of(aid))
 
     def decide(self, plan: Any) -> None:
         """Phase one of the round: choose an action from the start-of-round state; move nothing."""
         if self.escaped or self.steered:
             self.action = self.message = None
             return
-        action, message = self.rule(plan, self.stream())
+        draws, aid = self.model.draws, self.actor_id  # `stream()`, set up once for the whole swarm
+        action, message = self.rule(plan, LazyRng(lambda: draws.of(aid)))
         self.action = action
         self.message = None if message is None else self.model.clip(message)
 

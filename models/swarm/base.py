@@ -95,7 +95,8 @@ class SwarmWorld(SteerableWorld):
         self._dyn["exploration_rate"] = float(self.tracker.visited.sum())
         self.grid = OrthogonalVonNeumannGrid((p.size, p.size), torus=False, random=self.random)
         self.swarm = [self.agent_class(self, self.grid[tuple(int(x) for x in self.pos[i])], i) for i in range(self.n)]
-        self._draws = RoundDraws(self.seed, "policy", self.round, self.n)
+        #: this round's policy streams, which the agents' `decide` reads (see `policy_draws`)
+        self.draws = RoundDraws(self.seed, "policy", self.round, self.n)
         self._record_frame()
         #: SwarmBench reproduction mode: upstream's game, no board, every agent an influence agent
         self.reproduction = p.upstream and not p.board and len(self.influence_ids) == self.n
@@ -223,15 +224,16 @@ class SwarmWorld(SteerableWorld):
 
     def policy_draws(self) -> RoundDraws:
         """This round's addressed policy streams, one per agent (the same as `agent_draws`)."""
-        if self._draws.round != self.round:
-            self._draws = RoundDraws(self.seed, "policy", self.round, self.n)
-        return self._draws
+        if self.draws.round != self.round:
+            self.draws = RoundDraws(self.seed, "policy", self.round, self.n)
+        return self.draws
 
     def clip(self, text: Any) -> str | None:
         return clip_message(text, self.params.upstream)
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         steered, verdict = self._steer(decisions)
+        self.policy_draws()  # this round's streams, set up once for the swarm
         self.agents.do("decide", self.plan())  # phase one: every rule agent chooses, nobody moves
         actions = [a.action for a in self.swarm]
         messages = [a.message for a in self.swarm]
