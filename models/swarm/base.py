@@ -1,9 +1,10 @@
 """SwarmWorld: the shared steerable grid world the five SwarmBench tasks subclass.
 
-A round (spec section 1): every agent decides from the start-of-round state; influence agents
-that defer run exactly the ordinary rule with the same addressed stream (seed, "policy", id,
-round), so null steering is exact. Then physics, then the task rule, then messages are sent
-(heard next round), then metrics. Ordinary agents never read message text.
+A round (spec section 1) has two phases, as simultaneous moves need. Decide: every rule agent
+(`SwarmAgent.decide`, through `model.agents`) chooses from the start-of-round state; influence
+agents that defer run exactly the ordinary rule with the same addressed stream (seed, "policy",
+id, round), so null steering is exact. Apply: physics, then the task rule, then messages are
+sent (heard next round), then metrics. Ordinary agents never read message text.
 """
 
 from __future__ import annotations
@@ -14,32 +15,21 @@ from typing import Any, ClassVar, get_args
 
 import numpy as np
 from mesa.datacollection import DataCollector
-from mesa.discrete_space import CellAgent, OrthogonalVonNeumannGrid
+from mesa.discrete_space import OrthogonalVonNeumannGrid
 from pydantic import ValidationError
 
 from mam_bench.controller import Decision
 from mam_bench.models.swarm import commander, dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
+from mam_bench.models.swarm.agent import SwarmAgent
 from mam_bench.models.swarm.answer import parse_answer, upstream_answer
 from mam_bench.models.swarm.grid import BASE_ACTIONS, DELTA, EMPTY
 from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.messages import MessageBus, clip_message
-from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.params import SwarmParams
 from mam_bench.models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
-from mam_bench.streams import RoundDraws, agent_draws, stream
+from mam_bench.streams import RoundDraws, stream
 from mam_bench.world import AuditEntry, SteerableWorld
-
-
-class SwarmAgent(CellAgent):
-    """The Mesa identity of one swarm agent; the world's arrays hold its state."""
-
-    def __init__(self, model: SwarmWorld, cell: Any, actor_id: int) -> None:
-        super().__init__(model)
-        self.cell = cell
-        self.actor_id = actor_id
-        self.influence = actor_id in model.influence_ids
-        self.escaped = False
 
 
 class SwarmWorld(SteerableWorld):
@@ -66,6 +56,11 @@ class SwarmWorld(SteerableWorld):
     aliases: ClassVar[dict[str, str]] = {}
     #: the push solver (upstream's integer program); `bench/swarm_step.py` swaps in the old greedy
     resolve_pushes: ClassVar[Any] = staticmethod(physics.resolve)
+    #: each task's rule agent (a `SwarmAgent` subclass with its `rule`)
+    agent_class: ClassVar[type[SwarmAgent]] = SwarmAgent
+    #: False: every agent looks for itself (the reference); True: the plan also carries what the
+    #: whole swarm sees, computed in one pass and kept while it holds (tests hold the two equal)
+    fast_paths: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -99,7 +94,9 @@ class SwarmWorld(SteerableWorld):
         self._dyn = dynamics.zero()
         self._dyn["exploration_rate"] = float(self.tracker.visited.sum())
         self.grid = OrthogonalVonNeumannGrid((p.size, p.size), torus=False, random=self.random)
-        self.swarm = [SwarmAgent(self, self.grid[tuple(int(x) for x in self.pos[i])], i) for i in range(self.n)]
+        self.swarm = [self.agent_class(self, self.grid[tuple(int(x) for x in self.pos[i])], i) for i in range(self.n)]
+        #: this round's policy streams, which the agents' `decide` reads (see `policy_draws`)
+        self.draws = RoundDraws(self.seed, "policy", self.round, self.n)
         self._record_frame()
         #: SwarmBench reproduction mode: upstream's game, no board, every agent an influence agent
         self.reproduction = p.upstream and not p.board and len(self.influence_ids) == self.n
@@ -114,10 +111,6 @@ class SwarmWorld(SteerableWorld):
     def plan(self) -> Any:
         """Task-wide data every rule reads this round (computed once from the start state)."""
         return None
-
-    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
-        """The ordinary agent's (action, message) from the start-of-round state."""
-        raise NotImplementedError
 
     def before_physics(self, actions: list[str | None]) -> None:
         """Task actions that are not moves (SWITCH)."""
@@ -216,54 +209,67 @@ class SwarmWorld(SteerableWorld):
         try:
             act = self.Action.model_validate(raw).action
         except ValidationError as exc:
-            return None, self._clip(msg), exc.errors()[0].get("msg", "invalid action")
+            return None, self.clip(msg), exc.errors()[0].get("msg", "invalid action")
         except Exception as exc:  # noqa: BLE001 - hostile input must never crash a round
-            return None, self._clip(msg), str(exc)
-        return act, self._clip(msg if msg is None else str(msg)), ""
+            return None, self.clip(msg), str(exc)
+        return act, self.clip(msg if msg is None else str(msg)), ""
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the ordinary rule would do for `actor_id` now, from its own stream (for `mimic`)."""
         if not self.active[actor_id]:
             return self.null_action()
-        r = self.round
-        a, m = self.rule(actor_id, self.plan(), LazyRng(lambda: agent_draws(self.seed, "policy", r, actor_id)))
-        return {"action": a, "message": self._clip(m)}
+        agent = self.swarm[actor_id]
+        a, m = agent.rule(self.plan(), agent.stream())
+        return {"action": a, "message": self.clip(m)}
 
-    def _clip(self, text: Any) -> str | None:
+    def policy_draws(self) -> RoundDraws:
+        """This round's addressed policy streams, one per agent (the same as `agent_draws`)."""
+        if self.draws.round != self.round:
+            self.draws = RoundDraws(self.seed, "policy", self.round, self.n)
+        return self.draws
+
+    def clip(self, text: Any) -> str | None:
         return clip_message(text, self.params.upstream)
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
-        r = self.round
-        influence = set(self.influence_ids)
-        plan = self.plan()
-        actions: list[str | None] = [None] * self.n
-        messages: list[str | None] = [None] * self.n
+        steered, verdict = self._steer(decisions)
+        self.policy_draws()  # this round's streams, set up once for the swarm
+        self.agents.do("decide", self.plan())  # phase one: every rule agent chooses, nobody moves
+        actions = [a.action for a in self.swarm]
+        messages = [a.message for a in self.swarm]
+        for aid, (a, m) in steered.items():
+            actions[aid], messages[aid] = a, m
+        return self._apply(actions, messages, verdict)
+
+    def _steer(
+        self, decisions: Mapping[int, Decision]
+    ) -> tuple[dict[int, tuple[str, str | None]], dict[int, tuple[str, str, bool]]]:
+        """The influence agents' validated choices, and each one's audit verdict; those that
+        defer (or have none) are left to the rule, exactly as an ordinary agent."""
+        steered: dict[int, tuple[str, str | None]] = {}
         verdict: dict[int, tuple[str, str, bool]] = {}
-        on_map = self.active.tolist()
-        draws = RoundDraws(self.seed, "policy", r, self.n)
-        for aid in range(self.n):
-            if not on_map[aid]:
-                if aid in influence:
-                    verdict[aid] = ("stay", "escaped", bool(decisions.get(aid, Decision.follow_rule()).defer))
-                continue
-            d = decisions.get(aid) if aid in influence else None
-            if d is None or d.defer:
-                rng = LazyRng(lambda aid=aid: draws.of(aid))
-                a, m = self.rule(aid, plan, rng)
-                actions[aid], messages[aid] = a, self._clip(m)
-                if aid in influence:
-                    verdict[aid] = ("", "", True)
+        for aid in self.influence_ids:
+            d = decisions.get(aid)
+            agent = self.swarm[aid]
+            if agent.escaped:
+                verdict[aid] = ("stay", "escaped", bool((d or Decision.follow_rule()).defer))
+            elif d is None or d.defer:
+                verdict[aid] = ("", "", True)
             elif d.error:
-                actions[aid] = "STAY"
-                verdict[aid] = ("policy_error", d.error, False)
+                steered[aid], verdict[aid] = ("STAY", None), ("policy_error", d.error, False)
             else:
                 a, m, problem = self._decision_action(d)
-                if a is None:
-                    actions[aid], messages[aid] = "STAY", m
-                    verdict[aid] = ("invalid", problem, False)
-                else:
-                    actions[aid], messages[aid] = a, m
-                    verdict[aid] = ("", "", False)
+                steered[aid] = ("STAY" if a is None else a, m)
+                verdict[aid] = ("invalid", problem, False) if a is None else ("", "", False)
+            agent.steered = aid in steered
+        return steered, verdict
+
+    def _apply(
+        self, actions: list[str | None], messages: list[str | None], verdict: dict[int, tuple[str, str, bool]]
+    ) -> list[AuditEntry]:
+        """Phase two: resolve every agent's action at once (task actions, pushes, the task rule),
+        send the messages, keep the records, and audit the influence agents."""
+        r = self.round
         self.before_physics(actions)
         moves = [a if a in DELTA else None for a in actions]
         prev, was_active = self.pos.copy(), self.active.copy()

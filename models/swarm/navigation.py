@@ -116,13 +116,17 @@ class Exits:
 
     While the map stays the same (foraging's maze, transport's board while the box stands) a
     cell's exits do not change, so later walks from it only draw among the stored ones.
+    `remember=False` (the agent-level reference) looks every time.
     """
 
-    def __init__(self, passable: np.ndarray):
+    def __init__(self, passable: np.ndarray, remember: bool = True):
         self.passable = passable
+        self.remember = remember
         self._exits: dict[tuple[int, int], tuple[tuple[str, tuple[int, int]], ...]] = {}
 
     def neighbours(self, here: tuple[int, int]) -> tuple[tuple[str, tuple[int, int]], ...]:
+        if not self.remember:
+            return exits(here, self.passable)
         found = self._exits.get(here)
         if found is None:
             found = self._exits[here] = exits(here, self.passable)
@@ -134,17 +138,23 @@ class Exits:
 
 
 class Slope:
-    """One distance field with each cell's `downhill_moves` stored after the first look."""
+    """One distance field with each cell's `downhill_moves` stored after the first look
+    (`remember=False`, the agent-level reference: read from the field every time)."""
 
-    def __init__(self, dist: np.ndarray):
+    def __init__(self, dist: np.ndarray, remember: bool = True):
         self.dist = dist
-        self._rows = dist.tolist()  # plain ints: reading one cell skips numpy's scalar boxing
+        self.remember = remember
+        self._rows = dist.tolist() if remember else None  # plain ints: no numpy scalar boxing
         self._moves: dict[tuple[int, int], tuple[str, ...]] = {}
 
     def distance(self, here: tuple[int, int]) -> int:
+        if self._rows is None:
+            return int(self.dist[here])
         return self._rows[here[0]][here[1]]
 
     def moves(self, here: tuple[int, int]) -> tuple[str, ...]:
+        if not self.remember:
+            return downhill_moves(here, self.dist)
         found = self._moves.get(here)
         if found is None:
             found = self._moves[here] = downhill_moves(here, self.dist)

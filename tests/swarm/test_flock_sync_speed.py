@@ -1,8 +1,9 @@
 """Flocking and Synchronization's whole-swarm rule passes decide what the per-agent rules did.
 
 Each reference below is the per-agent rule the world used before its plan computed every
-agent's view at once; on random boards every agent must pick the same action and draw the same
-random numbers (the same stream, created in the same cases). The large-swarm hill climb of the
+agent's view at once; on random boards every agent, with the fast plan and with its own look
+(`fast_paths=False`), must pick the same action and draw the same random numbers (the same
+stream, created in the same cases). The large-swarm hill climb of the
 dissimilarity must find what the climb over `_cost` finds.
 """
 
@@ -86,13 +87,18 @@ def _same_choices(w, old, trials: int, seed: int) -> None:
         if isinstance(w, SynchronizationWorld):
             w.lights[:] = rng.random(w.n) < 0.5
         plan = w.plan()
+        w.fast_paths = False  # and each agent's own look, the agent-level reference
+        own = w.plan()
+        w.fast_paths = True
         for aid in np.flatnonzero(w.active).tolist():
-            new_rng = LazyRng(lambda aid=aid: np.random.default_rng(aid))
-            old_rng = LazyRng(lambda aid=aid: np.random.default_rng(aid))
-            assert w.rule(aid, plan, new_rng)[0] == old(w, aid, old_rng)
-            assert (new_rng._rng is None) == (old_rng._rng is None)  # the stream made in the same cases
-            if old_rng._rng is not None:  # and drawn from as often
-                assert new_rng._rng.bit_generator.state == old_rng._rng.bit_generator.state
+            rngs = [LazyRng(lambda aid=aid: np.random.default_rng(aid)) for _ in range(3)]
+            want = old(w, aid, rngs[0])
+            assert w.swarm[aid].rule(plan, rngs[1])[0] == want
+            assert w.swarm[aid].rule(own, rngs[2])[0] == want
+            for lazy in rngs[1:]:
+                assert (lazy._rng is None) == (rngs[0]._rng is None)  # the stream made in the same cases
+                if lazy._rng is not None:  # and drawn from as often
+                    assert lazy._rng.bit_generator.state == rngs[0]._rng.bit_generator.state
 
 
 @pytest.mark.parametrize("strategy", ["local", "nearest"])

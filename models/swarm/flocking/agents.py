@@ -9,9 +9,13 @@ restricted to placements inside the walls; each agent steps toward its own slot.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from mam_bench.models.swarm.navigation import LazyRng, toward
+from mam_bench.models.swarm.agent import SwarmAgent
+from mam_bench.models.swarm.grid import manhattan
+from mam_bench.models.swarm.navigation import LazyRng, toward, wander
 
 #: a distance no free slot reaches: marks slots another agent holds
 HELD = np.iinfo(np.int64).max
@@ -60,3 +64,38 @@ def assign_rule(here: tuple[int, int], goal: tuple[int, int] | None, passable: n
     if goal is None or goal == here:
         return "STAY"
     return toward(here, goal, passable, rng)
+
+
+class FlockingAgent(SwarmAgent):
+    """Takes a slot of the square anchored at the agents it sees (or the one it is assigned)."""
+
+    def rule(self, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
+        here, strategy = self.here, self.model.params.strategy
+        if strategy == "assign":
+            return assign_rule(here, plan["goals"].get(self.actor_id), plan["passable"], rng), None
+        if "goals" in plan:  # the swarm's views, found in one pass
+            goals, alone = plan["goals"][self.actor_id], plan["alone"][self.actor_id]
+        else:
+            goals, alone = self.look()
+        if strategy == "local" and alone:  # alone: look for the others
+            return wander(here, self.recent, plan["passable"], rng), None
+        return slot_rule(here, goals, plan["passable"], rng), None
+
+    def look(self) -> tuple[list[tuple[int, int]], bool]:
+        """(my nearest free slots, whether I see nobody) from my own view: the reference for
+        `nearest_free_slots`. local sees within its reach, nearest the whole swarm."""
+        w, here = self.model, self.here
+        seen = w.pos[w.active]
+        if w.params.strategy == "local":
+            seen = seen[np.abs(seen - np.array(here)).max(axis=1) <= w.reach]
+        lo = seen.min(axis=0)
+        top = int(min(max(lo[0], 1), w.size - 1 - w.side))
+        left = int(min(max(lo[1], 1), w.size - 1 - w.side))
+        slots = [(top + r, left + c) for r, c in w.shape.tolist()]
+        alone = len(seen) == 1
+        if here in slots:
+            return [], alone
+        taken = set(map(tuple, seen.tolist()))
+        free = [s for s in slots if s not in taken]
+        best = min((manhattan(here, s) for s in free), default=None)
+        return [s for s in free if manhattan(here, s) == best], alone

@@ -6,18 +6,18 @@ Under `rules=swarmbench` every seed starts from upstream's one layout (init dist
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
-from mam_bench.models.swarm.flocking.agents import assign_rule, nearest_free_slots, slot_rule
+from mam_bench.models.swarm.flocking.agents import FlockingAgent, nearest_free_slots
 from mam_bench.models.swarm.flocking.metrics import Dissimilarity, best_fit, hollow_square
 from mam_bench.models.swarm.flocking.observe import FlockingObservation
 from mam_bench.models.swarm.flocking.params import FlockingParams
 from mam_bench.models.swarm.layouts import free_cells, place, upstream_flocking
-from mam_bench.models.swarm.navigation import LazyRng, wander
 from mam_bench.status import Status
 
 
@@ -27,6 +27,7 @@ class FlockingWorld(SwarmWorld):
     Params = FlockingParams
     Action = SwarmAction
     Observation = FlockingObservation
+    agent_class = FlockingAgent
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         if self.params.upstream:
@@ -64,20 +65,36 @@ class FlockingWorld(SwarmWorld):
         return self._ordinary_fit[1]
 
     def plan(self) -> Any:
-        key = (self.pos.tobytes(), self.active.tobytes())
-        if self._targets is None or self._targets[0] != key:  # goals depend on positions alone
-            self._targets = (key, self._goals())
-        return {"passable": self.passable(), **self._targets[1]}
+        plan = {"passable": self.passable()}
+        if self.params.strategy == "assign":  # the one assignment every agent follows
+            plan.update(self._kept(self._assignment))
+        elif self.fast_paths:  # local, nearest: else each agent looks for itself
+            plan.update(self._kept(self._views))
+        return plan
 
-    def _goals(self) -> dict[str, dict]:
-        """Every live agent's goal slots (and, for local, whether it sees nobody), in one pass."""
+    def _kept(self, find: Callable[[], dict[str, dict]]) -> dict[str, dict]:
+        """`find()`, kept while nobody moves (it depends on positions alone); the reference
+        finds it afresh every round."""
+        if not self.fast_paths:
+            return find()
+        key = (self.pos.tobytes(), self.active.tobytes())
+        if self._targets is None or self._targets[0] != key:
+            self._targets = (key, find())
+        return self._targets[1]
+
+    def _assignment(self) -> dict[str, dict]:
+        """Each live agent's slot in the best placement inside the walls (the metric's own fit)."""
+        live = np.flatnonzero(self.active)
+        inner = (1, self.size - 2, 1, self.size - 2)
+        _, t, match = best_fit(self.pos[live], self.shape, 1.0, bounds=inner)
+        shape = self.shape.tolist()
+        return {"goals": {int(live[a]): (shape[k][0] + t[0], shape[k][1] + t[1]) for a, k in match.items()}}
+
+    def _views(self) -> dict[str, dict]:
+        """Every live agent's goal slots and whether it sees nobody, in one pass (`FlockingAgent.look`
+        for all at once)."""
         live = np.flatnonzero(self.active)
         here = self.pos[live]
-        if self.params.strategy == "assign":
-            inner = (1, self.size - 2, 1, self.size - 2)
-            _, t, match = best_fit(here, self.shape, 1.0, bounds=inner)
-            shape = self.shape.tolist()
-            return {"goals": {int(live[a]): (shape[k][0] + t[0], shape[k][1] + t[1]) for a, k in match.items()}}
         if not len(live):
             return {"goals": {}, "alone": {}}
         if self.params.strategy == "local":  # each agent sees those within its reach, itself included
@@ -92,14 +109,6 @@ class FlockingWorld(SwarmWorld):
         goals = nearest_free_slots(here, corners, sees, self.shape, self.side)
         alone = sees.sum(axis=1) == 1
         return {"goals": dict(zip(live.tolist(), goals)), "alone": dict(zip(live.tolist(), alone.tolist()))}
-
-    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
-        here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
-        if self.params.strategy == "assign":
-            return assign_rule(here, plan["goals"].get(aid), plan["passable"], rng), None
-        if self.params.strategy == "local" and plan["alone"][aid]:  # alone: look for the others
-            return wander(here, self.recent[aid], plan["passable"], rng), None
-        return slot_rule(here, plan["goals"][aid], plan["passable"], rng), None
 
     def after_physics(self, escaped: list[int]) -> None:
         self.cur_dis = self._dissimilarity()

@@ -8,21 +8,29 @@ import numpy as np
 
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.foraging.actions import ForagingAction
-from mam_bench.models.swarm.foraging.agents import forage_rule
+from mam_bench.models.swarm.foraging.agents import ForagingAgent
 from mam_bench.models.swarm.foraging.metrics import beside, settle, within_reach
 from mam_bench.models.swarm.foraging.observe import ForagingObservation
 from mam_bench.models.swarm.foraging.params import ForagingParams
 from mam_bench.models.swarm.grid import FOOD, NEST
 from mam_bench.models.swarm.layouts import foraging_maze, free_cells, place, upstream_foraging
-from mam_bench.models.swarm.navigation import Exits, LazyRng, Slope, bfs
+from mam_bench.models.swarm.navigation import Exits, Slope, bfs
 
 
-class ForagePlan(NamedTuple):
+class SwarmRows(NamedTuple):
     """The start-of-round state the rule reads, as plain Python values read once per round."""
 
     cells: list[tuple[int, int]]
     carrying: list[bool]
     knows: list[list[bool]]
+
+
+class ForagePlan(NamedTuple):
+    """The fixed maze's fields and exits, and (fast paths) the swarm's rows read once."""
+
+    slopes: tuple[Slope, Slope]
+    exits: Exits
+    fast: SwarmRows | None
 
 
 class ForagingWorld(SwarmWorld):
@@ -31,6 +39,7 @@ class ForagingWorld(SwarmWorld):
     Params = ForagingParams
     Action = ForagingAction
     Observation = ForagingObservation
+    agent_class = ForagingAgent
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
     default_objective = "hinder"
     aliases: ClassVar[dict[str, str]] = {"PICKUP": "STAY", "DROP": "STAY"}
@@ -69,17 +78,11 @@ class ForagingWorld(SwarmWorld):
         return ~self.carrying
 
     def plan(self) -> ForagePlan:
-        cells = [(r, c) for r, c in self.pos.tolist()]
-        return ForagePlan(cells, self.carrying.tolist(), self.knows.tolist())
-
-    def rule(self, aid: int, plan: ForagePlan, rng: LazyRng) -> tuple[str, str | None]:
-        carrying = plan.carrying[aid]
-        knows = True if self.params.strategy == "bfs" else plan.knows[aid][1 if carrying else 0]
-        to_food, to_nest = self.slopes
-        a = forage_rule(
-            plan.cells[aid], carrying, knows, to_food, to_nest, self.exits, self.params.jitter, rng, self.recent[aid]
-        )
-        return a, None
+        if not self.fast_paths:  # the reference: each agent reads the maze for itself
+            slopes = Slope(self.to_food, remember=False), Slope(self.to_nest, remember=False)
+            return ForagePlan(slopes, Exits(self.exits.passable, remember=False), None)
+        rows = SwarmRows([(r, c) for r, c in self.pos.tolist()], self.carrying.tolist(), self.knows.tolist())
+        return ForagePlan(self.slopes, self.exits, rows)
 
     def after_physics(self, escaped: list[int]) -> None:
         delivered = settle(self.pos, self.active, self.carrying, self.near_food, self.near_nest, self.params.upstream)

@@ -10,12 +10,14 @@ the prey it last saw that no visible agent holds, and random-walks while it has 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from mam_bench.models.swarm.agent import SwarmAgent
 from mam_bench.models.swarm.grid import DELTA, MOVES, chebyshev, manhattan
-from mam_bench.models.swarm.navigation import FAR, LazyRng, downhill, toward, wander
+from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs, downhill, toward, wander
 
 
 @dataclass
@@ -76,15 +78,21 @@ def slot_fields(passable: np.ndarray, slots: list[tuple[int, int]]) -> np.ndarra
 class SlotFields:
     """The BFS field of each prey slot, and their minimum, kept while the prey and the passable
     cells stay the same: the fields depend on nothing else (terrain never changes), and a prey
-    far from the swarm stands still for many rounds."""
+    far from the swarm stands still for many rounds. `fast=False` (the reference) runs
+    `navigation.bfs` once per slot every time."""
 
-    def __init__(self) -> None:
+    def __init__(self, fast: bool = True) -> None:
+        self.fast = fast
         self._key: tuple | None = None
         self._value: tuple = ()
 
     def __call__(
         self, prey: tuple[int, int], terrain: np.ndarray, passable: np.ndarray
     ) -> tuple[list[tuple[int, int]], list[np.ndarray], np.ndarray | None]:
+        if not self.fast:
+            slots = prey_slots(prey, terrain)
+            fields = [bfs(passable, [s]) for s in slots]
+            return slots, fields, np.min(fields, axis=0) if slots else None
         key = (prey, passable.tobytes())
         if key != self._key:
             slots = prey_slots(prey, terrain)
@@ -147,3 +155,22 @@ def greedy_rule(
     goal = goals[0] if len(goals) == 1 else goals[int(rng().integers(len(goals)))]
     step = toward(here, goal, plan.passable, rng)
     return step if step != "STAY" else wander(here, recent, plan.passable, rng)
+
+
+class PursuitAgent(SwarmAgent):
+    """Closes in on the prey and reports it in a message while it is in view."""
+
+    def rule(self, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
+        w, here = self.model, self.here
+        msg = f"P at {w.prey[0]},{w.prey[1]}" if chebyshev(here, w.prey) <= w.reach else None
+        if w.params.strategy == "hungarian":
+            return hungarian_rule(self.actor_id, here, plan, rng, self.recent), msg
+        view = plan if isinstance(plan, GreedyPlan) else self.view(plan)
+        return greedy_rule(here, w.seen[self.actor_id], view, w.reach, rng, self.recent), msg
+
+    def view(self, passable: np.ndarray) -> GreedyPlan:
+        """What I see for the greedy rule: the cells of the agents in my view (the reference for
+        the swarm's shared `GreedyPlan`, which holds every agent's cell)."""
+        w = self.model
+        near = w.active & (np.abs(w.pos - w.pos[self.actor_id]).max(axis=1) <= w.reach)
+        return GreedyPlan(passable, set(map(tuple, w.pos[near].tolist())), w.terrain)

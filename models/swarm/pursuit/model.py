@@ -15,10 +15,9 @@ from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
 from mam_bench.models.swarm.layouts import free_cells, place
-from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.physics import Body
 from mam_bench.models.swarm.pursuit import prey as upstream_prey
-from mam_bench.models.swarm.pursuit.agents import GreedyPlan, SlotFields, greedy_rule, hungarian_plan, hungarian_rule
+from mam_bench.models.swarm.pursuit.agents import GreedyPlan, PursuitAgent, SlotFields, hungarian_plan
 from mam_bench.models.swarm.pursuit.metrics import captured, threat
 from mam_bench.models.swarm.pursuit.observe import PursuitObservation
 from mam_bench.models.swarm.pursuit.params import PursuitParams
@@ -33,6 +32,7 @@ class PursuitWorld(SwarmWorld):
     Params = PursuitParams
     Action = SwarmAction
     Observation = PursuitObservation
+    agent_class = PursuitAgent
     #: help closes the cage with the influence agents' own bodies, which the ordinary-only score
     #: does not count (own work), so the default shows hindering
     default_objective = "hinder"
@@ -87,18 +87,15 @@ class PursuitWorld(SwarmWorld):
 
     # --- rule -----------------------------------------------------------------------------------
     def plan(self) -> Any:
+        """hungarian: the one assignment all agents follow; greedy: the map and (fast paths) the
+        swarm's cells, which each agent reads only within its view."""
         passable = self.passable()
         if self.params.strategy == "hungarian":
-            return hungarian_plan(self.prey, self.terrain, passable, self.pos, self.active, self.slot_fields)
+            fields = self.slot_fields if self.fast_paths else SlotFields(fast=False)
+            return hungarian_plan(self.prey, self.terrain, passable, self.pos, self.active, fields)
+        if not self.fast_paths:
+            return passable
         return GreedyPlan(passable, set(map(tuple, self.pos[self.active].tolist())), self.terrain)
-
-    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
-        here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
-        visible = chebyshev(here, self.prey) <= self.reach
-        msg = f"P at {self.prey[0]},{self.prey[1]}" if visible else None
-        if self.params.strategy == "hungarian":
-            return hungarian_rule(aid, here, plan, rng, self.recent[aid]), msg
-        return greedy_rule(here, self.seen[aid], plan, self.reach, rng, self.recent[aid]), msg
 
     # --- task -----------------------------------------------------------------------------------
     def after_physics(self, escaped: list[int]) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from mam_bench.models.swarm.agent import SwarmAgent
 from mam_bench.models.swarm.grid import manhattan
 from mam_bench.models.swarm.navigation import LazyRng, toward, wander
 
@@ -51,3 +52,24 @@ def sync_rule(here: tuple[int, int], intent: Intent, passable: np.ndarray, rng: 
     if manhattan(here, intent.goal) <= 1:
         return "STAY"
     return toward(here, intent.goal, passable, rng)
+
+
+class SynchronizationAgent(SwarmAgent):
+    """Gathers with the agents it sees, sides with their strict majority, and keeps the clock."""
+
+    def look(self) -> Intent:
+        """My Intent from my own view: the reference `sync_intents` computes for all at once."""
+        w = self.model
+        if (w.round + 1) % w.params.period == 0:
+            return Intent(True, False, (0, 0))
+        seen = np.flatnonzero(w.active & (np.abs(w.pos - w.pos[self.actor_id]).max(axis=1) <= w.reach))
+        on = int(w.lights[seen].sum())
+        off = len(seen) - on
+        switch = w.params.strategy == "vote" and on != off and bool(w.lights[self.actor_id]) != (on > off)
+        goal = np.rint(w.pos[seen].sum(axis=0) / len(seen)).astype(np.int64)
+        return Intent(switch, len(seen) == 1, (int(goal[0]), int(goal[1])))
+
+    def rule(self, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
+        intents = plan.get("intents")
+        intent = self.look() if intents is None else intents[self.actor_id]
+        return sync_rule(self.here, intent, plan["passable"], rng, self.recent), None

@@ -8,9 +8,8 @@ import numpy as np
 
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.layouts import free_cells, place
-from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.synchronization.actions import SynchronizationAction
-from mam_bench.models.swarm.synchronization.agents import sync_intents, sync_rule
+from mam_bench.models.swarm.synchronization.agents import SynchronizationAgent, sync_intents
 from mam_bench.models.swarm.synchronization.metrics import unanimous_flip
 from mam_bench.models.swarm.synchronization.observe import SynchronizationObservation
 from mam_bench.models.swarm.synchronization.params import SynchronizationParams
@@ -22,6 +21,7 @@ class SynchronizationWorld(SwarmWorld):
     Params = SynchronizationParams
     Action = SynchronizationAction
     Observation = SynchronizationObservation
+    agent_class = SynchronizationAgent
     #: help, not hinder: the all-rule swarm often never reaches unanimity (score 0, e.g. seed 0),
     #: where hindering cannot move the outcome and the help heuristic (deciding vote) can
     default_objective = "help"
@@ -36,16 +36,14 @@ class SynchronizationWorld(SwarmWorld):
         return ~self.lights
 
     def plan(self) -> Any:
-        rows, cols = self.pos[:, 0], self.pos[:, 1]
-        cheb = np.maximum(np.abs(rows[:, None] - rows), np.abs(cols[:, None] - cols))
-        visible = (cheb <= self.reach) & self.active[None, :]
-        vote = self.params.strategy == "vote"
-        intents = sync_intents(self.round, self.params.period, vote, self.pos, self.lights, visible)
-        return {"intents": intents, "passable": self.passable()}
-
-    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
-        here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
-        return sync_rule(here, plan["intents"][aid], plan["passable"], rng, self.recent[aid]), None
+        plan: dict[str, Any] = {"passable": self.passable()}
+        if self.fast_paths:  # every agent's view in one pass over the visibility matrix
+            rows, cols = self.pos[:, 0], self.pos[:, 1]
+            cheb = np.maximum(np.abs(rows[:, None] - rows), np.abs(cols[:, None] - cols))
+            visible = (cheb <= self.reach) & self.active[None, :]
+            vote = self.params.strategy == "vote"
+            plan["intents"] = sync_intents(self.round, self.params.period, vote, self.pos, self.lights, visible)
+        return plan
 
     def before_physics(self, actions: list[str | None]) -> None:
         for i, a in enumerate(actions):

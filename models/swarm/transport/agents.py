@@ -7,8 +7,11 @@ the nearest such cell, and random-walk when nothing is reachable.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from mam_bench.models.swarm.agent import SwarmAgent
 from mam_bench.models.swarm.grid import DELTA
 from mam_bench.models.swarm.navigation import FAR, Exits, LazyRng, Slope, bfs
 
@@ -30,11 +33,14 @@ def behind_cells(box: list[tuple[int, int]], push: str, size: int) -> set[tuple[
     return out
 
 
-def transport_plan(box: list[tuple[int, int]], push: str, gap: list[tuple[int, int]], passable: np.ndarray) -> dict:
+def transport_plan(
+    box: list[tuple[int, int]], push: str, gap: list[tuple[int, int]], passable: np.ndarray, remember: bool = True
+) -> dict:
     """What every rule agent reads while the box stands still: the behind cells and two fields.
 
     `to_gap` and `to_behind` also come as `Slope`s and the map as `Exits`, which remember each
-    cell's steps, so a plan kept over several rounds gets cheaper to follow.
+    cell's steps, so a plan kept over several rounds gets cheaper to follow (`remember=False`,
+    the reference: they look every time).
     """
     size = passable.shape[0]
     inside = [c for c in behind_cells(box, push, size) if 0 <= c[0] < size and 0 <= c[1] < size]
@@ -47,9 +53,9 @@ def transport_plan(box: list[tuple[int, int]], push: str, gap: list[tuple[int, i
         "to_gap": to_gap,
         "gap": set(gap),
         "passable": passable,
-        "behind_slope": None if to_behind is None else Slope(to_behind),
-        "gap_slope": Slope(to_gap),
-        "exits": Exits(passable),
+        "behind_slope": None if to_behind is None else Slope(to_behind, remember),
+        "gap_slope": Slope(to_gap, remember),
+        "exits": Exits(passable, remember),
     }
 
 
@@ -64,3 +70,14 @@ def transport_rule(here: tuple[int, int], out: str, push: str, plan: dict, rng: 
     if plan["behind_slope"] is not None and plan["behind_slope"].distance(here) < FAR:
         return plan["behind_slope"].downhill(here, rng)
     return plan["exits"].wander(here, recent, rng)
+
+
+class TransportAgent(SwarmAgent):
+    """Lines up behind the box and pushes it toward the gap (saying so), then leaves through it."""
+
+    def rule(self, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
+        w, here, push = self.model, self.here, plan["direction"]
+        if w.params.strategy == "sidestep" and not w.sighted[self.actor_id]:
+            return plan["exits"].wander(here, self.recent, rng), None
+        a = transport_rule(here, w.push, push, plan, rng, self.recent)
+        return a, (f"push {a}" if here in plan["behind"] and a == push else None)

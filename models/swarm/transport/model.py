@@ -15,9 +15,8 @@ from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
 from mam_bench.models.swarm.grid import DELTA
 from mam_bench.models.swarm.layouts import TRANSPORT_BOXES, free_cells, place, transport_layout, upstream_transport
-from mam_bench.models.swarm.navigation import LazyRng
 from mam_bench.models.swarm.physics import Body
-from mam_bench.models.swarm.transport.agents import transport_plan, transport_rule
+from mam_bench.models.swarm.transport.agents import TransportAgent, transport_plan
 from mam_bench.models.swarm.transport.metrics import escape_bonus
 from mam_bench.models.swarm.transport.observe import TransportObservation
 from mam_bench.models.swarm.transport.params import TransportParams
@@ -32,6 +31,7 @@ class TransportWorld(SwarmWorld):
     Params = TransportParams
     Action = SwarmAction
     Observation = TransportObservation
+    agent_class = TransportAgent
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
     default_objective = "hinder"
 
@@ -65,18 +65,21 @@ class TransportWorld(SwarmWorld):
         self.sighted[blind] = (rows & cols).any(axis=1)  # Chebyshev: both offsets within reach
 
     def plan(self) -> Any:
-        """The plan depends only on the box and the passable map, so it is rebuilt, with its two
-        BFS fields, only in rounds after either changed (in practice: after the box moved)."""
+        """The plan depends only on the box and the passable map, so the fast paths rebuild it,
+        with its two BFS fields, only in rounds after either changed (in practice: after the box
+        moved); the reference builds it afresh every round."""
         box = [c for b in self.bodies for c in b.cells]
         passable = self.passable()
         key = (tuple(box), passable.tobytes())
-        if key != self._plan_key:
+        if key != self._plan_key or not self.fast_paths:
             direction = self.push
             if self.params.strategy == "sidestep" and box and not self._clear_ahead(box):
                 direction = self.side
-            self._plan = transport_plan(box, direction, self.gap, passable)
-            self._plan["direction"] = direction
-            self._plan_key = key
+            plan = transport_plan(box, direction, self.gap, passable, remember=self.fast_paths)
+            plan["direction"] = direction
+            if not self.fast_paths:
+                return plan
+            self._plan, self._plan_key = plan, key
         return self._plan
 
     def _clear_ahead(self, box: list[tuple[int, int]]) -> bool:
@@ -87,14 +90,6 @@ class TransportWorld(SwarmWorld):
             if 0 <= t[0] < self.size and 0 <= t[1] < self.size and self.terrain[t]:
                 return False
         return True
-
-    def rule(self, aid: int, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
-        here = (int(self.pos[aid, 0]), int(self.pos[aid, 1]))
-        d = plan["direction"]
-        if self.params.strategy == "sidestep" and not self.sighted[aid]:
-            return plan["exits"].wander(here, self.recent[aid], rng), None
-        a = transport_rule(here, self.push, d, plan, rng, self.recent[aid])
-        return a, (f"push {a}" if here in plan["behind"] and a == d else None)
 
     def after_physics(self, escaped: list[int]) -> None:
         self._look()
