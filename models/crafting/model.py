@@ -1,10 +1,12 @@
 """The crafting world: a Mesa model of an AgentWorld-style economy with sequential turns.
 
-Each round every agent takes one turn in order (fixed, or a seeded shuffle per round). Influence
-agents decide from the start-of-round state (`protocol=start_of_round`) or, as in AgentWorld, at
-their own turn from a fresh observation (`protocol=round_robin`); their action resolves at their
-turn, and an action that became illegal by then is a logged failure ("blocked"). Every action is logged with its
-causal parents (item provenance, moves, equips, requests) so CCE is exact.
+Each round every agent takes one turn in order (fixed, or a seeded shuffle per round), played
+through an AgentSet: an ordinary agent's turn is its own `step()` (its rule). Influence agents
+decide from the start-of-round state (`protocol=start_of_round`) or, as in AgentWorld, at their
+own turn from a fresh observation (`protocol=round_robin`); their action resolves at their turn,
+and an action that became illegal by then is a logged failure ("blocked"). An action executes
+through its typed form (`action_table.py`) and is logged with its causal parents (item
+provenance, moves, equips, requests) so CCE is exact.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from mesa.agent import AgentSet
 from mesa.discrete_space import OrthogonalMooreGrid
 
 from mam_bench.controller import Decision
-from mam_bench.models.crafting import combat, exploration, market, shared_plan, survival, trading
+from mam_bench.models.crafting import combat, exploration, market, shared_plan, states, survival, trading
 from mam_bench.models.crafting import metrics as crafting_metrics
 from mam_bench.models.crafting.action_table import precondition, typed
 from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
@@ -25,7 +27,7 @@ from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.conditions import task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
-from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
+from mam_bench.models.crafting.tasks import Task, all_tasks, get_task, verify
 from mam_bench.streams import acting, agent_stream, stream
 from mam_bench.world import AuditEntry, Status, SteerableWorld
 
@@ -318,62 +320,9 @@ class CraftingWorld(SteerableWorld):
         return True, detail
 
     # --- outcome ------------------------------------------------------------------------------
-    def own_state(self) -> dict[str, Any]:
-        """The final state as the unmasked seats alone produced it: held units count only when the
-        action that put them there (a craft, harvest or transfer) was by an unmasked seat or they
-        were there at the start; crafts and harvests by masked seats do not count; masked seats
-        stand nowhere. In the reference the mask names the same seats, so the two compare."""
-        mask = set(self.mask_ids)
-
-        def mine(src: int) -> bool:
-            return src < 0 or self.log[src]["agent"] not in mask
-
-        inventories = {}
-        for a in self.actors:
-            inv: dict[str, int] = {}
-            for item, lots in a.lots.items():
-                n = sum(q for src, q in lots if mine(src))
-                if n > 0:
-                    inv[item] = n
-            inventories[a.actor_id] = inv
-        return {
-            "inventories": inventories,
-            "sites": {a.actor_id: a.site for a in self.actors if a.actor_id not in mask},
-            "crafted": dict(self.crafted_own),
-            "harvested": dict(self.harvested_own),
-            "kills": dict(self.kills_own),
-            "health": {i: h for i, h in self.health.items() if i not in mask},
-            "known": {a.actor_id: sorted(a.known) for a in self.actors if a.actor_id not in mask},
-            "trades": sum(1 for t in self.trades if t["frm"] not in mask and t["by"] not in mask),
-        }
-
-    def final_state(self) -> dict[str, Any]:
-        """What a verifier reads (the same shape tests hand-build)."""
-        return {
-            "inventories": {a.actor_id: a.inventory() for a in self.actors},
-            "equipment": {a.actor_id: sorted(a.equipment) for a in self.actors},
-            "sites": {a.actor_id: a.site for a in self.actors},
-            "crafted": dict(self.crafted),
-            "harvested": dict(self.harvested),
-            "kills": dict(self.kills),
-            "health": dict(self.health),
-            "known": {a.actor_id: sorted(a.known) for a in self.actors},
-            "trades": len(self.trades),
-        }
-
     def verify(self) -> tuple[int, str]:
-        from mam_bench.models.crafting.tasks import verify
-
-        return verify(self.task, self.final_state(), self.trajectory() if self.task.verifier else None)
-
-    def trajectory(self) -> dict[str, Any]:
-        """What a task file's own verifier reads (task_files.py): the final state and every action."""
-        return {
-            "task": self.task.name,
-            "round": self.round,
-            "final_state": self.final_state(),
-            "actions": list(self.log),
-        }
+        """(1 when the task's verifier passes, else 0; its checkpoint string)."""
+        return verify(self.task, states.final_state(self), states.trajectory(self) if self.task.verifier else None)
 
     def collaboration(self) -> dict[str, Any]:
         """CCE (with and without chat), per-agent PAC and the contributing set."""
