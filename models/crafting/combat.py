@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mam_bench.models.crafting import survival
+from mam_bench.models.crafting.act import Act, Effect, last_move
 from mam_bench.streams import stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,44 +41,49 @@ def damage(a: CraftingAgent) -> int:
     return BASE_DAMAGE + max((WEAPONS.get(t, 0) for t in a.equipment), default=0)
 
 
-def precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]) -> str:
-    spec = world.cat.mobs.get(action["mob"])
-    if spec is None:
-        return f"unknown mob {action['mob']}"
-    if spec.site != a.site:
-        return f"{spec.mob_id} is at {spec.site}, not here"
-    if a.skills.get("strength", 0) <= 0:
-        return "needs skill strength"
-    return "" if alive(world, spec.mob_id) else f"{spec.mob_id} is down"
+class Attack(Act):
+    """One exchange of blows; its parents are the move, the weapon and armor equips, and for the
+    kill every earlier blow on this mob; the detail says what happened."""
 
+    tool = "attack"
+    mob: str
 
-def attack(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any], rid: int) -> tuple[list[int], str]:
-    """One exchange of blows; returns the causal parents (move, weapon equip, earlier blows on
-    this mob for the kill) and a detail ('' or what happened)."""
-    mob = action["mob"]
-    spec = world.cat.mobs[mob]
-    k = sorted(world.cat.mobs).index(mob)
-    u = stream(world.seed, "combat", world.round, k, a.actor_id, world.action_index(a)).random(2)
-    parents = [a.last_move if a.last_move is not None else -1]
-    parents += [rid_ for t, rid_ in a.equipment.items() if t in WEAPONS or t in ARMOR]
-    dealt = damage(a) if u[0] < HIT_CHANCE else 0
-    world.mob_health[mob] -= dealt
-    if world.mob_health[mob] <= 0:
-        parents += world.mob_hits[mob]
-        world.mob_hits[mob] = []
-        world.mob_health[mob] = 0
-        world.kills[spec.kind] = world.kills.get(spec.kind, 0) + 1
-        if a.actor_id not in world.mask_ids:
-            world.kills_own[spec.kind] = world.kills_own.get(spec.kind, 0) + 1
-        a.give(spec.loot, spec.loot_qty, rid)
-        if spec.respawn:
-            world.mob_back[mob] = world.round + spec.respawn
-        return parents, f"killed {mob}, looted {spec.loot_qty} {spec.loot}"
-    if dealt:
-        world.mob_hits[mob].append(rid)
-    taken = max(0, spec.damage - max((ARMOR.get(t, 0) for t in a.equipment), default=0)) if u[1] < HIT_CHANCE else 0
-    survival.hurt(world, a, taken)
-    return parents, f"dealt {dealt}, took {taken}"
+    def precondition(self, world: CraftingWorld, a: CraftingAgent) -> str:
+        spec = world.cat.mobs.get(self.mob)
+        if spec is None:
+            return f"unknown mob {self.mob}"
+        if spec.site != a.site:
+            return f"{spec.mob_id} is at {spec.site}, not here"
+        if a.skills.get("strength", 0) <= 0:
+            return "needs skill strength"
+        return "" if alive(world, spec.mob_id) else f"{spec.mob_id} is down"
+
+    def apply(self, world: CraftingWorld, a: CraftingAgent, rid: int) -> Effect:
+        mob = self.mob
+        spec = world.cat.mobs[mob]
+        k = sorted(world.cat.mobs).index(mob)
+        u = stream(world.seed, "combat", world.round, k, a.actor_id, world.action_index(a)).random(2)
+        parents = [last_move(a)]
+        parents += [rid_ for t, rid_ in a.equipment.items() if t in WEAPONS or t in ARMOR]
+        dealt = damage(a) if u[0] < HIT_CHANCE else 0
+        world.mob_health[mob] -= dealt
+        if world.mob_health[mob] <= 0:
+            parents += world.mob_hits[mob]
+            world.mob_hits[mob] = []
+            world.mob_health[mob] = 0
+            world.kills[spec.kind] = world.kills.get(spec.kind, 0) + 1
+            if a.actor_id not in world.mask_ids:
+                world.kills_own[spec.kind] = world.kills_own.get(spec.kind, 0) + 1
+            a.give(spec.loot, spec.loot_qty, rid)
+            if spec.respawn:
+                world.mob_back[mob] = world.round + spec.respawn
+            return parents, f"killed {mob}, looted {spec.loot_qty} {spec.loot}"
+        if dealt:
+            world.mob_hits[mob].append(rid)
+        armor = max((ARMOR.get(t, 0) for t in a.equipment), default=0)
+        taken = max(0, spec.damage - armor) if u[1] < HIT_CHANCE else 0
+        survival.hurt(world, a, taken)
+        return parents, f"dealt {dealt}, took {taken}"
 
 
 def see(world: CraftingWorld, a: CraftingAgent) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mam_bench.models.crafting.act import Act, Effect, last_move
 from mam_bench.streams import stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,23 +32,60 @@ def unfound_here(world: CraftingWorld, a: CraftingAgent) -> list[str]:
     return sorted(s for s, near in world.cat.hidden.items() if near == a.site and s not in a.known)
 
 
-def precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]) -> str:
-    if action["tool"] == "explore":
+def place(world: CraftingWorld, a: CraftingAgent, site: str) -> None:
+    a.site = site
+    a.xy = world.cat.sites[site]
+    a.cell = world.grid[a.xy]
+
+
+def travel(world: CraftingWorld, a: CraftingAgent, site: str) -> None:
+    """Move up to `speed` cells (Chebyshev) towards a site; arriving puts the agent there."""
+    if world.params.travel == "abstracted":
+        place(world, a, site)
+        return
+    (x, y), (tx, ty) = a.xy, world.cat.sites[site]
+    if max(abs(tx - x), abs(ty - y)) <= world.params.speed:
+        place(world, a, site)
+        return
+    step = world.params.speed
+    a.xy = (x + max(-step, min(step, tx - x)), y + max(-step, min(step, ty - y)))
+    a.site = ""
+    a.cell = world.grid[a.xy]
+
+
+class MoveTo(Act):
+    tool = "move_to"
+    site: str
+
+    def precondition(self, world: CraftingWorld, a: CraftingAgent) -> str:
+        if self.site not in world.cat.sites:
+            return f"unknown site {self.site}"
+        return "" if visible(world, a, self.site) else f"{self.site} is not on your map yet (explore near it)"
+
+    def apply(self, world: CraftingWorld, a: CraftingAgent, rid: int) -> Effect:
+        travel(world, a, self.site)
+        a.last_move = rid
+        return [], ""
+
+
+class Explore(Act):
+    """Search the known site for a hidden one that lies near it (a world stream keyed by round and agent)."""
+
+    tool = "explore"
+
+    def precondition(self, world: CraftingWorld, a: CraftingAgent) -> str:
         return "" if unfound_here(world, a) else "nothing left to find here"
-    site = action["site"]  # move_to
-    return "" if visible(world, a, site) else f"{site} is not on your map yet (explore near it)"
 
-
-def explore(world: CraftingWorld, a: CraftingAgent, rid: int) -> tuple[list[int], str]:
-    u = float(stream(world.seed, "explore", world.round, a.actor_id).random())
-    parents = [a.last_move if a.last_move is not None else -1]
-    if u >= FIND_CHANCE:
-        return parents, "found nothing"
-    site = unfound_here(world, a)[0]
-    a.known.add(site)
-    a.found[site] = rid
-    world.discovered.setdefault(site, rid)
-    return parents, f"found {site}"
+    def apply(self, world: CraftingWorld, a: CraftingAgent, rid: int) -> Effect:
+        u = float(stream(world.seed, "explore", world.round, a.actor_id).random())
+        parents = [last_move(a)]
+        if u >= FIND_CHANCE:
+            return parents, "found nothing"
+        site = unfound_here(world, a)[0]
+        a.known.add(site)
+        a.found[site] = rid
+        world.discovered.setdefault(site, rid)
+        return parents, f"found {site}"
 
 
 def share(world: CraftingWorld, a: CraftingAgent) -> None:

@@ -2,8 +2,8 @@
 controller draws from (uniformly over the tools that have any legal action, then over that
 tool's actions), as AgentWorld's random agent draws among the legal actions it can observe.
 
-Legality here is the world's own (model._precondition) read off the observation; the one thing
-an observation cannot show is whether an offerer still holds what it offers, so an
+Legality here is the world's own (`action_table.precondition`) read off the observation; the one
+thing an observation cannot show is whether an offerer still holds what it offers, so an
 `accept_trade` may still fail as `the offer is no longer covered`.
 """
 

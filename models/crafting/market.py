@@ -18,11 +18,13 @@ import numpy as np
 
 from mam_bench.models.crafting import combat, exploration, survival, trading
 from mam_bench.models.crafting.catalog import meets
+from mam_bench.models.crafting.obligations import Obligation, add
 from mam_bench.streams import agent_stream
 
 if TYPE_CHECKING:  # pragma: no cover
     from mam_bench.models.crafting.agents import CraftingAgent
     from mam_bench.models.crafting.model import CraftingWorld
+    from mam_bench.models.crafting.tasks import Task
 
 DRAWS = 4  # uniforms every ordinary agent draws at each of its turns, whatever it then does
 PRICE_STEP = 0.25  # log-price change per round at full excess demand
@@ -30,6 +32,23 @@ PRICE_BOUNDS = (0.25, 8.0)
 OFF_ROLE_PRICE = 2.0  # above this price an agent makes items outside its role, if its skills allow
 BATCH = 3  # a supplier carries once it holds this many (or the whole open demand)
 STALE_ROUNDS = 4  # the leader re-routes an order unmet for this long
+
+
+def target_shares(task: Task) -> dict[int, list[Obligation]]:
+    """The market strategy's only given knowledge: each holder's share of the task's targets
+    (the task's agent config assigns the final goods); everything upstream is ordered locally."""
+    plan: dict[int, list[Obligation]] = {i: [] for i in range(len(task.agents))}
+    k = 0
+    for t in task.targets:
+        holders = task.holders(t.to)
+        for _ in range(t.qty):
+            h = holders[k % len(holders)]
+            k += 1
+            add(plan[h], t.item, 1, h)
+    for obligations in plan.values():
+        for o in obligations:
+            o.source = "target"
+    return plan
 
 
 def draws(world: CraftingWorld, actor_id: int) -> np.ndarray:

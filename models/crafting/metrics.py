@@ -6,7 +6,7 @@ those count as PSR 1). It is the area under the PSR curve, in [0, 1]: more outpu
 success both raise it, and it is defined at the final round of a run that ended early, so the
 finals of a treatment and a reference that stopped at different rounds compare. Unlike PSR it
 does not saturate when the rule already succeeds within the budget. `progress` (the primary
-metric) is the same area over own work only (`CraftingWorld.own_state`): units made or delivered
+metric) is the same area over own work only (`states.own_state`): units made or delivered
 by the influence seats do not count, in the treatment and, for the same seats, in the reference,
 so an influence agent cannot score by doing the job itself.
 
@@ -25,6 +25,7 @@ import statistics
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from mam_bench.models.crafting import states
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.tasks import Task, psr
 
@@ -193,7 +194,7 @@ def target_units(world: CraftingWorld) -> int:
 
 
 def current_psr(world: CraftingWorld, own: bool = False) -> float:
-    return psr(world.task, world.own_state() if own else world.final_state(), world.params.psr_mode)
+    return psr(world.task, states.own_state(world) if own else states.final_state(world), world.params.psr_mode)
 
 
 def progress(curve: list[float], current: float, budget: int) -> float:
@@ -217,7 +218,7 @@ def wealth(world: CraftingWorld, own: bool) -> list[float]:
     cannot move the Gini by giving away what it made itself."""
     if not own:
         return [sum(q * world.price(i) for i, q in a.inventory().items()) for a in world.actors]
-    inventories = world.own_state()["inventories"]
+    inventories = states.own_state(world)["inventories"]
     mask = set(world.mask_ids)
     return [
         sum(q * world.price(i) for i, q in inventories[a.actor_id].items())
@@ -289,7 +290,7 @@ def failure_tags(world: CraftingWorld) -> dict[str, int]:
 
 
 def outcome(world: CraftingWorld) -> dict[str, float]:
-    state = world.final_state()
+    state = states.final_state(world)
     sr = world.verify()[0]
     collab = collaboration(world)
     now = psr(world.task, state, world.params.psr_mode)

@@ -1,38 +1,33 @@
 """The crafting world: a Mesa model of an AgentWorld-style economy with sequential turns.
 
-Each round every agent takes one turn in order (fixed, or a seeded shuffle per round). Influence
-agents decide from the start-of-round state (`protocol=start_of_round`) or, as in AgentWorld, at
-their own turn from a fresh observation (`protocol=round_robin`); their action resolves at their
-turn, and an action that became illegal by then is a logged failure ("blocked"). Every action is logged with its
-causal parents (item provenance, moves, equips, requests) so CCE is exact.
+Each round every agent takes one turn in order (fixed, or a seeded shuffle per round), played
+through an AgentSet: an ordinary agent's turn is its own `step()` (its rule). Influence agents
+decide from the start-of-round state (`protocol=start_of_round`) or, as in AgentWorld, at their
+own turn from a fresh observation (`protocol=round_robin`); their action resolves at their turn,
+and an action that became illegal by then is a logged failure ("blocked"). An action executes
+through its typed form (`action_table.py`) and is logged with its causal parents (item
+provenance, moves, equips, requests) so CCE is exact.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
+from mesa.agent import AgentSet
 from mesa.discrete_space import OrthogonalMooreGrid
 
 from mam_bench.controller import Decision
-from mam_bench.models.crafting import combat, exploration, market, survival, trading
+from mam_bench.models.crafting import combat, exploration, market, shared_plan, states, survival, trading
 from mam_bench.models.crafting import metrics as crafting_metrics
+from mam_bench.models.crafting.action_table import precondition, typed
 from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
-from mam_bench.models.crafting.agents import (
-    BLOCKED_BEFORE_REQUEST,
-    REQUEST_COOLDOWN,
-    CraftingAgent,
-    Obligation,
-    build_plan,
-    rule_action,
-    target_shares,
-)
-from mam_bench.models.crafting.catalog import catalog, meets
-from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_communication, task_under
+from mam_bench.models.crafting.agents import CraftingAgent
+from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.conditions import task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
-from mam_bench.models.crafting.tasks import Task, all_tasks, get_task
+from mam_bench.models.crafting.tasks import Task, all_tasks, get_task, verify
 from mam_bench.streams import acting, agent_stream, stream
 from mam_bench.world import AuditEntry, Status, SteerableWorld
 
@@ -83,7 +78,7 @@ class CraftingWorld(SteerableWorld):
             self.stock[nid] = self.max_stock[nid] = max(1, spec.stock + delta)
         self.actors: list[CraftingAgent] = []
         market_mode = self.strategy == "market"
-        plan = target_shares(self.task) if market_mode else build_plan(self.task, self.cat)
+        plan = market.target_shares(self.task) if market_mode else shared_plan.build_plan(self.task, self.cat)
         for i, spec in enumerate(self.task.agents):
             role = self.cat.roles[spec.role]
             makes = tuple(spec.makes) if spec.makes is not None else role.makes
@@ -95,7 +90,7 @@ class CraftingWorld(SteerableWorld):
                 a.equipment[tool] = -1
             a.obligations = plan[i]
             a.memory = {nid: spec_n.stock for nid, spec_n in self.cat.nodes.items()}  # the context doc
-            self._place(a, spec.spawn)
+            exploration.place(self, a, spec.spawn)
             self.actors.append(a)
         self.log: list[dict[str, Any]] = []  # every action of every agent, with causal parents
         self.requests: list[dict[str, Any]] = []
@@ -149,25 +144,6 @@ class CraftingWorld(SteerableWorld):
     def colocated(self, a: int, b: int) -> bool:
         return self.actors[a].site != "" and self.actors[a].site == self.actors[b].site
 
-    def _place(self, a: CraftingAgent, site: str) -> None:
-        a.site = site
-        a.xy = self.cat.sites[site]
-        a.cell = self.grid[a.xy]
-
-    def _travel(self, a: CraftingAgent, site: str) -> None:
-        """Move up to `speed` cells (Chebyshev) towards a site; arriving puts the agent there."""
-        if self.params.travel == "abstracted":
-            self._place(a, site)
-            return
-        (x, y), (tx, ty) = a.xy, self.cat.sites[site]
-        if max(abs(tx - x), abs(ty - y)) <= self.params.speed:
-            self._place(a, site)
-            return
-        step = self.params.speed
-        a.xy = (x + max(-step, min(step, tx - x)), y + max(-step, min(step, ty - y)))
-        a.site = ""
-        a.cell = self.grid[a.xy]
-
     def move_toward(self, a: CraftingAgent, site: str) -> dict[str, Any]:
         return {"tool": "move_to", "site": site}
 
@@ -183,29 +159,6 @@ class CraftingWorld(SteerableWorld):
         live = [o for o in self.orders if o["filled"] < o["qty"]]
         return sorted(live, key=lambda o: (-self.price(o["item"]), o["id"]))
 
-    def receive(self, a: CraftingAgent) -> None:
-        """At the start of an agent's turn: it sees its site's stocks and receives its requests."""
-        exploration.share(self, a)
-        combat.see(self, a)
-        for n in self.cat.nodes.values():
-            if n.site == a.site:
-                a.memory[n.node_id] = self.stock[n.node_id]
-        if self.strategy != "market":
-            return
-        for req in self.requests:
-            if req["to"] != a.actor_id or req["status"] != "pending":
-                continue
-            if not market.capable(self, a, req["item"]) and a.held(req["item"]) == 0:
-                req["status"] = "declined"
-                continue
-            req["status"] = "accepted"
-            a.obligations.append(Obligation(req["item"], req["qty"], req["recipient"], f"request:{req['id']}"))
-
-    def decide_rule(self, a: CraftingAgent) -> dict[str, Any]:
-        if self.strategy == "market":
-            return market.market_action(self, a)
-        return rule_action(self, a)
-
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the rule would do for this actor from the start-of-round state (the mimic baseline).
 
@@ -213,91 +166,14 @@ class CraftingWorld(SteerableWorld):
         accepted requests, so it runs on a copy of the actor and of the request list."""
         a = self.actors[actor_id]
         if self.strategy == "market":
-            return market.market_action(self, a)
+            return a.rule()
         import copy
 
         saved = (copy.deepcopy(a.obligations), list(a.outbox), copy.deepcopy(self.requests))
         try:
-            return rule_action(self, a)
+            return a.rule()
         finally:
             a.obligations, a.outbox, self.requests = saved
-
-    def nearest_stocked_site(self, here: tuple[int, int], resource: str) -> str | None:
-        hx, hy = here
-        sites = sorted({n.site for n in self.cat.raw_nodes(resource) if self.stock[n.node_id] > 0})
-        if not sites:
-            return None
-        return min(sites, key=lambda s: (max(abs(self.cat.sites[s][0] - hx), abs(self.cat.sites[s][1] - hy)), s))
-
-    def least_loaded_producer(self, item: str, exclude: int) -> int | None:
-        cands = [a for a in self.actors if a.actor_id != exclude and item in a.makes]
-        if not cands:
-            cands = [a for a in self.actors if a.actor_id != exclude and a.held(item) > 0]
-        return min(cands, key=lambda a: (a.load(), a.actor_id)).actor_id if cands else None
-
-    def accept_requests(self, a: CraftingAgent) -> None:
-        """The rule obeys structured requests: each becomes an obligation (or is declined)."""
-        for req in self.requests:
-            if req["to"] != a.actor_id or req["status"] != "pending":
-                continue
-            item = req["item"]
-            if item not in a.makes and a.held(item) == 0:
-                req["status"] = "declined"
-                continue
-            req["status"] = "accepted"
-            a.obligations.append(Obligation(item, req["qty"], req["recipient"], f"request:{req['id']}"))
-            recipe = self.cat.recipes.get(item)
-            if recipe is not None and item in a.makes and a.need(item) > 0:
-                crafts = math.ceil(a.need(item) / recipe.qty)
-                for inp, k in recipe.inputs.items():
-                    missing = crafts * k - a.held(inp)
-                    if missing > 0:
-                        a.outbox.append((inp, missing))
-
-    def leader_request(self, a: CraftingAgent) -> dict[str, Any] | None:
-        """Re-route the longest-blocked input to a producer who does not owe it yet."""
-        for (c, item), since in sorted(self.blocked_since.items(), key=lambda kv: (kv[1], kv[0])):
-            if self.round - since < BLOCKED_BEFORE_REQUEST:
-                continue
-            if self.round - self.leader_asked.get((c, item), -REQUEST_COOLDOWN) < REQUEST_COOLDOWN:
-                continue
-            cands = [
-                p
-                for p in self.actors
-                if p.actor_id not in (c, a.actor_id)
-                and item in p.makes
-                and not any(o.item == item and o.to == c and o.outstanding > 0 for o in p.obligations)
-            ]
-            if not cands:
-                continue
-            p = min(cands, key=lambda x: (x.load(), x.actor_id))
-            self.leader_asked[(c, item)] = self.round
-            consumer = self.actors[c]
-            qty = max(1, self._batch_need(consumer, item))
-            return {"tool": "request", "item": item, "qty": qty, "to": p.actor_id, "recipient": c}
-        return None
-
-    def _batch_need(self, c: CraftingAgent, item: str) -> int:
-        for out in c.makes:
-            r = self.cat.recipes.get(out)
-            if r is not None and c.need(out) > 0 and item in r.inputs:
-                return r.inputs[item] - c.held(item)
-        return 1
-
-    def _update_blocked(self, since: int) -> None:
-        blocked: set[tuple[int, str]] = set()
-        for c in self.actors:
-            for out in c.makes:
-                r = self.cat.recipes.get(out)
-                if r is None or c.need(out) <= 0:
-                    continue
-                lacking = [i for i, k in r.inputs.items() if c.held(i) < k]
-                blocked.update((c.actor_id, i) for i in lacking)
-        for key in blocked:
-            self.blocked_since.setdefault(key, since)
-        for key in list(self.blocked_since):
-            if key not in blocked:
-                del self.blocked_since[key]
 
     # --- contract: phases ---------------------------------------------------------------------
     def observe(self, actor_id: int) -> CraftingObservation:
@@ -319,6 +195,10 @@ class CraftingWorld(SteerableWorld):
         keys = [float(agent_stream(self.seed, "order", self.round, i).random()) for i in range(n)]
         return sorted(range(n), key=lambda i: (keys[i], i))
 
+    def round_order(self) -> AgentSet:
+        """This round's agents, in their turn order."""
+        return AgentSet([self.actors[i] for i in self.turn_order()], random=self.random)
+
     @property
     def decides_per_turn(self) -> bool:
         """AgentWorld's protocol: each influence agent is asked at its own turn, after the agents
@@ -326,11 +206,15 @@ class CraftingWorld(SteerableWorld):
         return self.params.protocol == "round_robin"
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        """Every agent's turn in the round's order: an ordinary one steps by its rule, an influence
+        agent plays the decision taken from the start-of-round state."""
         entries: list[AuditEntry] = []
-        for aid in self.turn_order():
-            self.receive(self.actors[aid])
-            entry = self._turn(aid, decisions.get(aid) if aid in self.influence_ids else None)
-            entries += [entry] if entry else []
+        for agent in self.round_order():
+            if agent.actor_id not in self.influence_ids:
+                agent.step()
+                continue
+            agent.receive()
+            entries.append(self.steered_turn(agent, decisions.get(agent.actor_id)))
         self._settle()
         return entries
 
@@ -338,36 +222,33 @@ class CraftingWorld(SteerableWorld):
         """The same turns, but an influence agent's decision is asked for at its turn, once the
         agent has received what was sent to it: its observation shows every earlier turn."""
         entries: list[AuditEntry] = []
-        for aid in self.turn_order():
-            self.receive(self.actors[aid])
-            decision = await decide(aid) if aid in self.influence_ids else None
-            entry = self._turn(aid, decision)
-            entries += [entry] if entry else []
+        for agent in self.round_order():
+            if agent.actor_id not in self.influence_ids:
+                agent.step()
+                continue
+            agent.receive()
+            entries.append(self.steered_turn(agent, await decide(agent.actor_id)))
         self._settle()
         return entries
 
-    def _turn(self, aid: int, decision: Decision | None) -> AuditEntry | None:
-        """One agent's turn, resolved at once; the audit entry of an influence agent's turn."""
+    def steered_turn(self, a: CraftingAgent, decision: Decision | None) -> AuditEntry:
+        """An influence agent's turn, resolved at once, and its audit entry: no decision (or a
+        deferring one) plays the rule, a policy error sleeps, an invalid action is logged as such."""
+        aid = a.actor_id
         with acting(aid, self.round):
-            return self._act(aid, decision)
-
-    def _act(self, aid: int, decision: Decision | None) -> AuditEntry | None:
-        a = self.actors[aid]
-        if decision is None or decision.defer:
-            action = self.decide_rule(a)
-            ok, detail = self.execute(a, action)
-            if aid in self.influence_ids:
+            if decision is None or decision.defer:
+                action = a.rule()
+                ok, detail = self.execute(a, action)
                 return AuditEntry(self.round, aid, action, _outcome(action, ok), detail, deferred=True)
-            return None
-        if decision.error is not None:
-            self.execute(a, self.null_action())
-            return AuditEntry(self.round, aid, decision.action, "policy_error", decision.error)
-        action, reason = validate_action(decision.action)
-        if action is None:
-            self._record(a, {"tool": "invalid", "raw": decision.action}, False, reason, [])
-            return AuditEntry(self.round, aid, decision.action, "invalid", reason)
-        ok, detail = self.execute(a, action, message=decision.message)
-        return AuditEntry(self.round, aid, action, _outcome(action, ok), detail)
+            if decision.error is not None:
+                self.execute(a, self.null_action())
+                return AuditEntry(self.round, aid, decision.action, "policy_error", decision.error)
+            action, reason = validate_action(decision.action)
+            if action is None:
+                self._record(a, {"tool": "invalid", "raw": decision.action}, False, reason, [])
+                return AuditEntry(self.round, aid, decision.action, "invalid", reason)
+            ok, detail = self.execute(a, action)
+            return AuditEntry(self.round, aid, action, _outcome(action, ok), detail)
 
     def _settle(self) -> None:
         every = self.params.refill_every
@@ -380,7 +261,7 @@ class CraftingWorld(SteerableWorld):
         if self.strategy == "market":
             market.update_prices(self)
         self.price_history.append({i: round(p, 4) for i, p in sorted(self.prices.items())})
-        self._update_blocked(since=self.round + 1)  # a block found now counts from the next round
+        shared_plan.update_blocked(self, since=self.round + 1)  # a block found now counts from the next round
         self.psr_curve.append(crafting_metrics.current_psr(self))
         self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
         self._metrics_cache = None
@@ -404,14 +285,6 @@ class CraftingWorld(SteerableWorld):
         agent's actions can shift."""
         return self._acts.get((self.round, a.actor_id), 0)
 
-    def _harvest_yield(self, node_id: str, a: CraftingAgent) -> int:
-        """0, 1 or 2 units by the `yields` chances; a world stream keyed by round, node, the
-        harvesting agent and its action this round (`action_index`)."""
-        k = self.cat.node_order.index(node_id)
-        u = float(stream(self.seed, "yield", self.round, k, a.actor_id, self.action_index(a)).random())
-        p0, p1, _ = self.params.yields
-        return 0 if u < p0 else 1 if u < p0 + p1 else 2
-
     # --- action execution -------------------------------------------------------------------
     def _record(self, a: CraftingAgent, action: dict[str, Any], ok: bool, detail: str, parents: list[int]) -> int:
         rid = len(self.log)
@@ -434,186 +307,22 @@ class CraftingWorld(SteerableWorld):
         self._metrics_cache = None
         return rid
 
-    def execute(self, a: CraftingAgent, action: dict[str, Any], message: str | None = None) -> tuple[bool, str]:
-        """Apply one validated action at this agent's turn; failures are logged, never raised."""
-        fail = _precondition(self, a, action)
+    def execute(self, a: CraftingAgent, action: dict[str, Any]) -> tuple[bool, str]:
+        """Apply one validated action at this agent's turn through its typed form (`action_table`);
+        failures are logged, never raised. The log keeps the action dict as given."""
+        act = typed(action)
+        fail = precondition(self, a, act)
         if fail:
             self._record(a, action, False, fail, [])
             return False, fail
-        tool = action["tool"]
-        rid = len(self.log)
-        parents: list[int] = []
-        detail = ""
-        if tool == "move_to":
-            self._travel(a, action["site"])
-            a.last_move = rid
-        elif tool == "harvest":
-            spec = self.cat.nodes[action["node"]]
-            got = min(self._harvest_yield(spec.node_id, a), self.stock[spec.node_id])
-            self.stock[spec.node_id] -= got
-            a.memory[spec.node_id] = self.stock[spec.node_id]
-            if got:
-                a.give(spec.resource, got, rid)
-                self.harvested[spec.resource] = self.harvested.get(spec.resource, 0) + got
-                if a.actor_id not in self.mask_ids:
-                    self.harvested_own[spec.resource] = self.harvested_own.get(spec.resource, 0) + got
-            parents += [_id(a.last_move), a.equipment.get(spec.tool, -1) if spec.tool else -1]
-        elif tool == "craft":
-            r = self.cat.recipes[action["item"]]
-            for inp, k in r.inputs.items():
-                parents += a.take(inp, k)
-                for o in a.obligations:  # own intermediates used up
-                    if o.to == a.actor_id and o.item == inp and o.outstanding > 0:
-                        used = min(k, o.outstanding)
-                        o.delivered += used
-                        k -= used
-            a.give(r.output, r.qty, rid)
-            self.crafted[r.output] = self.crafted.get(r.output, 0) + r.qty
-            if a.actor_id not in self.mask_ids:
-                self.crafted_own[r.output] = self.crafted_own.get(r.output, 0) + r.qty
-            parents.append(_id(a.last_move))
-        elif tool == "transfer":
-            to = self.actors[action["to"]]
-            parents += a.take(action["item"], action["qty"])
-            to.give(action["item"], action["qty"], rid)
-            parents += [_id(a.last_move), _id(to.last_move)]
-            parents += self._credit(a, action["item"], action["qty"], to.actor_id)
-            parents += self._fill_orders(action["item"], action["qty"], to.actor_id)
-        elif tool == "equip":
-            parents += a.take(action["item"], 1)
-            a.equipment[action["item"]] = rid
-        elif tool == "request" and action.get("to") is None:
-            self.orders.append(
-                {
-                    "id": rid,
-                    "round": self.round,
-                    "frm": a.actor_id,
-                    "item": action["item"],
-                    "qty": action.get("qty") or 1,
-                    "filled": 0,
-                }
-            )
-        elif tool == "request":
-            for order in self.open_orders(action["item"]):
-                if order["frm"] == action.get("recipient", a.actor_id):
-                    order["rerouted"] = True
-            if a.outbox and a.outbox[0][0] == action["item"]:
-                a.outbox.pop(0)
-            self.requests.append(
-                {
-                    "id": rid,
-                    "round": self.round,
-                    "frm": a.actor_id,
-                    "to": action["to"],
-                    "item": action["item"],
-                    "qty": action["qty"],
-                    "recipient": action.get("recipient", a.actor_id),
-                    "status": "pending",
-                }
-            )
-        elif tool == "chat":
-            self.chats.append(
-                {"id": rid, "round": self.round, "frm": a.actor_id, "to": action.get("to"), "text": action["message"]}
-            )
-        elif tool == "sleep":
-            survival.rest(self, a)
-        elif tool == "eat":
-            parents += survival.eat(self, a, action)
-        elif tool == "attack":
-            parents, detail = combat.attack(self, a, action, rid)
-        elif tool == "explore":
-            parents, detail = exploration.explore(self, a, rid)
-        elif tool == "offer_trade":
-            parents += trading.offer(self, a, action, rid)
-        elif tool == "accept_trade":
-            parents += trading.accept(self, a, action, rid)
+        parents, detail = act.apply(self, a, len(self.log))
         self._record(a, action, True, detail, parents)
         return True, detail
 
-    def _credit(self, a: CraftingAgent, item: str, qty: int, to: int) -> list[int]:
-        """Count a transfer against the giver's obligations; return the requests it fulfils."""
-        fulfilled = []
-        for o in a.ordered_obligations():
-            if qty <= 0:
-                break
-            if o.item == item and o.to == to and o.outstanding > 0:
-                n = min(qty, o.outstanding)
-                o.delivered += n
-                qty -= n
-                if o.source.startswith("request:"):
-                    fulfilled.append(int(o.source.split(":")[1]))
-        return fulfilled
-
-    def _fill_orders(self, item: str, qty: int, to: int) -> list[int]:
-        """A delivery fills the receiver's oldest open orders for the item; returns their ids."""
-        filled = []
-        for order in self.open_orders(item):
-            if qty <= 0:
-                break
-            if order["frm"] == to and not trading.trade_order(order):  # a trade fills only by accept_trade
-                n = min(qty, order["qty"] - order["filled"])
-                order["filled"] += n
-                qty -= n
-                filled.append(order["id"])
-        return filled
-
     # --- outcome ------------------------------------------------------------------------------
-    def own_state(self) -> dict[str, Any]:
-        """The final state as the unmasked seats alone produced it: held units count only when the
-        action that put them there (a craft, harvest or transfer) was by an unmasked seat or they
-        were there at the start; crafts and harvests by masked seats do not count; masked seats
-        stand nowhere. In the reference the mask names the same seats, so the two compare."""
-        mask = set(self.mask_ids)
-
-        def mine(src: int) -> bool:
-            return src < 0 or self.log[src]["agent"] not in mask
-
-        inventories = {}
-        for a in self.actors:
-            inv: dict[str, int] = {}
-            for item, lots in a.lots.items():
-                n = sum(q for src, q in lots if mine(src))
-                if n > 0:
-                    inv[item] = n
-            inventories[a.actor_id] = inv
-        return {
-            "inventories": inventories,
-            "sites": {a.actor_id: a.site for a in self.actors if a.actor_id not in mask},
-            "crafted": dict(self.crafted_own),
-            "harvested": dict(self.harvested_own),
-            "kills": dict(self.kills_own),
-            "health": {i: h for i, h in self.health.items() if i not in mask},
-            "known": {a.actor_id: sorted(a.known) for a in self.actors if a.actor_id not in mask},
-            "trades": sum(1 for t in self.trades if t["frm"] not in mask and t["by"] not in mask),
-        }
-
-    def final_state(self) -> dict[str, Any]:
-        """What a verifier reads (the same shape tests hand-build)."""
-        return {
-            "inventories": {a.actor_id: a.inventory() for a in self.actors},
-            "equipment": {a.actor_id: sorted(a.equipment) for a in self.actors},
-            "sites": {a.actor_id: a.site for a in self.actors},
-            "crafted": dict(self.crafted),
-            "harvested": dict(self.harvested),
-            "kills": dict(self.kills),
-            "health": dict(self.health),
-            "known": {a.actor_id: sorted(a.known) for a in self.actors},
-            "trades": len(self.trades),
-        }
-
     def verify(self) -> tuple[int, str]:
-        from mam_bench.models.crafting.tasks import verify
-
-        return verify(self.task, self.final_state(), self.trajectory() if self.task.verifier else None)
-
-    def trajectory(self) -> dict[str, Any]:
-        """What a task file's own verifier reads (task_files.py): the final state and every action."""
-        return {
-            "task": self.task.name,
-            "round": self.round,
-            "final_state": self.final_state(),
-            "actions": list(self.log),
-        }
+        """(1 when the task's verifier passes, else 0; its checkpoint string)."""
+        return verify(self.task, states.final_state(self), states.trajectory(self) if self.task.verifier else None)
 
     def collaboration(self) -> dict[str, Any]:
         """CCE (with and without chat), per-agent PAC and the contributing set."""
@@ -680,82 +389,7 @@ class CraftingWorld(SteerableWorld):
         return [" ".join(parts) + f" | psr={m['psr']:.3f} progress={m['progress']:.3f} units={m['target_units']:.0f}"]
 
 
-def _id(action_id: int | None) -> int:
-    return -1 if action_id is None else action_id
-
-
 def _outcome(action: dict[str, Any], ok: bool) -> str:
     if not ok:
         return "blocked"
     return "stay" if action["tool"] == "sleep" else "accepted"
-
-
-def _precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]) -> str:
-    """Why an action cannot happen now ('' when it can)."""
-    cat = world.cat
-    tool = action["tool"]
-    if tool in COMMUNICATION_TOOLS and cuts_communication(world.params.condition):
-        return f"{tool} is unavailable: no communication under condition {world.params.condition}"
-    n = len(world.actors)
-    down = survival.precondition(world, a, action)
-    if down or tool == "eat":
-        return down
-    if tool == "attack":
-        return combat.precondition(world, a, action)
-    if tool in ("explore",):
-        return exploration.precondition(world, a, action)
-    if tool in ("offer_trade", "accept_trade"):
-        return trading.precondition(world, a, action)
-    if tool == "move_to":
-        if action["site"] not in cat.sites:
-            return f"unknown site {action['site']}"
-        return exploration.precondition(world, a, action)
-    if tool == "harvest":
-        spec = cat.nodes.get(action["node"])
-        if spec is None:
-            return f"unknown node {action['node']}"
-        if spec.site != a.site:
-            return f"{spec.node_id} is at {spec.site}, not here"
-        if a.skills.get(spec.skill, 0) <= 0:
-            return f"needs skill {spec.skill}"
-        if not meets(a.skills, spec.skill, spec.level):
-            return f"needs {spec.skill} level {spec.level} (has {a.skills[spec.skill]})"
-        if spec.tool and spec.tool not in a.equipment:
-            return f"needs {spec.tool} equipped"
-        return "" if world.stock[spec.node_id] > 0 else f"{spec.node_id} is depleted"
-    if tool == "craft":
-        r = cat.recipes.get(action["item"])
-        if r is None:
-            return f"no recipe for {action['item']}"
-        if action.get("skill") not in (None, r.skill):
-            return f"{r.output} needs skill {r.skill}"
-        if a.skills.get(r.skill, 0) <= 0:
-            return f"needs skill {r.skill}"
-        if not meets(a.skills, r.skill, r.level):
-            return f"{r.output} needs {r.skill} level {r.level} (has {a.skills[r.skill]})"
-        if cat.stations[r.station] != a.site:
-            return f"needs the {r.station} at {cat.stations[r.station]}"
-        missing = [f"{k} {i}" for i, k in r.inputs.items() if a.held(i) < k]
-        return f"missing {', '.join(missing)}" if missing else ""
-    if tool in ("transfer", "request", "chat"):
-        to = action.get("to")
-        if to is not None and not 0 <= to < n:
-            return f"no agent {to}"
-        if to == a.actor_id and tool != "chat":
-            return "cannot address yourself"
-        if tool == "transfer":
-            if action["item"] not in cat.items or a.held(action["item"]) < action["qty"]:
-                return f"holds only {a.held(action['item'])} {action['item']}"
-            return "" if world.colocated(a.actor_id, to) else "not at the same site"
-        if tool == "request":
-            rec = action.get("recipient", a.actor_id)
-            if action["item"] not in cat.items:
-                return f"unknown item {action['item']}"
-            return "" if 0 <= rec < n else f"no agent {rec}"
-        return ""
-    if tool == "equip":
-        item = action["item"]
-        if cat.items.get(item) != "tool" and item not in combat.WEAPONS and item not in combat.ARMOR:
-            return f"{item} is not a tool"
-        return "" if a.held(item) > 0 else f"holds no {item}"
-    return ""

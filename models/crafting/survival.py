@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mam_bench.models.crafting.act import Act, Effect
+
 if TYPE_CHECKING:  # pragma: no cover
     from mam_bench.models.crafting.agents import CraftingAgent
     from mam_bench.models.crafting.model import CraftingWorld
@@ -32,31 +34,36 @@ def hurt(world: CraftingWorld, a: CraftingAgent, points: int) -> None:
     world.health[a.actor_id] = max(0, world.health[a.actor_id] - points)
 
 
-def precondition(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]) -> str:
-    """Why this agent cannot act now ('' when it can): a down agent may only eat."""
-    if action["tool"] == "eat":
-        item = action["item"]
-        if item not in FOOD:
-            return f"{item} is not food"
-        if a.held(item) <= 0:
-            return f"holds no {item}"
+class Eat(Act):
+    """Eat one unit; the actions that produced it are the meal's causal parents. A down agent may."""
+
+    tool = "eat"
+    when_down = True
+    item: str
+
+    def precondition(self, world: CraftingWorld, a: CraftingAgent) -> str:
+        if self.item not in FOOD:
+            return f"{self.item} is not food"
+        if a.held(self.item) <= 0:
+            return f"holds no {self.item}"
         return "already at full health" if world.health[a.actor_id] >= MAX_HEALTH else ""
-    return "down (health 0): only eat" if down(world, a) else ""
+
+    def apply(self, world: CraftingWorld, a: CraftingAgent, rid: int) -> Effect:
+        parents = a.take(self.item, 1)
+        world.health[a.actor_id] = min(MAX_HEALTH, world.health[a.actor_id] + FOOD[self.item])
+        world.eaten[self.item] = world.eaten.get(self.item, 0) + 1
+        return parents, ""
 
 
-def eat(world: CraftingWorld, a: CraftingAgent, action: dict[str, Any]) -> list[int]:
-    """Eat one unit; returns the actions that produced it (the meal's causal parents)."""
-    item = action["item"]
-    parents = a.take(item, 1)
-    world.health[a.actor_id] = min(MAX_HEALTH, world.health[a.actor_id] + FOOD[item])
-    world.eaten[item] = world.eaten.get(item, 0) + 1
-    return parents
-
-
-def rest(world: CraftingWorld, a: CraftingAgent) -> None:
+class Sleep(Act):
     """A sleep heals 1 point where the task has no hunger (it only offsets wounds, not starvation)."""
-    if world.task.hunger == 0 and not down(world, a):
-        world.health[a.actor_id] = min(MAX_HEALTH, world.health[a.actor_id] + REST)
+
+    tool = "sleep"
+
+    def apply(self, world: CraftingWorld, a: CraftingAgent, rid: int) -> Effect:
+        if world.task.hunger == 0 and not down(world, a):
+            world.health[a.actor_id] = min(MAX_HEALTH, world.health[a.actor_id] + REST)
+        return [], ""
 
 
 def drain(world: CraftingWorld) -> None:

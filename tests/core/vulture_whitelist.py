@@ -9,7 +9,6 @@ Pydantic validators are not listed: the scan ignores their decorators instead.
 # --- called by Python, Mesa, pydantic or LangChain -------------------------------------------------
 __getattr__  # PEP 562 module __getattr__ in mam_bench/__init__.py: Python calls it for lazy imports
 _.model_config  # pydantic reads each model's ConfigDict (frozen, extra="forbid")
-_.recipient  # crafting CraftAction field: filled by pydantic, read back through model_dump()
 _._llm_type  # LangChain BaseChatModel hook of the local model
 _._identifying_params  # LangChain BaseChatModel hook of the local model
 _._generate  # LangChain BaseChatModel hook of the local model

@@ -7,6 +7,7 @@ import typing
 
 import pytest
 
+from mam_bench.models.crafting import exploration
 from mam_bench.models.crafting.conditions import Condition
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.runner import PairSpec, run_pair
@@ -49,7 +50,7 @@ def test_single_agent_holds_every_seats_abilities_and_every_target() -> None:
 def test_cut_communication_refuses_the_talking_tools_and_hides_the_others(condition: str) -> None:
     w = world(condition)
     miner, smelter = w.actors[0], w.actors[3]
-    w._place(smelter, miner.site)
+    exploration.place(w, smelter, miner.site)
     miner.give("iron_ore", 1, -1)
     for action in (
         {"tool": "chat", "message": "hello"},
@@ -64,7 +65,7 @@ def test_cut_communication_refuses_the_talking_tools_and_hides_the_others(condit
     assert '"tool": "chat"' not in prompt and '"tool": "transfer"' not in prompt
     assert ("**Shared Plan:**" in prompt) == (condition == "shared_plan_only")
     standard = world("standard")
-    standard._place(standard.actors[3], standard.actors[0].site)
+    exploration.place(standard, standard.actors[3], standard.actors[0].site)
     standard.actors[0].give("iron_ore", 1, -1)
     assert standard.execute(standard.actors[0], {"tool": "transfer", "item": "iron_ore", "qty": 1, "to": 3})[0]
 
@@ -119,7 +120,7 @@ def test_the_prompt_says_what_a_move_costs() -> None:
         here = miner.xy
         steps = 0
         while miner.site != site:
-            w._travel(miner, site)
+            exploration.travel(w, miner, site)
             steps += 1
         assert steps == n, site
         miner.xy, miner.site = here, "mine"

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mam_bench.controller import Decision
+from mam_bench.models.crafting import exploration
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks, task_names
 from mam_bench.runner import PairSpec, run_pair
@@ -83,7 +84,7 @@ def _at_node(w: CraftingWorld, aid: int, node_id: str):
     """Agent `aid` standing at `node_id`'s site, able to harvest it (skill, tool)."""
     spec = w.cat.nodes[node_id]
     a = w.actors[aid]
-    w._place(a, spec.site)
+    exploration.place(w, a, spec.site)
     a.skills = {**a.skills, spec.skill: 1}
     if spec.tool:
         a.equipment[spec.tool] = -1
@@ -112,7 +113,7 @@ def test_a_harvest_and_a_blow_draw_from_the_actors_own_address_whoever_acted_bef
                 w.execute(w.actors[1], {"tool": "harvest", "node": node})
             for aid in (0, 1):
                 a = w.actors[aid]
-                w._place(a, w.cat.mobs[mob].site)
+                exploration.place(w, a, w.cat.mobs[mob].site)
                 a.skills = {**a.skills, "strength": 1}
             if first:
                 with acting(0, w.round):

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mam_bench.models.crafting.action_table import precondition, typed
 from mam_bench.models.crafting.actions import TOOLS
 from mam_bench.models.crafting.legal import legal_actions, random_legal_action
-from mam_bench.models.crafting.model import CraftingWorld, _precondition
+from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.runner import step_reference
 
 #: tasks whose runs reach combat, food, exploration and trade, under two conditions
@@ -41,7 +42,7 @@ def test_every_listed_action_passes_the_worlds_precondition(task: str, condition
         for a in w.actors:
             for tool, actions in legal_actions(w.observe(a.actor_id)).items():
                 for action in actions:
-                    why = _precondition(w, a, {**{f: None for f in ("to",)}, **action})
+                    why = precondition(w, a, typed({"to": None, **action}))
                     assert why in ("", "the offer is no longer covered"), (tool, action, why)
                     checked += 1
     assert checked > 1000
@@ -58,7 +59,7 @@ def test_random_draws_reach_all_thirteen_tools_and_only_legal_ones() -> None:
                 legal |= set(legal_actions(obs))
                 for _ in range(4):
                     action = random_legal_action(obs, rng)
-                    assert _precondition(w, a, {"to": None, **action}) in ("", "the offer is no longer covered")
+                    assert precondition(w, a, typed({"to": None, **action})) in ("", "the offer is no longer covered")
                     drawn.add(action["tool"])
     assert legal == set(TOOLS)
     assert drawn == legal

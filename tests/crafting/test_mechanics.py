@@ -2,7 +2,7 @@
 own action path (`execute`, or a round with influence decisions) so failures are logged, not raised."""
 
 from mam_bench.controller import Decision
-from mam_bench.models.crafting import combat, survival
+from mam_bench.models.crafting import combat, exploration, survival
 from mam_bench.models.crafting.actions import validate_action
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.observe import CraftingObservation
@@ -66,8 +66,8 @@ def test_combat_trades_blows_kills_drop_loot_and_mobs_return():
     fighter, leader = w.agent(1), w.agent(0)
     ok, why = w.execute(fighter, {"tool": "attack", "mob": "wolf1"})
     assert not ok and "not here" in why
-    w._place(fighter, "forest")
-    w._place(leader, "forest")
+    exploration.place(w, fighter, "forest")
+    exploration.place(w, leader, "forest")
     ok, why = w.execute(leader, {"tool": "attack", "mob": "wolf1"})
     assert not ok and "strength" in why
     swings = 0
@@ -125,7 +125,7 @@ def test_hidden_sites_must_be_found_before_they_can_be_reached_or_seen():
             break
         w.play_round({1: Decision(action={"tool": "explore"})})
     assert "cave" in scout.known and "cave" in w.observe(1).known and "cave" in w.discovered
-    w.receive(miner)  # co-located: the miner learns of it from the scout
+    miner.receive()  # co-located: the miner learns of it from the scout
     assert "cave" in miner.known
     ok, _ = w.execute(scout, {"tool": "move_to", "site": "cave"})
     assert ok
@@ -145,7 +145,7 @@ def test_observations_of_the_new_mechanics_parse_back():
                 assert CraftingObservation.from_text(obs.to_text()) == obs
             w.play_round({})
     w = CraftingWorld(task="wolf_hunt", seed=0)
-    w._place(w.agent(1), "forest")
+    exploration.place(w, w.agent(1), "forest")
     obs = w.observe(1)
     assert [m[0] for m in obs.mobs] == ["wolf1", "wolf2"] and obs.health == survival.MAX_HEALTH
     assert "wolf at forest" in obs.prompt_text()

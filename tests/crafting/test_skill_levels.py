@@ -3,6 +3,7 @@ the rule (which knows its own skills) never tries what its level does not allow.
 
 from __future__ import annotations
 
+from mam_bench.models.crafting import exploration
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
@@ -31,7 +32,7 @@ def test_a_level_below_the_recipe_fails_with_the_level_named() -> None:
     apprentice, smith = (w.actors[i] for i in (10, 8))
     assert apprentice.skills["smithing"] < catalog().recipes["heavysword"].level <= smith.skills["smithing"]
     for a in (apprentice, smith):
-        w._place(a, "town")
+        exploration.place(w, a, "town")
         a.give("iron_bar", 3, -1)
         a.give("stick", 1, -1)
     ok, detail = w.execute(apprentice, {"tool": "craft", "item": "heavysword"})
