@@ -51,7 +51,6 @@ export_swarmbench  # WorldRegistration.exports "module:attr" text for export --f
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds
-draw_instances  # mam_bench.schema_draws: draws action-schema instances for users and the schema tests
 
 # --- used by tests and bench/ only: seams and references that parity tests compare against ---------
 TIMING_COLUMNS  # table.py: the executor test drops wall-clock columns before comparing tables
