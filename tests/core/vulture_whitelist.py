@@ -48,6 +48,9 @@ _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs o
 agentworld_table  # WorldRegistration.analyses "module:attr" text for report --agentworld
 analyse  # WorldRegistration.analyses "module:attr" text for report --analysis swarm
 export_swarmbench  # WorldRegistration.exports "module:attr" text for export --format swarmbench
+_.best_lift  # PairResult field (result.json key), read from the record by table.row_from_result
+_.lift_area  # PairResult field (result.json key), read from the record by table.row_from_result
+_.secondary_delta  # PairResult field (result.json key), read from the record by table.row_from_result
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds
