@@ -202,6 +202,21 @@ def chat_model(model: str, api_key_env: str | None = None, temperature: float = 
         raise
 
 
+PROVIDERS_GROUP = "mam_bench.model_providers"
+
+
+@cache
+def model_providers() -> frozenset[str] | None:
+    """The model providers every `mam_bench.model_providers` entry point knows (read once), for
+    validating a "provider:model" text; None when none of them can tell (any provider passes)."""
+    found: frozenset[str] | None = None
+    for ep in entry_points(group=PROVIDERS_GROUP):
+        names = ep.load()()
+        if names is not None:
+            found = (found or frozenset()) | frozenset(names)
+    return found
+
+
 def part_of(world_cls: type[SteerableWorld], part: Literal["heuristic", "prompts", "renderer"]) -> str | None:
     """The registered `part` of a world class, if any (a world that is not registered has none)."""
     reg = registrations().get(world_cls.name)

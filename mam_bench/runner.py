@@ -23,6 +23,7 @@ from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.mesa_ids import release_models
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, trajectory_lift, validity
+from mam_bench.pair_result import PairResult
 from mam_bench.params import WorldParams
 from mam_bench.provenance import provenance
 from mam_bench.records import RunRecords
@@ -322,13 +323,7 @@ async def arun_pair(
     same directory (`mam-bench run --resume DIR`) repeats no call that completed.
     """
     prep = prep or prepare(spec)
-    if controller is not None:  # a caller's own controller is recorded by its own name
-        spec = spec.model_copy(update={"policy": recorded_policy(spec, controller)})
-    if controller is None:  # built before any record is touched: a controller error loses nothing
-        options = dict(spec.controller_options)
-        if spec.policy == "llm" and out is not None:
-            options.setdefault("cache", str(Path(out) / "llm_cache.sqlite"))
-        controller = make_controller(spec.policy, prep.world_cls, prep.objective, options)
+    spec, controller = pair_controller(spec, prep, controller, out)
     records = RunRecords(out)
     controller.attach_records(records)
     records.write_json("spec.json", spec.model_dump(mode="json"))
@@ -341,13 +336,54 @@ async def arun_pair(
         await controller.aclose()
     if records.out is not None:
         board.to_jsonl(records.out / "board.jsonl")
+    played = Played(ref, ref_rows, tre, tre_rows, mismatches)
+    result = await pair_result(spec, prep, controller, records, played, baselines)
+    records.write_json("result.json", result.record())
+    return result.returned(time.perf_counter() - started, controller.session_usage())
+
+
+def pair_controller(
+    spec: PairSpec, prep: Prepared, controller: Controller | None, out: Path | str | None
+) -> tuple[PairSpec, Controller]:
+    """The pair's controller, built before any record is touched (a controller error loses
+    nothing); a caller's own controller is recorded by its own name."""
+    if controller is not None:
+        return spec.model_copy(update={"policy": recorded_policy(spec, controller)}), controller
+    options = dict(spec.controller_options)
+    if spec.policy == "llm" and out is not None:
+        options.setdefault("cache", str(Path(out) / "llm_cache.sqlite"))
+    return spec, make_controller(spec.policy, prep.world_cls, prep.objective, options)
+
+
+@dataclass(frozen=True)
+class Played:
+    """Both runs of a pair, as played."""
+
+    ref: SteerableWorld
+    ref_rows: list[dict[str, Any]]
+    tre: SteerableWorld
+    tre_rows: list[dict[str, Any]]
+    mismatches: int
+
+
+async def pair_result(
+    spec: PairSpec,
+    prep: Prepared,
+    controller: Controller,
+    records: RunRecords,
+    played: Played,
+    baselines: Sequence[str],
+) -> PairResult:
+    """The pair's result from its two runs: lift, paths, audit, outcomes, and the optional judge,
+    baselines, settled lift and secondary delta."""
+    ref, ref_rows, tre, tre_rows = played.ref, played.ref_rows, played.tre, played.tre_rows
     judged = {"reference": await judge(ref, records.out), "treatment": await judge(tre, records.out)}
     metric = prep.world_cls.metric_for(prep.objective)
     ref_cmp = compared_reference(tre, ref_rows, prep.rounds)
-    audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, mismatches)
+    audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, played.mismatches)
     tre_path = [row["metrics"][metric] for row in tre_rows]
     ref_path = [row["metrics"][metric] for row in ref_rows]
-    result = {
+    fields: dict[str, Any] = {
         "world": spec.world,
         "seed": spec.seed,
         "params": prep.params.as_json(),
@@ -373,19 +409,15 @@ async def arun_pair(
         "outcomes": outcomes(prep.world_cls, ref_cmp["metrics"], tre_rows[-1]["metrics"], metric),
     }
     if judged["reference"] or judged["treatment"]:
-        result["judged"] = judged
+        fields["judged"] = judged
     if baselines:
-        result["baselines"] = {name: await play_baseline(prep, name, ref_rows) for name in baselines}
+        fields["baselines"] = {name: await play_baseline(prep, name, ref_rows) for name in baselines}
     if spec.settle:
-        result["settled"] = settle(tre, ref_rows, metric, prep.direction)
+        fields["settled"] = settle(tre, ref_rows, metric, prep.direction)
     if prep.world_cls.secondary_metric:
         sec = prep.world_cls.secondary_metric
-        result["secondary_delta"] = tre_rows[-1]["metrics"][sec] - ref_cmp["metrics"][sec] + 0.0
-    records.write_json("result.json", result)
-    result["_wall_seconds"] = time.perf_counter() - started
-    # cache hits, retries, latency: for the printed table, not result.json
-    result["llm"] = {**result["llm"], **controller.session_usage()}
-    return result
+        fields["secondary_delta"] = tre_rows[-1]["metrics"][sec] - ref_cmp["metrics"][sec] + 0.0
+    return PairResult(**fields)
 
 
 async def judge(world: SteerableWorld, out: Path | None) -> dict[str, Any]:

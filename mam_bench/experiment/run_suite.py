@@ -136,6 +136,12 @@ class _Budget:
         self.max_calls, self.max_cost = max_calls, max_cost
         self.calls, self.cost, self.pairs = calls, cost, pairs
 
+    @classmethod
+    def from_rows(cls, rows: list[dict[str, Any]], max_calls: int | None, max_cost: float | None) -> _Budget:
+        """The budget with the finished pairs of earlier invocations already spent."""
+        calls = sum(int(float(r["requests"] or 0)) for r in rows)
+        return cls(max_calls, max_cost, calls, sum(float(r["cost"] or 0) for r in rows), len(rows))
+
     def add(self, calls: int, cost: float) -> None:
         self.calls += calls
         self.cost += cost
@@ -219,100 +225,149 @@ def _run_locked(
     max_calls: int | None,
     stream: TextIO,
 ) -> ExperimentOutcome:
-    (out / "provenance.json").write_text(dumps(current, indent=2) + "\n", encoding="utf-8")
-    # as written (defaults unset), so the report re-reads it exactly as the user's suite
-    written = suite.model_dump(mode="json", exclude_unset=True)
-    (out / "suite.json").write_text(dumps(written, indent=2) + "\n", encoding="utf-8")
+    write_inputs(out, suite, current)
     pairs = pairs_of(suite)
-    order = [p.pair_id for p in pairs]
     table = TidyTable(out)
-    failures = out / "failures.jsonl"
-    attempts = failed_attempts(failures)
-    given_up = [p.pair_id for p in pairs if not table.done(p.pair_id) and attempts.get(p.pair_id, 0) >= MAX_ATTEMPTS]
+    failures = FailureLog(out / "failures.jsonl")
+    given_up = [p.pair_id for p in pairs if not table.done(p.pair_id) and failures.given_up(p.pair_id)]
     todo = [p for p in pairs if not table.done(p.pair_id) and p.pair_id not in set(given_up)]
-    mine = [table.rows[pid] for pid in order if table.done(pid)]
-    budget = _Budget(
-        max_calls,
-        max_cost,
-        sum(int(float(r["requests"] or 0)) for r in mine),
-        sum(float(r["cost"] or 0) for r in mine),
-        len(mine),
-    )
     outcome = ExperimentOutcome(
         total=len(pairs), skipped=len(pairs) - len(todo) - len(given_up), finished=0, given_up=given_up
     )
     if given_up:
-        print(f"not retried: {len(given_up)} pairs failed {MAX_ATTEMPTS} times already (see {failures})", file=stream)
+        print(
+            f"not retried: {len(given_up)} pairs failed {MAX_ATTEMPTS} times already (see {failures.path})", file=stream
+        )
     if outcome.skipped:
         print(f"resuming: {outcome.skipped} of {len(pairs)} pairs already finished in {out}", file=stream)
+    order = [p.pair_id for p in pairs]
+    budget = _Budget.from_rows([table.rows[pid] for pid in order if table.done(pid)], max_calls, max_cost)
     progress = Progress(len(pairs), outcome.skipped, stream)
-    done = outcome.skipped
-    pool = make_executor(executor, address, jobs) if todo else None
-    in_flight: dict[Any, Pair] = {}
-    caps: dict[Any, float] = {}  # the max_cost each LLM pair under way was given
-    queue = list(todo)
+    schedule = _Schedule(out, suite, budget, todo, lambda: make_executor(executor, address, jobs))
     try:
-        while queue or in_flight:
-            outcome.stopped = outcome.stopped or budget.exhausted()
-            while queue and not outcome.stopped and len(in_flight) < pool.slots and budget.room_for(len(in_flight)):
-                pair = queue.pop(0)
-                where = pair_dir(out, pair)
-                if where.exists():  # unfinished leftovers of a killed run; keep only the LLM cache
-                    for child in where.iterdir():
-                        if not child.name.startswith("llm_cache"):
-                            shutil.rmtree(child) if child.is_dir() else child.unlink()
-                job = job_of(out, pair, suite.max_policy_error_share)
-                cap = budget.pair_cap(sum(caps.values()), pool.slots - len(in_flight))
-                if cap is not None and pair.case.controller in LLM_POLICIES:
-                    job["spec"]["controller_options"]["max_cost"] = cap
-                try:
-                    handle = pool.submit(job)
-                    in_flight[handle] = pair
-                    caps[handle] = cap or 0.0
-                except BrokenProcessPool:  # a worker died hard (OOM killer): a fresh pool, same pair later
-                    queue.insert(0, pair)
-                    pool.shutdown()
-                    pool = make_executor(executor, address, jobs)
-                    break
-            if not in_flight:
-                if queue and not outcome.stopped:
-                    outcome.stopped = budget.exhausted() or budget.would_pass()
-                break
-            for handle, result, exc in pool.wait(list(in_flight), timeout=1.0):
-                pair = in_flight.pop(handle)
-                caps.pop(handle, None)
-                if exc is not None:
-                    budget.add_failed(*spent_by(pair_dir(out, pair)))
-                    error = str(exc) if isinstance(exc, PairFailed) else f"{type(exc).__name__}: {exc}"
-                    outcome.failed.append((pair.pair_id, error))
-                    with open(failures, "a", encoding="utf-8") as fh:
-                        fh.write(
-                            json.dumps(
-                                {
-                                    "pair_id": pair.pair_id,
-                                    "case": pair.case.label(),
-                                    "seed": pair.seed,
-                                    "repeat": pair.repeat,
-                                    "attempt": attempts.get(pair.pair_id, 0) + 1,
-                                    "error": error,
-                                }
-                            )
-                            + "\n"
-                        )
-                    continue
-                row = row_from_result(pair, result)
-                table.append(row)
-                budget.add(row["requests"], row["cost"])
-                done += 1
-                outcome.finished += 1
-                progress.update(done, budget.calls, budget.cost)
+        schedule.run(outcome, table, failures, progress)
     finally:
-        if pool is not None:
-            pool.shutdown()
+        schedule.close()
         progress.close()
     df = table.finish(order)
     table.close()
-    df = df[df["pair_id"].isin(set(order))]
+    report(outcome, df[df["pair_id"].isin(set(order))], suite, current, out, stream)
+    if outcome.stopped:
+        left = len(pairs) - outcome.skipped - outcome.finished - len(outcome.failed)
+        print(
+            f"stopped: {outcome.stopped}; kept {outcome.skipped + outcome.finished} finished pairs, {left} not run. "
+            f"Raise the limit and rerun the same command to continue.",
+            file=stream,
+        )
+    if outcome.failed:
+        print(f"{len(outcome.failed)} pairs failed (see {failures.path}); rerun to retry them", file=stream)
+    return outcome
+
+
+def write_inputs(out: Path, suite: Suite, current: dict[str, Any]) -> None:
+    """provenance.json, and suite.json as written (defaults unset), so the report re-reads it
+    exactly as the user's suite."""
+    (out / "provenance.json").write_text(dumps(current, indent=2) + "\n", encoding="utf-8")
+    written = suite.model_dump(mode="json", exclude_unset=True)
+    (out / "suite.json").write_text(dumps(written, indent=2) + "\n", encoding="utf-8")
+
+
+class FailureLog:
+    """failures.jsonl: one line per failed attempt, so a rerun knows which pairs to give up on."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.attempts = failed_attempts(path)
+
+    def given_up(self, pair_id: str) -> bool:
+        return self.attempts.get(pair_id, 0) >= MAX_ATTEMPTS
+
+    def add(self, pair: Pair, error: str) -> None:
+        line = {
+            "pair_id": pair.pair_id,
+            "case": pair.case.label(),
+            "seed": pair.seed,
+            "repeat": pair.repeat,
+            "attempt": self.attempts.get(pair.pair_id, 0) + 1,
+            "error": error,
+        }
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line) + "\n")
+
+
+def clear_leftovers(where: Path) -> None:
+    """An unfinished pair's leftovers of a killed run go; only its LLM cache stays."""
+    if where.exists():
+        for child in where.iterdir():
+            if not child.name.startswith("llm_cache"):
+                shutil.rmtree(child) if child.is_dir() else child.unlink()
+
+
+class _Schedule:
+    """Feeds the executor a window of pairs the budget has room for and collects what finishes."""
+
+    def __init__(self, out: Path, suite: Suite, budget: _Budget, todo: list[Pair], new_pool: Any):
+        self.out, self.suite, self.budget = out, suite, budget
+        self.queue = list(todo)
+        self.new_pool = new_pool
+        self.pool = new_pool() if todo else None
+        self.in_flight: dict[Any, Pair] = {}
+        self.caps: dict[Any, float] = {}  # the max_cost each LLM pair under way was given
+
+    def run(self, outcome: ExperimentOutcome, table: TidyTable, failures: FailureLog, progress: Progress) -> None:
+        while self.queue or self.in_flight:
+            outcome.stopped = outcome.stopped or self.budget.exhausted()
+            self.fill(outcome.stopped)
+            if not self.in_flight:
+                if self.queue and not outcome.stopped:
+                    outcome.stopped = self.budget.exhausted() or self.budget.would_pass()
+                break
+            for handle, result, exc in self.pool.wait(list(self.in_flight), timeout=1.0):
+                pair = self.in_flight.pop(handle)
+                self.caps.pop(handle, None)
+                if exc is not None:
+                    self.budget.add_failed(*spent_by(pair_dir(self.out, pair)))
+                    error = str(exc) if isinstance(exc, PairFailed) else f"{type(exc).__name__}: {exc}"
+                    outcome.failed.append((pair.pair_id, error))
+                    failures.add(pair, error)
+                    continue
+                row = row_from_result(pair, result)
+                table.append(row)
+                self.budget.add(row["requests"], row["cost"])
+                outcome.finished += 1
+                progress.update(outcome.skipped + outcome.finished, self.budget.calls, self.budget.cost)
+
+    def fill(self, stopped: str | None) -> None:
+        """Submit pairs while a slot is free and the budget has room; a pool whose worker died hard
+        (the OOM killer) is replaced and the pair goes back to the front of the queue."""
+        while self.queue and not stopped and len(self.in_flight) < self.pool.slots:
+            if not self.budget.room_for(len(self.in_flight)):
+                return
+            pair = self.queue.pop(0)
+            clear_leftovers(pair_dir(self.out, pair))
+            job = job_of(self.out, pair, self.suite.max_policy_error_share)
+            cap = self.budget.pair_cap(sum(self.caps.values()), self.pool.slots - len(self.in_flight))
+            if cap is not None and pair.case.controller in LLM_POLICIES:
+                job["spec"]["controller_options"]["max_cost"] = cap
+            try:
+                handle = self.pool.submit(job)
+            except BrokenProcessPool:
+                self.queue.insert(0, pair)
+                self.pool.shutdown()
+                self.pool = self.new_pool()
+                return
+            self.in_flight[handle] = pair
+            self.caps[handle] = cap or 0.0
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+def report(
+    outcome: ExperimentOutcome, df: pd.DataFrame, suite: Suite, current: dict[str, Any], out: Path, stream: TextIO
+) -> None:
+    """The summary and flips tables (written beside the pairs), and the invalid pairs' note."""
     outcome.table = df
     outcome.summary = summarize(
         df,
@@ -334,13 +389,3 @@ def _run_locked(
             file=stream,
         )
     outcome.invalid = len(invalid)
-    if outcome.stopped:
-        left = len(pairs) - done - len(outcome.failed)
-        print(
-            f"stopped: {outcome.stopped}; kept {done} finished pairs, {left} not run. "
-            f"Raise the limit and rerun the same command to continue.",
-            file=stream,
-        )
-    if outcome.failed:
-        print(f"{len(outcome.failed)} pairs failed (see {failures}); rerun to retry them", file=stream)
-    return outcome

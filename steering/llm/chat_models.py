@@ -29,6 +29,22 @@ def api_key_from_env(options: LLMOptions) -> str | None:
     return key
 
 
+#: the prefixes this builder handles itself (`local:`, our llama.cpp model) and the test doubles' (`fake:`)
+OWN_PROVIDERS = frozenset({"local", "fake"})
+
+
+def providers() -> frozenset[str] | None:
+    """The providers a "provider:model" text may name (entry point `mam_bench.model_providers`):
+    ours and those `init_chat_model` knows, read from LangChain itself; None when LangChain or its
+    provider table is not there (any provider then passes; building the model checks it)."""
+    try:
+        from langchain.chat_models import base
+    except ImportError:
+        return None
+    known = getattr(base, "_BUILTIN_PROVIDERS", None) or getattr(base, "_SUPPORTED_PROVIDERS", None)
+    return OWN_PROVIDERS | frozenset(known) if known else None
+
+
 def chat_model_for(model: str, api_key_env: str | None = None, temperature: float = 0.0) -> BaseChatModel:
     """The registered chat-model builder (entry point `mam_bench.chat_models`): a world-side
     judge (crafting's CCE) gets its model here, built as the LLM controller builds its own."""

@@ -15,6 +15,7 @@ import json
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -51,6 +52,43 @@ def message_text(msg: Any) -> str:
 
 def wire(messages: list[BaseMessage]) -> list[dict[str, str]]:
     return [{"role": m.type, "content": str(m.content)} for m in messages]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One answered call, from the cache (no request) or the provider."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    provider_model: str | None
+    format: str | None
+    cached: bool = False
+    requests: int = 0
+    retries: int = 0
+
+    def cached_form(self) -> dict[str, Any]:
+        """What the response cache keeps of it."""
+        return {
+            "text": self.text,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "provider_model": self.provider_model,
+            "format": self.format,
+        }
+
+
+class CallFailed(Exception):
+    """A call that failed for good (transport, or an answer that cannot be counted): its row's error."""
+
+    def __init__(self, error: str, requests: int, retries: int):
+        super().__init__(error)
+        self.error, self.requests, self.retries = error, requests, retries
+
+
+def _spent(row: dict[str, Any], cached: bool, requests: int, retries: int, inp: int, out: int) -> None:
+    """The spend columns of a call's row, in the one order every row has."""
+    row.update(cached=cached, requests=requests, retries=retries, input_tokens=inp, output_tokens=out)
 
 
 def _count_ok(value: Any) -> bool:
@@ -273,21 +311,48 @@ class LLMController(Controller):
         return [SystemMessage(content=self.prompts.system(req)), HumanMessage(content=self.prompts.user(req, phase))]
 
     # --- one call: cache, else the model under the bound, with retries ------------------------------
+    # Each layer has one job: `_ask` records the call's row; `_from_cache` answers from the cache;
+    # `_from_provider` passes the gates and the cost guard; `_reply_of` checks and scrubs what the
+    # provider sent and keeps it; `_call_structured` steps the output mode down; `_call` retries.
     async def _ask(
         self, req: Request, phase: str, messages: list[BaseMessage], attempt: int
     ) -> tuple[str | None, str | None]:
         schema = self.prompts.answer_schema(phase) if self.options.structured != "none" else None
         sent = wire(messages)
+        key = cache_key(self.options.model, self._params(schema), sent)
+        row = self._row(req, phase, attempt, sent)
+        started = time.perf_counter()
+        try:
+            reply = self._from_cache(key) or await self._from_provider(schema, messages, key, row)
+        except CallFailed as failed:
+            _spent(row, False, failed.requests, failed.retries, 0, 0)
+            row.update(cost=0.0, latency_s=round(time.perf_counter() - started, 4), error=failed.error)
+            self._record(row)
+            return None, row["error"]
+        _spent(row, reply.cached, reply.requests, reply.retries, reply.input_tokens, reply.output_tokens)
+        row["format"] = reply.format
+        if reply.provider_model:
+            self.returned_models.add(reply.provider_model)
+        row["cost"] = self.prices.cost(self.options.model, row["input_tokens"], row["output_tokens"])
+        row["latency_s"] = round(time.perf_counter() - started, 4)
+        row["answer_chars"] = len(reply.text)
+        self._record(row)
+        return reply.text, None
+
+    def _params(self, schema: dict[str, Any] | None) -> dict[str, Any]:
+        """The sampling parameters a cached answer must have been asked with."""
         o = self.options
-        params = {
+        return {
             "temperature": o.temperature,
             "top_p": o.top_p,
             "max_tokens": o.answer_cap,
             "schema": schema,
             "structured": o.structured,
         }
-        key = cache_key(self.options.model, params, sent)
-        row: dict[str, Any] = {
+
+    def _row(self, req: Request, phase: str, attempt: int, sent: list[dict[str, str]]) -> dict[str, Any]:
+        """The start of the call's llm_calls.jsonl row: who asked what (the prompt only as a hash)."""
+        return {
             "round": req.round,
             "phase": phase,
             "actor_id": req.actor_id,
@@ -296,95 +361,64 @@ class LLMController(Controller):
             "prompt_hash": hashlib.sha256(json.dumps(sent, ensure_ascii=False).encode()).hexdigest()[:16],
             "prompt_chars": sum(len(m["content"]) for m in sent),
         }
-        started = time.perf_counter()
+
+    def _from_cache(self, key: str) -> Reply | None:
         hit = self.cache.get(key)
-        if hit is not None:
-            text = hit["text"]
-            row.update(
-                cached=True,
-                requests=0,
-                retries=0,
-                input_tokens=hit.get("input_tokens", 0),
-                output_tokens=hit.get("output_tokens", 0),
-                format=hit.get("format"),
-            )
-            returned = hit.get("provider_model")
-        else:
-            assert self._sem is not None
-            await self._first_call_gate()
-            probe = await self._format_gate(schema)
-            try:
-                async with self._sem:
-                    estimate = self._reserve(row["prompt_chars"])  # counts only the calls actually under way
-                    try:
-                        msg, retries = await self._call_structured(schema, messages, key, row)
-                    except TransportError as exc:
-                        row.update(
-                            cached=False,
-                            requests=exc.attempts,
-                            retries=exc.attempts - 1,
-                            input_tokens=0,
-                            output_tokens=0,
-                            cost=0.0,
-                            latency_s=round(time.perf_counter() - started, 4),
-                            error=self._scrub(str(exc))[:500],
-                        )
-                        self._reserved -= estimate
-                        self._record(row)
-                        return None, row["error"]
-                    except BaseException:
-                        self._reserved -= estimate
-                        raise
-            finally:
-                if probe:
-                    self._probe_done()
-            self._reserved -= estimate
-            text = message_text(msg)
-            usage = getattr(msg, "usage_metadata", None) or {}
-            bad = [k for k in ("input_tokens", "output_tokens") if not _count_ok(usage.get(k, 0))]
-            if bad:  # a provider reporting negative (or non-integer) tokens would corrupt every total
-                row.update(
-                    cached=False,
-                    requests=retries + 1,
-                    retries=retries,
-                    input_tokens=0,
-                    output_tokens=0,
-                    cost=0.0,
-                    latency_s=round(time.perf_counter() - started, 4),
-                    error=f"invalid token count {bad[0]}={usage.get(bad[0])!r} in the provider's answer",
-                )
-                self.cache.unmark_sent(key)  # answered (and seen), though not kept
-                self._record(row)
-                return None, row["error"]
-            row.update(
-                cached=False,
-                requests=retries + 1,
-                retries=retries,
-                input_tokens=int(usage.get("input_tokens", 0)),
-                output_tokens=int(usage.get("output_tokens", 0)),
-            )
-            returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")
-            # every field the provider returns is scrubbed: an echoed key never reaches the cache either
-            returned = self._scrub(str(returned))[:PROVIDER_MODEL_KEEP] if returned else None
-            text = self._scrub(text)
-            self.cache.put(
-                key,
-                self.options.model,
-                {
-                    "text": text,
-                    "input_tokens": row["input_tokens"],
-                    "output_tokens": row["output_tokens"],
-                    "provider_model": returned,
-                    "format": row.get("format"),
-                },
-            )
-        if returned:
-            self.returned_models.add(returned)
-        row["cost"] = self.prices.cost(self.options.model, row["input_tokens"], row["output_tokens"])
-        row["latency_s"] = round(time.perf_counter() - started, 4)
-        row["answer_chars"] = len(text)
-        self._record(row)
-        return text, None
+        if hit is None:
+            return None
+        return Reply(
+            text=hit["text"],
+            input_tokens=hit.get("input_tokens", 0),
+            output_tokens=hit.get("output_tokens", 0),
+            provider_model=hit.get("provider_model"),
+            format=hit.get("format"),
+            cached=True,
+        )
+
+    async def _from_provider(
+        self, schema: dict[str, Any] | None, messages: list[BaseMessage], key: str, row: dict[str, Any]
+    ) -> Reply:
+        """The provider's answer, past the first-call and format gates, under the concurrency bound
+        and the cost guard; a call that failed for good raises CallFailed."""
+        assert self._sem is not None
+        await self._first_call_gate()
+        probe = await self._format_gate(schema)
+        try:
+            async with self._sem:
+                estimate = self._reserve(row["prompt_chars"])  # counts only the calls actually under way
+                try:
+                    msg, retries = await self._call_structured(schema, messages, key, row)
+                except TransportError as exc:
+                    raise CallFailed(self._scrub(str(exc))[:500], exc.attempts, exc.attempts - 1) from None
+                finally:
+                    self._reserved -= estimate
+        finally:
+            if probe:
+                self._probe_done()
+        return self._reply_of(msg, retries, key, row.get("format"))
+
+    def _reply_of(self, msg: Any, retries: int, key: str, fmt: str | None) -> Reply:
+        """The provider's message as a Reply, every field scrubbed (an echoed key never reaches the
+        cache either), and kept in the cache; invalid token counts raise CallFailed."""
+        text = message_text(msg)
+        usage = getattr(msg, "usage_metadata", None) or {}
+        bad = [k for k in ("input_tokens", "output_tokens") if not _count_ok(usage.get(k, 0))]
+        if bad:  # a provider reporting negative (or non-integer) tokens would corrupt every total
+            self.cache.unmark_sent(key)  # answered (and seen), though not kept
+            error = f"invalid token count {bad[0]}={usage.get(bad[0])!r} in the provider's answer"
+            raise CallFailed(error, retries + 1, retries)
+        returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")
+        reply = Reply(
+            text=self._scrub(text),
+            input_tokens=int(usage.get("input_tokens", 0)),
+            output_tokens=int(usage.get("output_tokens", 0)),
+            provider_model=self._scrub(str(returned))[:PROVIDER_MODEL_KEEP] if returned else None,
+            format=fmt,
+            requests=retries + 1,
+            retries=retries,
+        )
+        self.cache.put(key, self.options.model, reply.cached_form())
+        return reply
 
     def _reserve(self, prompt_chars: int) -> float:
         """The cost guard, before each provider call: spent + calls under way + this call's estimate

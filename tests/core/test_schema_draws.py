@@ -8,7 +8,7 @@ import re
 import jsonschema
 import pytest
 
-from mam_bench.schema_draws import UnsupportedSchema, draw_instances
+from tests.support.schema_draws import UnsupportedSchema, draw_instances
 
 SCHEMA = {
     "$defs": {"Cell": {"type": "integer", "minimum": 0, "maximum": 9}},

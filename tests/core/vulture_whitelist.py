@@ -42,15 +42,18 @@ RuleController  # entry point mam_bench.controllers (pyproject.toml) for --polic
 StayController  # entry point mam_bench.controllers (pyproject.toml) for --policy stay
 MimicController  # entry point mam_bench.controllers (pyproject.toml) for --policy mimic
 RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
+providers  # entry point mam_bench.model_providers (pyproject.toml): the providers a model text may name
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)
 agentworld_table  # WorldRegistration.analyses "module:attr" text for report --agentworld
 analyse  # WorldRegistration.analyses "module:attr" text for report --analysis swarm
 export_swarmbench  # WorldRegistration.exports "module:attr" text for export --format swarmbench
+_.best_lift  # PairResult field (result.json key), read from the record by table.row_from_result
+_.lift_area  # PairResult field (result.json key), read from the record by table.row_from_result
+_.secondary_delta  # PairResult field (result.json key), read from the record by table.row_from_result
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds
-draw_instances  # mam_bench.schema_draws: draws action-schema instances for users and the schema tests
 
 # --- used by tests and bench/ only: seams and references that parity tests compare against ---------
 TIMING_COLUMNS  # table.py: the executor test drops wall-clock columns before comparing tables

@@ -3,7 +3,7 @@
 import jsonschema
 
 from mam_bench.models.crafting.actions import strict_schema, validate_action
-from mam_bench.schema_draws import draw_instances
+from tests.support.schema_draws import draw_instances
 
 SCHEMA = strict_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

@@ -8,7 +8,7 @@ import pytest
 from mam_bench.controller import Decision
 from mam_bench.models.schelling.actions import SchellingAction
 from mam_bench.models.schelling.model import SchellingWorld
-from mam_bench.schema_draws import draw_instances
+from tests.support.schema_draws import draw_instances
 
 WORLD = SchellingWorld(seed=22, influence_ids=(0, 1), role="treatment", priority="first")
 SCHEMA = WORLD.action_schema()

@@ -9,7 +9,7 @@ import pytest
 from mam_bench.controller import Decision
 from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
-from mam_bench.schema_draws import draw_instances
+from tests.support.schema_draws import draw_instances
 
 
 @pytest.mark.parametrize("task", TASKS)
