@@ -30,7 +30,8 @@ def test_a_pruned_record_still_replays_to_the_same_rows(tmp_path: Path, tiny: Pa
     done = subprocess.run([sys.executable, str(SHIP), str(rec), str(shipped)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (shipped / "pairs").iterdir()) == sorted(mine)
-    assert {p.name for p in shipped.rglob("*") if p.is_file()} == {"benchmark.json", "table.csv", *KEEP}
+    top = {"benchmark.json", "table.csv", "provenance.json"}
+    assert {p.name for p in shipped.rglob("*") if p.is_file()} == top | KEEP
     # a second ship to the same target is refused and changes nothing
     again = subprocess.run([sys.executable, str(SHIP), str(rec), str(shipped)], capture_output=True, text=True)
     assert again.returncode == 2 and again.stderr.startswith("error: target:")
