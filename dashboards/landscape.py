@@ -1,5 +1,5 @@
-"""The reference landscape (spec/schelling.md section 6): a line with SD bars when only one axis
-varies, a heatmap with its colour legend otherwise; the rotatable 3-D surface on request.
+"""The reference landscape (a world's all-rule outcome over a grid of its parameters): a line with
+SD bars when only one axis varies, a heatmap with its colour legend otherwise; the rotatable 3-D surface on request.
 
 matplotlib rather than plotly: it is already installed and needs no front-end assets offline.
 Rotation is by elevation/azimuth sliders; hover is replaced by a cell picker whose values are

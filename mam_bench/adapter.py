@@ -1,10 +1,10 @@
 """Steer an ordinary Mesa 3 model: subclass `MesaWorld` and declare four things.
 
-    class SteeredVoter(MesaWorld):
-        name = "voter"; model_class = VoterModel; rounds = 60
+    class SteeredOpinions(MesaWorld):
+        name = "opinions"; model_class = OpinionModel; rounds = 60
         Action = Opinion                                  # the influence action schema
         scoring = Scoring(metric="share", objectives={"spread": +1, "suppress": -1})
-        def is_actor(self, agent): return isinstance(agent, Voter)   # swappable agents
+        def is_actor(self, agent): return isinstance(agent, Person)  # swappable agents
         def apply(self, agent, action): agent.opinion = action.opinion
         def outcome(self): return {"share": ...}          # metrics, the primary among them
 
@@ -172,7 +172,7 @@ class MesaWorld(SteerableWorld):
     #: the agent method the model's schedule calls each round
     step_method: ClassVar[str] = "step"
     treatment_stops_early: ClassVar[bool] = False
-    #: the reference's cap, apart from the treatment horizon (like Schelling's `max_rounds`): the
+    #: the reference's cap, apart from the treatment horizon (like a world's own `max_rounds` parameter): the
     #: reference plays on until `finished()` or this many rounds, so `--settle` can see persistence
     #: in a process that outlasts the horizon; None caps the reference at the horizon
     max_rounds: ClassVar[int | None] = None

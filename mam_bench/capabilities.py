@@ -63,8 +63,8 @@ class Tasks(Protocol):
 
 @runtime_checkable
 class AnswerReading(Protocol):
-    """The world reads a free-text answer its own way (SwarmBench's `ACTION:` lines, crafting's
-    tool calls), a classmethod; the LLM prompts try it when the answer holds no JSON action.
+    """The world reads a free-text answer its own way (`ACTION:` lines, tool
+    calls), a classmethod; the LLM prompts try it when the answer holds no JSON action.
     None: nothing readable."""
 
     def parse_answer(self, text: str) -> dict[str, Any] | None: ...

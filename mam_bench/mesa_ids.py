@@ -1,5 +1,5 @@
 """Mesa 3.3 keeps one unique_id counter per model in the class-level dict `Agent._ids`, keyed by
-the model itself, so every model ever built stays alive (about 2 MiB per Schelling pair).
+the model itself, so every model ever built stays alive (about 2 MiB per pair of a 20x20 grid world).
 
 We swap that dict for one that holds its models weakly: a model's counter lives exactly as long
 as the model, ids are numbered as before (1, 2, ... per model), and a finished pair is freed.

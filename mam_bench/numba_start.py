@@ -5,7 +5,7 @@ every typing and lowering module it has (numba.np, numba.cpython, numba.typed, .
 probe among them imports scipy.linalg). That is a third of a second of a `mam-bench landscape`
 that lasts two, and loading machine code needs none of it: typing and lowering are for
 compiling. What running the code needs is numba's memory runtime (NRT), which the refresh would
-also start. So our kernels' functions (the Schelling landscape, the flocking assignment solver)
+also start. So our kernels' functions (a world's landscape kernel, an assignment solver)
 load their cache with the runtime started and the refresh skipped. A cache miss (a fresh install,
 an edited kernel) compiles as always: numba's compiler refreshes the target itself, so compiling
 anything, then or later, is unchanged.

@@ -21,8 +21,8 @@ from pydantic import (
 
 from mam_bench.errors import ConfigError, config_error_from
 
-#: largest numerator or denominator of a fraction given as text: the Schelling bound of 2**40, so the
-#: kernels' count * denominator and numerator * neighbours products stay exact in int64
+#: largest numerator or denominator of a fraction given as text: 2**40, so a grid
+#: kernel's count * denominator and numerator * neighbours products stay exact in int64
 MAX_TERM = 2**40
 
 

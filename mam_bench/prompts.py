@@ -148,7 +148,7 @@ class WorldPrompts:
             return Parsed(error=f"action: {str(exc)[:200]}")
         dumped = action.as_json() if hasattr(action, "as_json") else action.model_dump(mode="json", exclude_none=True)
         if message is None and isinstance(dumped.get("message"), str) and dumped["message"]:
-            message = dumped["message"]  # worlds whose actions carry their message (swarm, crafting chat)
+            message = dumped["message"]  # worlds whose actions carry their message (a chat line, a board message)
         problem = self.legal_error(dumped, req)
         if problem:
             return Parsed(action=dumped, message=message, error=problem)

@@ -188,7 +188,7 @@ CHAT_MODEL_GROUP = "mam_bench.chat_models"
 
 def chat_model(model: str, api_key_env: str | None = None, temperature: float = 0.0) -> Any:
     """A chat model from the registered builder (the [llm] extra registers one), for the parts of
-    a world that ask a model themselves (crafting's CCE judge); core and worlds never import it."""
+    a world that ask a model themselves (an LLM judge of the outcome); core and worlds never import it."""
     from mam_bench.extras import MissingExtra, extra_for
 
     builders = list(entry_points(group=CHAT_MODEL_GROUP))

@@ -15,10 +15,10 @@ class Status(StrEnum):
     HORIZON_EXHAUSTED = "horizon_exhausted"
     #: a treatment that always plays its fixed horizon got there
     FIXED_HORIZON = "fixed_horizon"
-    #: a world-specific end: the task is done (crafting, flocking, transport)
+    #: a world-specific end: the task is done (a task reached, a shape formed)
     SUCCESS = "success"
     DONE = "done"
-    #: Schelling: everybody is satisfied, or nobody who wants to move can
+    #: at rest: everybody is content, or nobody who wants to move can
     EQUILIBRIUM = "equilibrium"
     BLOCKED = "blocked"
     #: an adapted Mesa model set its own `running = False` (and declares no status of its own)

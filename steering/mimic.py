@@ -1,9 +1,9 @@
 """The `mimic` baseline: influence agents do exactly what the rule would, through the influence path.
 
 Unlike `rule` (which defers, so the treatment equals the reference), a mimic agent never defers:
-its action is resolved as an influence action (in Schelling: it claims before the ordinary
-phase). Its lift is what merely swapping the decision path does, so a strategy's steering effect
-is its lift beyond `mimic` (and beyond `stay`), paired by seed.
+its action is resolved as an influence action (a move is a claim checked like any influence
+claim, not the rule's own reservation). Its lift is what merely swapping the decision path does,
+so a strategy's steering effect is its lift beyond `mimic` (and beyond `stay`), paired by seed.
 """
 
 from __future__ import annotations

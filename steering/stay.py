@@ -1,7 +1,7 @@
 """Every influence agent plays the world's null action (stay / STAY / sleep) every round.
 
-The "do nothing" baseline: what removing these agents from the dynamics does by itself. In
-Schelling an actor that never moves already changes the outcome (it blocks its cell), so a
+The "do nothing" baseline: what removing these agents from the dynamics does by itself. In a
+grid world an actor that never moves already changes the outcome (it blocks its cell), so a
 steering strategy should be judged against this as well as against `random`.
 """
 

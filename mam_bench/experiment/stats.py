@@ -20,7 +20,7 @@
   Every row shows its case's mean and maximum policy-error share.
 - `deterministic`: every placement draw of every seed gave identical repeats (draws are different
   influence sets, so they may differ; repeats of one draw may not).
-- When a case's references end in more than one status (Schelling: blocked / equilibrium), rows
+- When a case's references end in more than one status (blocked / equilibrium, say), rows
   per status follow the pooled row, and `flips` cross-tabulates reference and treatment status.
 """
 

@@ -47,7 +47,7 @@ def providers() -> frozenset[str] | None:
 
 def chat_model_for(model: str, api_key_env: str | None = None, temperature: float = 0.0) -> BaseChatModel:
     """The registered chat-model builder (entry point `mam_bench.chat_models`): a world-side
-    judge (crafting's CCE) gets its model here, built as the LLM controller builds its own."""
+    judge of the outcome gets its model here, built as the LLM controller builds its own."""
     options = LLMOptions(model=model, api_key_env=api_key_env, temperature=temperature)
     return build_chat_model(options, api_key_from_env(options))
 
