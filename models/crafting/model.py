@@ -28,6 +28,7 @@ from mam_bench.models.crafting.conditions import task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
 from mam_bench.models.crafting.tasks import Task, all_tasks, get_task, verify
+from mam_bench.scoring import Scoring
 from mam_bench.streams import acting, agent_stream, stream
 from mam_bench.world import AuditEntry, Status, SteerableWorld
 
@@ -39,27 +40,31 @@ class CraftingWorld(SteerableWorld):
     summary = "AgentWorld-style crafting economy: roles, a pull pipeline, verifiers, exact CCE"
     Params = CraftingParams
     Action = CraftingAction
-    objectives = {"accelerate": +1, "shortage": -1, "inequality": +1}
+    #: the primary metric `progress` is the area under the PSR curve over the budget
+    #: (metrics.progress), counting only what the unmasked (ordinary) seats made or delivered.
     #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices);
     #: the conservative count: `accelerate` (more) scores the ordinary seats' own work (`progress`),
     #: `shortage` (less) everyone's (`progress_all`), so influence seats that finish, hoard or end
     #: the task themselves only raise what shortage is scored against
-    objective_metrics: ClassVar[dict[str, str]] = {"inequality": "gini", "shortage": "progress_all"}
-    outcome_metrics: ClassVar[tuple[str, ...]] = (
-        "progress_all",
-        "sr",
-        "gini",
-        "gini_all",
-        "throughput",
-        "price_level",
-        "price_volatility",
-        "time_to_completion",
-        "cce",
+    scoring = Scoring(
+        metric="progress",
+        objectives={"accelerate": +1, "shortage": -1, "inequality": +1},
+        default_objective="shortage",
+        objective_metrics={"inequality": "gini", "shortage": "progress_all"},
+        secondary="psr",
+        reported=(
+            "progress_all",
+            "sr",
+            "gini",
+            "gini_all",
+            "throughput",
+            "price_level",
+            "price_volatility",
+            "time_to_completion",
+            "cce",
+        ),
+        masks_influence=True,
     )
-    default_objective = "shortage"
-    primary_metric = "progress"  # area under the PSR curve over the budget (metrics.progress)
-    secondary_metric = "psr"
-    masks_influence = True  # `progress` counts only what the unmasked (ordinary) seats made or delivered
     treatment_stops_early = True
     default_influence: ClassVar[int] = 2
 

@@ -27,6 +27,7 @@ from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 from mam_bench.models.schelling.wave import Claim, OrdinaryPlan, Wave
 from mam_bench.params import fraction_text
+from mam_bench.scoring import Scoring
 from mam_bench.streams import seeded
 from mam_bench.world import AuditEntry, Status, SteerableWorld
 
@@ -46,11 +47,12 @@ class SchellingWorld(SteerableWorld):
     summary: ClassVar[str] = "Schelling segregation pilot: 20x20 torus, OEH masked, 16 influence actors"
     Params = SchellingParams
     Action = SchellingAction
-    objectives: ClassVar[dict[str, int]] = {"integrate": -1, "segregate": +1}
-    default_objective: ClassVar[str] = "integrate"
-    primary_metric: ClassVar[str] = "oeh"
-    secondary_metric: ClassVar[str] = "satisfaction"
-    masks_influence: ClassVar[bool] = True
+    scoring = Scoring(
+        metric="oeh",
+        objectives={"integrate": -1, "segregate": +1},
+        secondary="satisfaction",
+        masks_influence=True,
+    )
     treatment_stops_early: ClassVar[bool] = False
     default_influence: ClassVar[int] = 16
     #: rounds run on the array fast path (`array_rule`); False plays every round through the

@@ -28,6 +28,7 @@ from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.messages import MessageBus, clip_message
 from mam_bench.models.swarm.params import SwarmParams
 from mam_bench.models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
+from mam_bench.scoring import Scoring
 from mam_bench.streams import RoundDraws, stream
 from mam_bench.world import AuditEntry, SteerableWorld
 
@@ -38,17 +39,18 @@ class SwarmWorld(SteerableWorld):
     Params: ClassVar[type[SwarmParams]] = SwarmParams
     Action: ClassVar[type] = SwarmAction
     Observation: ClassVar[type[SwarmObservation]] = SwarmObservation
-    objectives: ClassVar[dict[str, int]] = {"help": +1, "hinder": -1}
-    default_objective: ClassVar[str] = "help"
     #: the conservative count (spec section 7, revised): `help` wants more of what agents do, so
     #: it scores the ordinary agents alone (`ordinary_score`, the influence seats masked in both
     #: runs); `hinder` wants less, so it scores everyone (`score`): an influence agent that does
     #: the task itself, or ends the episode, only raises what it is scored against
-    primary_metric: ClassVar[str] = "ordinary_score"
-    secondary_metric: ClassVar[str | None] = "score"
-    objective_metrics: ClassVar[dict[str, str]] = {"hinder": "score"}
-    outcome_metrics: ClassVar[tuple[str, ...]] = ("score",)
-    masks_influence: ClassVar[bool] = True
+    scoring = Scoring(
+        metric="ordinary_score",
+        objectives={"help": +1, "hinder": -1},
+        objective_metrics={"hinder": "score"},
+        secondary="score",
+        reported=("score",),
+        masks_influence=True,
+    )
     treatment_stops_early: ClassVar[bool] = True
     default_influence: ClassVar[int] = 2
     #: actions the schema accepts; `aliases` map no-op names to what physics sees

@@ -41,7 +41,7 @@ class ForagingWorld(SwarmWorld):
     Observation = ForagingObservation
     agent_class = ForagingAgent
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
-    default_objective = "hinder"
+    scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "hinder"})
     aliases: ClassVar[dict[str, str]] = {"PICKUP": "STAY", "DROP": "STAY"}
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:

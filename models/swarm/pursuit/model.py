@@ -35,7 +35,7 @@ class PursuitWorld(SwarmWorld):
     agent_class = PursuitAgent
     #: help closes the cage with the influence agents' own bodies, which the ordinary-only score
     #: does not count (own work), so the default shows hindering
-    default_objective = "hinder"
+    scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "hinder"})
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         s = self.size

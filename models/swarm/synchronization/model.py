@@ -24,7 +24,7 @@ class SynchronizationWorld(SwarmWorld):
     agent_class = SynchronizationAgent
     #: help, not hinder: the all-rule swarm often never reaches unanimity (score 0, e.g. seed 0),
     #: where hindering cannot move the outcome and the help heuristic (deciding vote) can
-    default_objective = "help"
+    scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "help"})
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         self.pos = place(free_cells(self.terrain), self.n, placement_rng)

@@ -33,7 +33,7 @@ class TransportWorld(SwarmWorld):
     Observation = TransportObservation
     agent_class = TransportAgent
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
-    default_objective = "hinder"
+    scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "hinder"})
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         if self.params.layout == "upstream":
