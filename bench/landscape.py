@@ -28,6 +28,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 
 import mesa
@@ -129,15 +130,33 @@ def mesa_outcome(params: SchellingParams, seed: int, cap: int) -> tuple[str, int
 # --- the landscapes ---------------------------------------------------------------------------------
 def job_params(size: int, t: str, v: str, streams: list[str]) -> SchellingParams:
     """A job is (size, threshold, vacancy, seed, cap[, streams]); pilot streams unless named."""
-    return SchellingParams.from_strings(
-        {"size": str(size), "threshold": t, "vacancy": v, "streams": streams[0] if streams else "pilot"}
-    )
+    return _cell_params(size, t, v, streams[0] if streams else "pilot")
+
+
+@lru_cache(maxsize=4096)
+def _cell_params(size: int, t: str, v: str, streams: str) -> SchellingParams:
+    """Validated once per cell, not per seed (pydantic costs a tenth of a small run)."""
+    return SchellingParams.from_strings({"size": str(size), "threshold": t, "vacancy": v, "streams": streams})
 
 
 def _run(job: tuple[int, str, str, int, int] | tuple[int, str, str, int, int, str]) -> dict:
     size, t, v, seed, cap, *streams = job
     p = job_params(size, t, v, streams)
     return {"size": size, "threshold": t, "vacancy": v, "seed": seed, **fast_reference_outcome(p, seed, cap)}
+
+
+def _run_batch(jobs: list[tuple]) -> list[dict]:
+    return [_run(j) for j in jobs]
+
+
+def batches(jobs: list[tuple], workers: int) -> list[list[int]]:
+    """Job indices in batches, biggest boards first: a pool that ends on a few small batches
+    keeps both cores busy to the end (one 100x100 batch left for one worker idles the other)."""
+    if workers <= 1:
+        return [list(range(len(jobs)))]
+    by_cost = sorted(range(len(jobs)), key=lambda i: -jobs[i][0])  # stable: cells stay together
+    per = max(1, len(jobs) // (64 * workers))
+    return [by_cost[k : k + per] for k in range(0, len(by_cost), per)]
 
 
 def pilot_jobs(seeds: int, streams: str = "pilot") -> list[tuple]:
@@ -157,8 +176,12 @@ def board_jobs(boards: list[int], seeds: int, vacancies: list[str]) -> list[tupl
 
 def sweep(name: str, jobs: list[tuple], workers: int, out: Path | None) -> list[dict]:
     started = time.perf_counter()
+    rows: list[dict] = [{}] * len(jobs)
+    groups = batches(jobs, workers)
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        rows = list(pool.map(_run, jobs, chunksize=max(1, len(jobs) // (16 * workers))))
+        for group, done in zip(groups, pool.map(_run_batch, [[jobs[i] for i in g] for g in groups])):
+            for i, row in zip(group, done):
+                rows[i] = row
     secs = time.perf_counter() - started
     print(f"{name}: {len(rows)} runs in {secs:.2f} s = {len(rows) / secs:.0f} runs/s ({workers} processes)")
     if out is not None:

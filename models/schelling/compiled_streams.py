@@ -70,8 +70,9 @@ def _step(s_hi: np.uint64, s_lo: np.uint64, i_hi: np.uint64, i_lo: np.uint64) ->
 
 
 @njit(cache=True)
-def seeded_doubles(entropy: np.ndarray, out: np.ndarray) -> None:
-    """Fill `out` with Generator(PCG64(SeedSequence(entropy))).random(out.size), bit for bit."""
+def pcg_seeded(entropy: np.ndarray) -> np.ndarray:
+    """PCG64(SeedSequence(entropy)) as numpy seeds it: [state hi, state lo, increment hi,
+    increment lo, has a buffered 32-bit half, that half] (the state `next_uint32` draws from)."""
     pool = np.zeros(4, np.uint64)
     hc = np.full(1, _INIT_A, np.uint64)
     n = entropy.size
@@ -98,12 +99,39 @@ def seeded_doubles(entropy: np.ndarray, out: np.ndarray) -> None:
     lo = a_lo + s_lo
     a_hi, a_lo = a_hi + s_hi + (_ONE if lo < a_lo else np.uint64(0)), lo
     a_hi, a_lo = _step(a_hi, a_lo, i_hi, i_lo)
+    state = np.zeros(6, np.uint64)
+    state[0], state[1], state[2], state[3] = a_hi, a_lo, i_hi, i_lo
+    return state
+
+
+@njit(cache=True)
+def next_uint64(state: np.ndarray) -> np.uint64:
+    """PCG64's next output (one LCG step, then XSL-RR), as numpy's `random_raw` gives it."""
+    a_hi, a_lo = _step(state[0], state[1], state[2], state[3])
+    state[0], state[1] = a_hi, a_lo
+    x = a_hi ^ a_lo
+    rot = a_hi >> _58
+    return (x >> rot) | (x << ((np.uint64(64) - rot) & _63))
+
+
+@njit(cache=True)
+def next_uint32(state: np.ndarray) -> int:
+    """numpy's next_uint32 for PCG64: the low half of a fresh output, its high half next time."""
+    if state[4]:
+        state[4] = 0
+        return np.int64(state[5])
+    r = next_uint64(state)
+    state[4] = 1
+    state[5] = r >> _32
+    return np.int64(r & _M32)
+
+
+@njit(cache=True)
+def seeded_doubles(entropy: np.ndarray, out: np.ndarray) -> None:
+    """Fill `out` with Generator(PCG64(SeedSequence(entropy))).random(out.size), bit for bit."""
+    state = pcg_seeded(entropy)
     for k in range(out.size):
-        a_hi, a_lo = _step(a_hi, a_lo, i_hi, i_lo)
-        x = a_hi ^ a_lo
-        rot = a_hi >> _58
-        r = (x >> rot) | (x << ((np.uint64(64) - rot) & _63))
-        out[k] = np.float64(r >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        out[k] = np.float64(next_uint64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)

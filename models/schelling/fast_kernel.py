@@ -4,8 +4,9 @@ Same rule and the same random draws as `agents.ordinary_phase` (and so as the wo
 stream designs; tests hold it to the world board for board.
 - `streams=pilot`: the order stream permutes the unhappy ids sorted ascending, the tie stream
   draws only when two or more vacancies tie, ties are ordered by flat cell index. numpy's draws
-  are replayed bit for bit from the raw PCG64 output (`random_interval` for shuffles, Lemire's
-  method for `integers`), so no Python call is needed inside a run.
+  are replayed bit for bit by PCG64 compiled in `compiled_streams` (`random_interval` for
+  shuffles, Lemire's method for `integers`), the placement shuffle too, so a whole run, board
+  and final measures included, is one call from Python.
 - `streams=isolated`: each unhappy agent's (order key, tie key) for the round comes from its own
   agent stream (`agents.rule_keys`), replayed inside the kernel by `compiled_streams`.
 The nearest satisfactory vacancy is found by a ring
@@ -22,18 +23,18 @@ import numpy as np
 from numba import njit
 
 from mam_bench import numba_start
-from mam_bench.models.schelling.compiled_streams import agent_doubles, stream_prefix, uint32_words
+from mam_bench.models.schelling.compiled_streams import agent_doubles, next_uint32, pcg_seeded, stream_prefix
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, RULE_PURPOSE, TIES, stream_words
-from mam_bench.streams import seeded
+from mam_bench.pcg_stream import entropy_words
 
-EQUILIBRIUM, BLOCKED, HORIZON, REFILL, EXHAUSTED = 0, 1, 2, 3, 4
+EQUILIBRIUM, BLOCKED, HORIZON = 0, 1, 2
 STATUS = {EQUILIBRIUM: "equilibrium", BLOCKED: "blocked", HORIZON: "horizon_exhausted"}
 _MASK32 = 0xFFFFFFFF
 
 
 @njit(cache=True)
-def _interval(buf: np.ndarray, ptr: np.ndarray, mx: int) -> int:
+def _interval(rng: np.ndarray, mx: int) -> int:
     """numpy's random_interval(max) for max < 2**32 (what Generator.shuffle draws)."""
     if mx == 0:
         return 0
@@ -44,31 +45,32 @@ def _interval(buf: np.ndarray, ptr: np.ndarray, mx: int) -> int:
     mask |= mask >> 8
     mask |= mask >> 16
     while True:
-        if ptr[0] >= buf.size:
-            return -1
-        v = np.int64(buf[ptr[0]]) & mask
-        ptr[0] += 1
+        v = next_uint32(rng) & mask
         if v <= mx:
             return v
 
 
 @njit(cache=True)
-def _lemire(buf: np.ndarray, ptr: np.ndarray, n: int) -> int:
+def _lemire(rng: np.ndarray, n: int) -> int:
     """numpy's Generator.integers(n) for 1 < n < 2**31 (buffered bounded Lemire, 32 bit)."""
-    if ptr[0] >= buf.size:
-        return -1
-    m = np.int64(buf[ptr[0]]) * n
-    ptr[0] += 1
+    m = next_uint32(rng) * n
     leftover = m & _MASK32
     if leftover < n:
         threshold = (_MASK32 - (n - 1)) % n
         while leftover < threshold:
-            if ptr[0] >= buf.size:
-                return -1
-            m = np.int64(buf[ptr[0]]) * n
-            ptr[0] += 1
+            m = next_uint32(rng) * n
             leftover = m & _MASK32
     return m >> 32
+
+
+@njit(cache=True)
+def _shuffle(a: np.ndarray, rng: np.ndarray) -> None:
+    """numpy's Generator.shuffle of a 1-d array, in place."""
+    for i in range(a.size - 1, 0, -1):
+        j = _interval(rng, i)
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
 
 
 @njit(cache=True)
@@ -88,12 +90,175 @@ def _sort_small(a: np.ndarray, k: int) -> None:
 
 
 @njit(cache=True)
-def _dist(a: int, b: int, size: int) -> int:
-    dr = abs(a // size - b // size)
-    dc = abs(a % size - b % size)
-    dr = min(dr, size - dr)
-    dc = min(dc, size - dc)
-    return max(dr, dc)
+def neighbour_table(size: int) -> np.ndarray:
+    """The eight Moore neighbours of every cell of the torus, in the rule's (dr, dc) order.
+
+    Looked up instead of recomputed: the modulo of a wrap costs more than the rest of a step."""
+    nbr = np.empty((size * size, 8), np.int32)
+    for c in range(size * size):
+        r0, c0 = c // size, c % size
+        k = 0
+        for dr in range(-1, 2):
+            for dc in range(-1, 2):
+                if dr != 0 or dc != 0:
+                    nbr[c, k] = ((r0 + dr) % size) * size + (c0 + dc) % size
+                    k += 1
+    return nbr
+
+
+@njit(cache=True)
+def _count_all(flat: np.ndarray, types: np.ndarray, nbr: np.ndarray, cnt: np.ndarray) -> None:
+    """cnt[t, c]: agents of type t among cell c's neighbours (a cell's own agent not counted)."""
+    cnt[:] = 0
+    for c in range(flat.size):
+        a = flat[c]
+        if a >= 0:
+            t = types[a]
+            for k in range(8):
+                cnt[t, nbr[c, k]] += 1
+
+
+@njit(cache=True)
+def _shift(cnt: np.ndarray, nbr: np.ndarray, cell: int, t: int, by: int) -> None:
+    """An agent of type t arrives at (by=1) or leaves (by=-1) `cell`: its neighbours' counts follow."""
+    for k in range(8):
+        cnt[t, nbr[cell, k]] += by
+
+
+@njit(cache=True)
+def _open_vacancies(
+    flat: np.ndarray,
+    cnt: np.ndarray,
+    num: int,
+    den: int,
+    avail: np.ndarray,
+    near: np.ndarray,
+    elig: np.ndarray,
+    lists: np.ndarray,
+    at: np.ndarray,
+    live: np.ndarray,
+    vac: np.ndarray,
+) -> int:
+    """The round's start-of-round vacancies: `vac` in cell order (returns how many), `avail`, and
+    per type t the cells that would satisfy a type-t agent next door (`near[t]`: the agent is
+    among the cell's neighbours, not counted) and from afar: `elig[t]`, listed unordered in
+    `lists[t, :live[t]]` (`at[t, c]` is c's index there, so a taken cell leaves in O(1))."""
+    live[0] = live[1] = 0
+    nv = 0
+    for c in range(flat.size):
+        if flat[c] >= 0:
+            avail[c] = near[0, c] = near[1, c] = elig[0, c] = elig[1, c] = False
+            continue
+        avail[c] = True
+        vac[nv] = c
+        nv += 1
+        occ = cnt[0, c] + cnt[1, c]
+        for t in range(2):
+            near[t, c] = _ok(cnt[t, c] - 1, occ - 1, num, den)
+            e = _ok(cnt[t, c], occ, num, den)
+            elig[t, c] = e
+            if e:
+                lists[t, live[t]] = c
+                at[t, c] = live[t]
+                live[t] += 1
+    return nv
+
+
+@njit(cache=True)
+def _take(
+    cell: int,
+    avail: np.ndarray,
+    near: np.ndarray,
+    elig: np.ndarray,
+    lists: np.ndarray,
+    at: np.ndarray,
+    live: np.ndarray,
+) -> None:
+    """A vacancy is reserved: it leaves `avail`, `near`, `elig` and the eligible lists (the last
+    entry moves into its place)."""
+    avail[cell] = False
+    for t in range(2):
+        near[t, cell] = False
+        if elig[t, cell]:
+            elig[t, cell] = False
+            i, last = at[t, cell], lists[t, live[t] - 1]
+            lists[t, i] = last
+            at[t, last] = i
+            live[t] -= 1
+
+
+@njit(cache=True)
+def _nearest(
+    o: int,
+    t: int,
+    size: int,
+    cnt: np.ndarray,
+    nbr: np.ndarray,
+    near: np.ndarray,
+    elig: np.ndarray,
+    lists: np.ndarray,
+    live: np.ndarray,
+    rowbase: np.ndarray,
+    colw: np.ndarray,
+    cand: np.ndarray,
+) -> int:
+    """The nearest available vacancies (Chebyshev, torus) that would satisfy a type-t agent now at
+    `o`, into `cand` in cell order; returns how many. At distance 1 the agent itself is among the
+    vacancy's neighbours and is not counted; farther away `elig` holds. A ring search outward
+    when eligible cells are plentiful, else a scan of the eligible list: the same cells either way."""
+    nc = 0
+    if cnt[0, o] + cnt[1, o] < 8:  # a neighbour was vacant at round start
+        for k in range(8):
+            v = nbr[o, k]
+            if near[t, v]:
+                cand[nc] = v
+                nc += 1
+    if nc == 0 and live[t] > 0:
+        r0, c0 = o // size + size, o % size + size  # offsets into the wrap tables
+        if RING_FACTOR * live[t] * live[t] > size * size:
+            for d in range(2, (size - 1) // 2 + 1):  # rings that do not overlap themselves
+                top, bottom = rowbase[r0 - d], rowbase[r0 + d]
+                for dc in range(-d, d + 1):
+                    col = colw[c0 + dc]
+                    if elig[t, top + col]:
+                        cand[nc] = top + col
+                        nc += 1
+                    if elig[t, bottom + col]:
+                        cand[nc] = bottom + col
+                        nc += 1
+                left, right = colw[c0 - d], colw[c0 + d]
+                for dr in range(-d + 1, d):
+                    row = rowbase[r0 + dr]
+                    if elig[t, row + left]:
+                        cand[nc] = row + left
+                        nc += 1
+                    if elig[t, row + right]:
+                        cand[nc] = row + right
+                        nc += 1
+                if nc > 0:
+                    break
+        if nc == 0:
+            best = size * size
+            r0, c0 = r0 - size, c0 - size
+            for q in range(live[t]):
+                v = lists[t, q]
+                dr = abs(v // size - r0)
+                dc = abs(v % size - c0)
+                d = max(min(dr, size - dr), min(dc, size - dc))
+                if d < 2:
+                    continue
+                if d < best:
+                    best = d
+                    nc = 0
+                if d == best:
+                    cand[nc] = v
+                    nc += 1
+    _sort_small(cand, nc)
+    return nc
+
+
+#: ring search when RING_FACTOR * live**2 > cells (measured: where a ring beats a list scan)
+RING_FACTOR = 1
 
 
 @njit(cache=True)
@@ -107,56 +272,46 @@ def run_kernel(
     cap: int,
     rounds: int,
     random_empty: bool,
-    obuf: np.ndarray,
-    optr: np.ndarray,
-    tbuf: np.ndarray,
-    tptr: np.ndarray,
+    order_rng: np.ndarray,
+    tie_rng: np.ndarray,
     isolated: bool,
     kprefix: np.ndarray,
     kseed: np.ndarray,
+    nbr: np.ndarray,
 ) -> tuple[int, int]:
     """Play reference transitions in place from `rounds` until a stop; returns (code, rounds).
 
-    Isolated streams: each unhappy agent's (order key, tie key) is drawn from its agent stream,
-    whose words are `kprefix` (magic and purpose), the round, the agent id and `kseed`.
+    `nbr` is `neighbour_table(size)`. Isolated streams: each unhappy agent's (order key, tie key)
+    is drawn from its agent stream, whose words are `kprefix` (magic and purpose), the round, the
+    agent id and `kseed`. Neighbour counts are kept across rounds, updated by the moves only.
     """
     ncell = size * size
     n = types.size
-    ca = np.zeros(ncell, np.int64)
-    cb = np.zeros(ncell, np.int64)
+    cnt = np.zeros((2, ncell), np.int64)
     avail = np.zeros(ncell, np.bool_)
+    near = np.zeros((2, ncell), np.bool_)
     elig = np.zeros((2, ncell), np.bool_)
     lists = np.empty((2, ncell), np.int64)
+    at = np.empty((2, ncell), np.int64)
+    live = np.zeros(2, np.int64)
     unhappy = np.empty(n, np.int64)
+    order = np.empty(n, np.int64)
     cand = np.empty(ncell, np.int64)
     vac = np.empty(ncell, np.int64)
     moves_a = np.empty(n, np.int64)
-    moves_o = np.empty(n, np.int64)
     moves_d = np.empty(n, np.int64)
     keys = np.zeros((n, 2), np.float64)
+    rowbase = np.empty(3 * size, np.int64)  # (i mod size) * size and i mod size for -size <= i - size < 2 size
+    colw = np.empty(3 * size, np.int64)
+    for i in range(3 * size):
+        colw[i] = i % size
+        rowbase[i] = colw[i] * size
+    _count_all(flat, types, nbr, cnt)
     while rounds < cap:
-        ca[:] = 0
-        cb[:] = 0
-        for c in range(ncell):
-            a = flat[c]
-            if a < 0:
-                continue
-            r0 = c // size
-            c0 = c % size
-            for dr in range(-1, 2):
-                for dc in range(-1, 2):
-                    if dr == 0 and dc == 0:
-                        continue
-                    v = ((r0 + dr) % size) * size + (c0 + dc) % size
-                    if types[a] == 0:
-                        ca[v] += 1
-                    else:
-                        cb[v] += 1
         nu = 0
         for a in range(n):
             c = pos[a]
-            same = ca[c] if types[a] == 0 else cb[c]
-            if not _ok(same, ca[c] + cb[c], num, den):
+            if not _ok(cnt[types[a], c], cnt[0, c] + cnt[1, c], num, den):
                 unhappy[nu] = a
                 nu += 1
         if nu == 0:
@@ -164,50 +319,23 @@ def run_kernel(
         if isolated:
             for k in range(nu):
                 agent_doubles(kprefix, kseed, rounds, unhappy[k], keys[unhappy[k]])
-            order = unhappy[:nu][np.argsort(keys[unhappy[:nu], 0], kind="mergesort")]
+            order[:nu] = unhappy[:nu][np.argsort(keys[unhappy[:nu], 0], kind="mergesort")]
         else:
-            if obuf.size - optr[0] < 8 * nu + 64 or tbuf.size - tptr[0] < 4 * nu + 64:
-                return REFILL, rounds
-            order = unhappy[:nu].copy()
-            for i in range(nu - 1, 0, -1):
-                j = _interval(obuf, optr, i)
-                if j < 0:
-                    return EXHAUSTED, rounds
-                tmp = order[i]
-                order[i] = order[j]
-                order[j] = tmp
-        nv = 0
-        lens = np.zeros(2, np.int64)
-        for c in range(ncell):
-            avail[c] = flat[c] < 0
-            if avail[c]:
-                vac[nv] = c
-                nv += 1
-                occ = ca[c] + cb[c]
-                for t in range(2):
-                    e = _ok(ca[c] if t == 0 else cb[c], occ, num, den)
-                    elig[t, c] = e
-                    if e:
-                        lists[t, lens[t]] = c
-                        lens[t] += 1
-        live = lens.copy()  # eligible and still available, per type
+            order[:nu] = unhappy[:nu]
+            _shuffle(order[:nu], order_rng)
+        nv = _open_vacancies(flat, cnt, num, den, avail, near, elig, lists, at, live, vac)
         left = nv
         nm = 0
-        dmax = (size - 1) // 2
         for k in range(nu):
             if left == 0:
                 break
             a = order[k]
-            o = pos[a]
-            t = types[a]
             pick = -1
             if random_empty:
                 if isolated:
                     idx = min(np.int64(keys[a, 1] * left), left - 1)
                 elif left > 1:
-                    idx = _lemire(tbuf, tptr, left)
-                    if idx < 0:
-                        return EXHAUSTED, rounds
+                    idx = _lemire(tie_rng, left)
                 else:
                     idx = 0
                 seen = 0
@@ -218,231 +346,169 @@ def run_kernel(
                             break
                         seen += 1
             else:
-                r0 = o // size
-                c0 = o % size
-                nc = 0
-                for dr in range(-1, 2):
-                    for dc in range(-1, 2):
-                        if dr == 0 and dc == 0:
-                            continue
-                        v = ((r0 + dr) % size) * size + (c0 + dc) % size
-                        if avail[v]:
-                            same = (ca[v] if t == 0 else cb[v]) - 1
-                            if _ok(same, ca[v] + cb[v] - 1, num, den):
-                                cand[nc] = v
-                                nc += 1
-                if nc == 0 and live[t] > 0:
-                    if live[t] * lens[t] > ncell:
-                        for d in range(2, dmax + 1):
-                            for dr in range(-d, d + 1):
-                                step = 1 if (dr == -d or dr == d) else 2 * d
-                                for dc in range(-d, d + 1, step):
-                                    v = ((r0 + dr) % size) * size + (c0 + dc) % size
-                                    if avail[v] and elig[t, v]:
-                                        cand[nc] = v
-                                        nc += 1
-                            if nc > 0:
-                                break
-                    if nc == 0:
-                        best = ncell
-                        for q in range(lens[t]):
-                            v = lists[t, q]
-                            if not avail[v]:
-                                continue
-                            d = _dist(o, v, size)
-                            if d < 2:
-                                continue
-                            if d < best:
-                                best = d
-                                nc = 0
-                            if d == best:
-                                cand[nc] = v
-                                nc += 1
+                nc = _nearest(pos[a], types[a], size, cnt, nbr, near, elig, lists, live, rowbase, colw, cand)
                 if nc == 0:
                     continue
-                _sort_small(cand, nc)
                 if isolated:
                     pick = cand[min(np.int64(keys[a, 1] * nc), nc - 1)]
                 elif nc > 1:
-                    j = _lemire(tbuf, tptr, nc)
-                    if j < 0:
-                        return EXHAUSTED, rounds
-                    pick = cand[j]
+                    pick = cand[_lemire(tie_rng, nc)]
                 else:
                     pick = cand[0]
-            avail[pick] = False
+            _take(pick, avail, near, elig, lists, at, live)
             left -= 1
-            for tt in range(2):
-                if elig[tt, pick]:
-                    live[tt] -= 1
             moves_a[nm] = a
-            moves_o[nm] = o
             moves_d[nm] = pick
             nm += 1
         if nm == 0:
             return BLOCKED, rounds
+        for m in range(nm):  # every destination was empty at round start: no move lands on another's origin
+            a = moves_a[m]
+            flat[pos[a]] = -1
+            _shift(cnt, nbr, pos[a], types[a], -1)
         for m in range(nm):
-            flat[moves_o[m]] = -1
-        for m in range(nm):
-            flat[moves_d[m]] = moves_a[m]
-            pos[moves_a[m]] = moves_d[m]
+            a, d = moves_a[m], moves_d[m]
+            flat[d] = a
+            pos[a] = d
+            _shift(cnt, nbr, d, types[a], 1)
         rounds += 1
     return HORIZON, rounds
 
 
 @njit(cache=True)
-def final_measures(flat: np.ndarray, types: np.ndarray, size: int, num: int, den: int) -> tuple[float, float]:
+def final_measures(flat: np.ndarray, types: np.ndarray, nbr: np.ndarray, num: int, den: int) -> tuple[float, float]:
     """(satisfaction, edge homophily) over all agents, as models/schelling/metrics.py computes them."""
     n_sat = n_occ = same = pairs = 0
-    for c in range(size * size):
+    for c in range(flat.size):
         a = flat[c]
         if a < 0:
             continue
-        r0, c0 = c // size, c % size
         t = types[a]
         s_cnt = o_cnt = 0
-        for dr in range(-1, 2):
-            for dc in range(-1, 2):
-                if dr == 0 and dc == 0:
-                    continue
-                b = flat[((r0 + dr) % size) * size + (c0 + dc) % size]
-                if b >= 0:
-                    o_cnt += 1
-                    s_cnt += types[b] == t
+        for k in range(8):
+            b = flat[nbr[c, k]]
+            if b >= 0:
+                o_cnt += 1
+                s_cnt += types[b] == t
+                if k >= 4:  # (0, 1), (1, -1), (1, 0), (1, 1): every neighbouring pair once
+                    pairs += 1
+                    same += types[b] == t
         n_occ += 1
         n_sat += _ok(s_cnt, o_cnt, num, den)
-        for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
-            b = flat[((r0 + dr) % size) * size + (c0 + dc) % size]
-            if b >= 0:
-                pairs += 1
-                same += types[b] == t
     sat = n_sat / n_occ if n_occ else 1.0
     oeh = same / pairs if pairs else np.nan
     return sat, oeh
 
 
+#: the words of every Schelling rule stream before (round, actor, seed)
+_RULE_PREFIX = stream_prefix(RULE_PURPOSE)
+
+
+@njit(cache=True)
+def play(
+    size: int,
+    n: int,
+    n_a: int,
+    num: int,
+    den: int,
+    cap: int,
+    random_empty: bool,
+    isolated: bool,
+    placement: np.ndarray,
+    order_words: np.ndarray,
+    tie_words: np.ndarray,
+    kseed: np.ndarray,
+    nbr: np.ndarray,
+) -> tuple[int, int, float, float, np.ndarray, np.ndarray]:
+    """One whole reference run, Python called once: the board from the placement stream
+    (`seeding.initial_board`), the rounds, the final measures. Returns (code, rounds,
+    satisfaction, edge homophily, flat board, types); the streams come as entropy words."""
+    flat = np.arange(size * size, dtype=np.int64)
+    _shuffle(flat, pcg_seeded(placement))
+    types = np.zeros(n, np.int64)
+    types[n_a:] = 1
+    pos = np.empty(n, np.int64)
+    for c in range(flat.size):
+        if flat[c] >= n:
+            flat[c] = -1
+        else:
+            pos[flat[c]] = c
+    code, rounds = run_kernel(
+        flat,
+        types,
+        pos,
+        size,
+        num,
+        den,
+        cap,
+        0,
+        random_empty,
+        pcg_seeded(order_words),
+        pcg_seeded(tie_words),
+        isolated,
+        _RULE_PREFIX,
+        kseed,
+        nbr,
+    )
+    sat, oeh = final_measures(flat, types, nbr, num, den)
+    return code, rounds, sat, oeh, flat, types
+
+
+@lru_cache(maxsize=16)
+def _neighbours(size: int) -> np.ndarray:
+    """`neighbour_table(size)`, built once per board size and process (read only)."""
+    return neighbour_table(size)
+
+
 @lru_cache(maxsize=4096)
-def _words(stream_id: int, vacancy: Fraction, threshold: Fraction) -> tuple[int, ...]:
-    """Seeding words without the seed (the lookups in the pilot lists are cached per cell)."""
-    probe = SchellingParams.model_construct(vacancy=vacancy, threshold=threshold)
-    return tuple(stream_words(stream_id, probe, 0)[:-1])
+def _setup(size: int, vacancy: Fraction, threshold: Fraction, move_rule: str, streams: str) -> tuple:
+    """What a run needs besides its seed, once per landscape cell: the population, the rule's
+    flags and each stream's seeding words without the seed (`seeding.stream_words`)."""
+    probe = SchellingParams.model_construct(size=size, vacancy=vacancy, threshold=threshold)
+    words = tuple(entropy_words(stream_words(sid, probe, 0)[:-1]) for sid in (PLACEMENT, ORDER, TIES))
+    return (probe.n_agents, probe.n_a, move_rule == "random_empty", streams == "isolated", *words)
 
 
-def _board(params: SchellingParams, seed: int) -> np.ndarray:
-    """mam_bench.models.schelling.seeding.initial_board with cached words (flat, -1 vacant)."""
-    dtype = np.uint16 if params.cells < 2**16 else np.uint32
-    tokens = np.arange(params.cells, dtype=dtype)
-    seeded([*_words(PLACEMENT, params.vacancy, params.threshold), int(seed)]).shuffle(tokens)
-    flat = tokens.astype(np.int64)
-    flat[flat >= params.n_agents] = -1
-    return flat
+def _entropy(prefix: list[int], seed: list[int]) -> np.ndarray:
+    return np.array(prefix + seed, dtype=np.uint64)
 
 
-def _uint32_stream(rng: np.random.Generator, words: int) -> np.ndarray:
-    """The next `words` values numpy's next_uint32 would give (low half of each output first)."""
-    return rng.bit_generator.random_raw((words + 1) // 2).view(np.uint32)
+def _play(params: SchellingParams, seed: int, max_rounds: int | None) -> tuple:
+    cap = params.max_rounds if max_rounds is None else max_rounds
+    size, num, den = params.size, params.threshold.numerator, params.threshold.denominator
+    n, n_a, random_empty, isolated, place, order, ties = _setup(
+        size, params.vacancy, params.threshold, params.move_rule, params.streams
+    )
+    s = entropy_words([int(seed)])
+    return play(
+        size,
+        n,
+        n_a,
+        num,
+        den,
+        cap,
+        random_empty,
+        isolated,
+        _entropy(place, s),
+        _entropy(order, s),
+        _entropy(ties, s),
+        np.array(s, dtype=np.uint64),
+        _neighbours(size),
+    )
 
 
 def fast_reference(
     params: SchellingParams, seed: int, max_rounds: int | None = None
 ) -> tuple[str, int, np.ndarray, np.ndarray]:
     """Status, transitions, final board and types of one reference run (same as the world)."""
-    cap = params.max_rounds if max_rounds is None else max_rounds
-    n, size = params.n_agents, params.size
-    num, den = params.threshold.numerator, params.threshold.denominator
-    random_empty = params.move_rule == "random_empty"
-    types = np.zeros(n, dtype=np.int64)
-    types[params.n_a :] = 1
-    flat0 = _board(params, seed)
-    if params.streams == "isolated":
-        return _isolated_reference(params, seed, cap, flat0, types)
-    margin = 16
-    while True:
-        flat = flat0.copy()
-        pos = np.empty(n, dtype=np.int64)
-        pos[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
-        order_rng = seeded([*_words(ORDER, params.vacancy, params.threshold), int(seed)])
-        tie_rng = seeded([*_words(TIES, params.vacancy, params.threshold), int(seed)])
-        chunk = margin * n + 256
-        obuf, tbuf = _uint32_stream(order_rng, chunk), _uint32_stream(tie_rng, chunk)
-        optr, tptr = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        rounds = 0
-        while True:
-            code, rounds = run_kernel(
-                flat,
-                types,
-                pos,
-                size,
-                num,
-                den,
-                cap,
-                rounds,
-                random_empty,
-                obuf,
-                optr,
-                tbuf,
-                tptr,
-                False,
-                _NO_WORDS,
-                _NO_WORDS,
-            )
-            if code != REFILL:
-                break
-            obuf = np.concatenate([obuf[optr[0] :], _uint32_stream(order_rng, chunk)])
-            tbuf = np.concatenate([tbuf[tptr[0] :], _uint32_stream(tie_rng, chunk)])
-            optr[0] = tptr[0] = 0
-        if code != EXHAUSTED:
-            return STATUS[code], rounds, flat.reshape(size, size), types
-        margin *= 4  # a freak run of rejections: replay from the start with longer buffers
-
-
-_NO_WORDS = np.zeros(0, dtype=np.uint64)
-_NO_BUF = np.zeros(0, dtype=np.uint32)
-#: the words of every Schelling rule stream before (round, actor, seed)
-_RULE_PREFIX = stream_prefix(RULE_PURPOSE)
-
-
-def _isolated_reference(
-    params: SchellingParams,
-    seed: int,
-    cap: int,
-    flat0: np.ndarray,
-    types: np.ndarray,
-) -> tuple[str, int, np.ndarray, np.ndarray]:
-    """The reference with per-agent streams, drawn inside the kernel (no pause per round)."""
-    n, size = params.n_agents, params.size
-    flat = flat0.copy()
-    pos = np.empty(n, dtype=np.int64)
-    pos[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
-    ptr = np.zeros(1, np.int64)
-    code, rounds = run_kernel(
-        flat,
-        types,
-        pos,
-        size,
-        params.threshold.numerator,
-        params.threshold.denominator,
-        cap,
-        0,
-        params.move_rule == "random_empty",
-        _NO_BUF,
-        ptr,
-        _NO_BUF,
-        ptr,
-        True,
-        _RULE_PREFIX,
-        uint32_words([seed]),
-    )
-    return STATUS[code], rounds, flat.reshape(size, size), types
+    code, rounds, _, _, flat, types = _play(params, seed, max_rounds)
+    return STATUS[code], rounds, flat.reshape(params.size, params.size), types
 
 
 def fast_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
     """The landscape row of one reference run: status, rounds, final satisfaction and OEH."""
-    status, rounds, grid, types = fast_reference(params, seed, max_rounds)
-    sat, oeh = final_measures(
-        grid.ravel(), types, params.size, params.threshold.numerator, params.threshold.denominator
-    )
-    return {"status": status, "rounds": rounds, "final_satisfaction": float(sat), "final_homophily": float(oeh)}
+    code, rounds, sat, oeh, _, _ = _play(params, seed, max_rounds)
+    return {"status": STATUS[code], "rounds": rounds, "final_satisfaction": float(sat), "final_homophily": float(oeh)}
 
 
 numba_start.light_cache_loads(globals())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,3 +20,4 @@ def test_landscape_bench_ratio_step_runs_and_its_sides_agree() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("(same results)") == 2, done.stdout
+    assert len(re.findall(r"kernel [0-9.]+ s -> [0-9]+x", done.stdout)) == 2, done.stdout  # the ratio is printed
