@@ -58,6 +58,7 @@ check_world  # mam_bench.testing.check_world: the conformance check users run on
 # --- used by tests and bench/ only: seams and references that parity tests compare against ---------
 TIMING_COLUMNS  # table.py: the executor test drops wall-clock columns before comparing tables
 scan_reference_outcome  # the plain scan the numba kernel is checked against (tests/experiment/test_fast_kernel.py)
+fast_reference  # the kernel's final board, held to the residents' rule (tests/schelling/test_fast_paths.py)
 _.to_naive_text  # the verbose rendering the compact text is measured against (tests/schelling/test_observe.py)
 _.count_tokens  # local model tokenizer: the token-count comparison in tests/llm/test_observation_text.py
 _.place_prey  # test seam: tests/swarm/test_scores.py and test_parity.py place the prey by hand
