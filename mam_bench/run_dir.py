@@ -84,6 +84,17 @@ def claim_file(path: Path, force: bool, ours: Callable[[Path], bool], field: str
     return target
 
 
+def write_page(path: Path, text: str, field: str = "out") -> None:
+    """Write beside the target, then rename: a full disk leaves the old file whole."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ConfigError(field, f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def check_file_path(path: Path, field: str = "out") -> None:
     """An output file's name and folder, checked before any work: not empty, not too long, a
     folder that exists (or can be made) and may be written."""

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from mam_bench.errors import ConfigError
-from mam_bench.run_dir import check_out_dir, claim_file
+from mam_bench.run_dir import check_out_dir, claim_file, write_page
 
 #: how every leaderboard page this command writes begins (an older one may be replaced)
 PAGE_HEAD = "<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench leaderboard"
@@ -42,12 +41,6 @@ def handle_leaderboard(args: argparse.Namespace, style: str) -> int:
     aside = claim_file(out, args.force, ours)  # a file the command did not write is refused unless --force
     if aside is not None:
         print(f"moved the old {out.name} aside to {aside}", file=sys.stderr)
-    tmp = out.with_name(f".{out.name}.tmp")
-    try:  # beside the target, then renamed: a full disk leaves the old file whole
-        tmp.write_text(page, encoding="utf-8")
-        os.replace(tmp, out)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
+    write_page(out, page)
     print(f"leaderboard -> {out}")
     return 0

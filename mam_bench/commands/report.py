@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mam_bench.errors import ConfigError
-from mam_bench.run_dir import aside_name, check_file_path, check_name_lengths, claim_file, non_empty
+from mam_bench.run_dir import aside_name, check_file_path, check_name_lengths, claim_file, non_empty, write_page
 
 # pandas, SciPy (stats) and pydantic (suite) are imported by the functions that use them, so
 # that `report --help` answers at once
@@ -420,14 +420,11 @@ def handle(args: argparse.Namespace) -> int:
     aside = claim_figures(figures_dir, args.force)
     if aside is not None:
         print(f"moved the old {figures_dir.name} aside to {aside}", file=sys.stderr)
-    tmp = out.with_name(f".{out.name}.tmp")
-    try:  # beside the target, then renamed: a full disk leaves the old file whole
-        tmp.write_text(page, encoding="utf-8")
-        os.replace(tmp, out)
+    write_page(out, page)
+    try:
         figures = write_figures(folder, figures_dir)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
+        raise ConfigError("out", f"cannot write the figures in {figures_dir}: {exc.strerror or exc}") from None
     print(f"report -> {out}")
     if figures:
         print(f"figures (PNG and SVG, greyscale-safe) -> {figures[0].parent}")
