@@ -11,30 +11,22 @@ hold every answer's raw text. Refuses an existing target.
 
 from __future__ import annotations
 
-import csv
-import json
 import shutil
 import sys
 from pathlib import Path
+
+from mam_bench.benchmark.leaderboard import entry_pairs, read_manifest
 
 KEEP = ("result.json", "decisions.jsonl")
 #: copied where present
 OPTIONAL = ("llm_calls.jsonl",)
 
 
-def entry_pairs(folder: Path) -> list[str]:
-    """The pair ids of the controller under test (role `entry` in benchmark.json)."""
-    manifest = json.loads((folder / "benchmark.json").read_text(encoding="utf-8"))
-    keys = {k for k, items in manifest["roles"].items() for i in items if i["role"] == "entry"}
-    with open(folder / "table.csv", newline="", encoding="utf-8") as fh:
-        return sorted({r["pair_id"] for r in csv.DictReader(fh) if r["case_key"] in keys})
-
-
 def ship(src: Path, dst: Path) -> int:
     if dst.exists():
         print(f"error: target: {dst} exists; choose a new folder", file=sys.stderr)
         return 2
-    pairs = entry_pairs(src)
+    pairs = sorted(set(entry_pairs(src, read_manifest(src)).values()))
     missing = [p for p in pairs for f in KEEP if not (src / "pairs" / p / f).is_file()]
     if missing:
         print(f"error: source: pair {missing[0]} is unfinished (no {KEEP[0]} or {KEEP[1]})", file=sys.stderr)

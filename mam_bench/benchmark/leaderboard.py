@@ -83,6 +83,18 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     return manifest
 
 
+def entry_pairs(folder: Path, manifest: dict[str, Any]) -> dict[tuple[str, str, int], str]:
+    """(scenario, model, seed) -> pair id of each finished pair of the controller under test."""
+    from mam_bench.experiment.table import read_table
+
+    pairs: dict[tuple[str, str, int], str] = {}
+    for r in read_table(folder / "table.csv").to_dict("records"):
+        for item in manifest["roles"].get(r["case_key"], []):
+            if item["role"] == "entry":
+                pairs[(item["scenario"], item["model"], int(r["seed"]))] = str(r["pair_id"])
+    return pairs
+
+
 def _collect(folder: Path, manifest: dict[str, Any]) -> tuple[dict[tuple, dict[int, list[dict]]], dict[str, Any]]:
     """(scenario, role, controller, model) -> seed -> table rows, from the folder's table.csv."""
     from mam_bench.experiment.table import read_table

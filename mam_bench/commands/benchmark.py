@@ -69,19 +69,14 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 def _recorded(folder: Path, bench_hash: str) -> tuple[dict[str, Any], dict[tuple[str, str, int], str]]:
     """A recorded benchmark folder: its manifest and (scenario, model, seed) -> pair directory of
     each finished pair of the controller under test."""
-    from mam_bench.benchmark.leaderboard import read_manifest
-    from mam_bench.experiment.table import read_table
+    from mam_bench.benchmark.leaderboard import entry_pairs, read_manifest
 
     manifest = read_manifest(folder)
     if manifest.get("definition_hash") != bench_hash:
         raise ConfigError("replay", f"{folder} played another benchmark definition ({manifest.get('benchmark')})")
     if not (folder / "table.csv").is_file():
         raise ConfigError("replay", f"{folder} has no table.csv (no finished pair to replay)")
-    sources: dict[tuple[str, str, int], str] = {}
-    for r in read_table(folder / "table.csv").to_dict("records"):
-        for item in manifest["roles"].get(r["case_key"], []):
-            if item["role"] == "entry":
-                sources[(item["scenario"], item["model"], int(r["seed"]))] = str(folder / "pairs" / r["pair_id"])
+    sources = {key: str(folder / "pairs" / pid) for key, pid in entry_pairs(folder, manifest).items()}
     if not sources:
         raise ConfigError("replay", f"{folder} holds no finished pair of its controller")
     return manifest, sources

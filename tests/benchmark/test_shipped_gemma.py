@@ -4,7 +4,6 @@ unimportable: no model is needed to check a published model row."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -66,10 +65,7 @@ def test_the_shipped_record_is_small_and_holds_only_what_a_replay_reads() -> Non
     files = [p for p in RECORD.rglob("*") if p.is_file()]
     assert {p.name for p in files} <= KEPT
     assert sum(p.stat().st_size for p in files) < MAX_BYTES
-    manifest = json.loads((RECORD / "benchmark.json").read_text())
-    entries = {k for k, items in manifest["roles"].items() for i in items if i["role"] == "entry"}
-    table = pd.read_csv(RECORD / "table.csv", keep_default_na=False)
-    mine = table[table["case_key"].isin(entries)]
+    mine = entry_rows(RECORD)
     # every pair of the model is there, with its decisions, and nobody else's
     assert sorted(p.name for p in (RECORD / "pairs").iterdir()) == sorted(mine["pair_id"])
     for pid in mine["pair_id"]:
