@@ -84,6 +84,16 @@ def claim_file(path: Path, force: bool, ours: Callable[[Path], bool], field: str
     return target
 
 
+def begins_with(head: str) -> Callable[[Path], bool]:
+    """The `ours` test of a page a command writes: the file starts with the command's own head."""
+
+    def ours(path: Path) -> bool:
+        with open(path, "rb") as fh:
+            return fh.read(len(head.encode())) == head.encode()
+
+    return ours
+
+
 def write_page(path: Path, text: str, field: str = "out") -> None:
     """Write beside the target, then rename: a full disk leaves the old file whole."""
     tmp = path.with_name(f".{path.name}.tmp")

@@ -7,15 +7,13 @@ import sys
 from pathlib import Path
 
 from mam_bench.errors import ConfigError
-from mam_bench.run_dir import check_out_dir, claim_file, write_page
+from mam_bench.run_dir import begins_with, check_out_dir, claim_file, write_page
 
 #: how every leaderboard page this command writes begins (an older one may be replaced)
 PAGE_HEAD = "<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench leaderboard"
 
 
-def ours(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(len(PAGE_HEAD)) == PAGE_HEAD.encode()
+ours = begins_with(PAGE_HEAD)
 
 
 def handle_leaderboard(args: argparse.Namespace, style: str) -> int:

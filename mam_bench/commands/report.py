@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mam_bench.errors import ConfigError
-from mam_bench.run_dir import aside_name, check_file_path, check_name_lengths, claim_file, non_empty, write_page
+from mam_bench.run_dir import (
+    aside_name,
+    begins_with,
+    check_file_path,
+    check_name_lengths,
+    claim_file,
+    non_empty,
+    write_page,
+)
 
 # pandas, SciPy (stats) and pydantic (suite) are imported by the functions that use them, so
 # that `report --help` answers at once
@@ -354,9 +362,7 @@ def check_report_table(path: Path) -> None:
 PAGE_HEAD = "<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench report"
 
 
-def ours(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(len(PAGE_HEAD)) == PAGE_HEAD.encode()
+ours = begins_with(PAGE_HEAD)
 
 
 def handle(args: argparse.Namespace) -> int:
