@@ -21,6 +21,7 @@ from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import DeclaredActions, Judged, PerTurnDecisions, RuleActions
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError, config_error_from
+from mam_bench.inputs import spec_record
 from mam_bench.mesa_ids import release_models
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, trajectory_lift, validity
 from mam_bench.pair_result import PairResult
@@ -326,7 +327,7 @@ async def arun_pair(
     spec, controller = pair_controller(spec, prep, controller, out)
     records = RunRecords(out)
     controller.attach_records(records)
-    records.write_json("spec.json", spec.model_dump(mode="json"))
+    records.write_json("spec.json", spec_record(spec, prep))
     started = time.perf_counter()
     try:
         ref, ref_rows = run_reference(prep, records)
