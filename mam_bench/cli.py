@@ -8,6 +8,7 @@ Bad input fails before any work with `error: FIELD: message` and exit code 2.
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import importlib
 import os
@@ -31,6 +32,10 @@ COMMANDS = {
     "export": "write a run (or an experiment's runs) in another tool's log format",
     "new-world": "scaffold a world package (a Mesa model, its declaration, a test)",
 }
+
+
+#: a write the file system refused (full, over quota, read-only, too large): said in one line
+WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -62,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRNOS:
+            raise
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"error: out: cannot write{where}: {exc.strerror}; finished records are kept", file=sys.stderr)
         return 2
     except BackendFailed as exc:
         print(f"error: backend: {exc}; finished records are kept", file=sys.stderr)
