@@ -68,18 +68,18 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except OSError as exc:
-        if exc.errno not in WRITE_ERRNOS:
-            raise
-        where = f" {exc.filename}" if exc.filename else ""
-        print(f"error: out: cannot write{where}: {exc.strerror}; finished records are kept", file=sys.stderr)
-        return 2
     except BackendFailed as exc:
         print(f"error: backend: {exc}; finished records are kept", file=sys.stderr)
         return 3
     except BrokenPipeError:  # `mam-bench worlds | head`: the reader left; nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRNOS:
+            raise
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"error: out: cannot write{where}: {exc.strerror}; finished records are kept", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted; finished records are kept", file=sys.stderr)
         return 130

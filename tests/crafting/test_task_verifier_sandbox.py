@@ -27,7 +27,10 @@ HOSTILE = {
     ),
     "exits in verify": ("import sys\ndef verify(trajectory):\n    sys.exit(0)\n", "called sys.exit(0) in verify()"),
     "raises in verify": ("def verify(trajectory):\n    raise RuntimeError('boom')\n", "RuntimeError: boom"),
-    "kills itself": ("import os\ndef verify(trajectory):\n    os._exit(0)\n", "ended during verify() without an answer"),
+    "kills itself": (
+        "import os\ndef verify(trajectory):\n    os._exit(0)\n",
+        "ended during verify() without an answer",
+    ),
     "returns a tuple": ("def verify(trajectory):\n    return (1, 'ok')\n", "returned list, not a bool"),
 }
 
