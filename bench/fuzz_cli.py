@@ -571,7 +571,7 @@ def newest_cases(add) -> None:
         add(Case(f"report E {' '.join(flags)[:30]}", ["report", "E", *flags]))
     for d in ("R", "nowhere", "notes.txt", "S"):
         add(Case(f"report {d} --analysis swarm", ["report", d, "--analysis", "swarm"]))
-    add(Case("report B --agentworld", ["report", "B", "--agentworld"], ok=True))
+    add(Case("report B --agentworld (no crafting pair)", ["report", "B", "--agentworld"]))
     add(
         Case(
             "report --analysis swarm of a torn pair",

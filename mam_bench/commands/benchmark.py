@@ -88,6 +88,14 @@ def _recorded(folder: Path, bench_hash: str) -> tuple[dict[str, Any], dict[tuple
     return manifest, sources
 
 
+def _holds_rows(table: Path) -> bool:
+    try:
+        with open(table, "rb") as fh:
+            return len(fh.read(1 << 16).splitlines()) > 1
+    except OSError:
+        return False
+
+
 def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     """(benchmark, entry, suite), validated whole before any file is touched."""
     from pydantic import ValidationError
@@ -226,6 +234,10 @@ def handle(args: argparse.Namespace) -> int:
             raise ConfigError("out", f"{old} is damaged; move the folder away to start afresh") from None
         if before != json.loads(json.dumps(manifest)):
             raise ConfigError("out", f"{out} holds another benchmark run (controller, tier or seeds); use a new folder")
+        if _holds_rows(out / "table.csv"):  # its rows must be this benchmark's (a resume keeps them)
+            from mam_bench.commands.leaderboard import benchmark_folder
+
+            benchmark_folder(out)
     check_controllers(suite)
     if entry.policy == "llm":
         cost_gate(suite, entry, args)

@@ -126,6 +126,8 @@ def check_table(path: Path) -> None:
 
     if path.exists() and not path.is_file():
         raise ConfigError("out", f"{path} is not a regular file (a folder?); move it away to start afresh")
+    if path.is_file() and path.stat().st_size == 0 and (path.parent / "table.parquet").exists():
+        raise ConfigError("out", f"{path} is empty though the folder finished before (table.parquet); it is damaged")
     if not path.is_file() or path.stat().st_size == 0:
         return
     try:

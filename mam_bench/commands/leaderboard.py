@@ -9,7 +9,7 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.records import write_whole
-from mam_bench.run_dir import begins_with, check_out_dir, claim_file
+from mam_bench.run_dir import begins_with, check_name_lengths, check_out_dir, claim_file
 
 #: how every leaderboard page this command writes begins (an older one may be replaced)
 PAGE_HEAD = "<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench leaderboard"
@@ -73,6 +73,7 @@ def handle_leaderboard(args: argparse.Namespace, style: str) -> int:
         print(leaderboard_markdown(board), end="")
         return 0
     out = Path(args.out) if args.out else folders[0] / "leaderboard.html"
+    check_name_lengths(out)
     if out.is_dir():
         raise ConfigError("out", f"{out} is a directory; give an .html file")
     check_out_dir(out.parent if str(out.parent) else Path("."))
