@@ -17,7 +17,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.capabilities import Tasks
-
     from mam_bench.run_dir import non_empty
 
     non_empty(args.check, "check")
