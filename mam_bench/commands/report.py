@@ -108,7 +108,9 @@ def provenance_section(folder: Path) -> str:
     path = folder / "provenance.json"
     if not path.exists():
         return ""
-    block = json.loads(path.read_text(encoding="utf-8"))
+    from mam_bench.records import read_record
+
+    block = read_record(path)
     rows = "".join(
         f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(json.dumps(v))}</td></tr>" for k, v in block.items()
     )
@@ -220,9 +222,12 @@ def landscape_section(folder: Path) -> str:
     path = folder / "landscape.csv"
     if not path.exists():
         return ""
-    df = pd.read_csv(path, dtype={"threshold": str, "vacancy": str})
+    from mam_bench.records import reading
+
     value = "final_satisfaction"
-    cells = df.groupby(["threshold", "vacancy"], sort=False)[value].mean()
+    with reading(path):
+        df = pd.read_csv(path, dtype={"threshold": str, "vacancy": str})
+        cells = df.groupby(["threshold", "vacancy"], sort=False)[value].mean().astype(float)
     xs = list(dict.fromkeys(df["threshold"]))
     ys = list(dict.fromkeys(df["vacancy"]))
     z = {(t, v): float(m) for (t, v), m in cells.items()}
