@@ -394,11 +394,11 @@ def handle(args: argparse.Namespace) -> int:
         from mam_bench.records import reading
         from mam_bench.registry import offered
 
-        analyse = offered("analyses", args.analysis)
+        analysis_of = offered("analyses", args.analysis)
         if (folder / "table.csv").exists():
             read_checked_table(folder / "table.csv")
         with reading(folder):  # a reader's own checks name the file; this catches what they miss
-            text = analyse(folder)
+            text = analysis_of(folder)
         print(text, end="")
         return 0
     if args.markdown:
