@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from mesa.agent import AgentSet
 from mesa.discrete_space import OrthogonalMooreGrid
 
-from mam_bench.controller import Decision
 from mam_bench.models.crafting import combat, exploration, market, shared_plan, states, survival, trading
 from mam_bench.models.crafting import metrics as crafting_metrics
 from mam_bench.models.crafting.action_table import precondition, typed
@@ -28,9 +27,11 @@ from mam_bench.models.crafting.conditions import task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
 from mam_bench.models.crafting.tasks import Task, all_tasks, get_task, verify
+from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
+from mam_bench.status import Status
 from mam_bench.streams import acting, agent_stream, stream
-from mam_bench.world import AuditEntry, Status, SteerableWorld
+from mam_bench.world import SteerableWorld
 
 GRID = (24, 24)
 
@@ -121,7 +122,7 @@ class CraftingWorld(SteerableWorld):
     def actor_ids(self) -> list[int]:
         return list(range(len(self.actors)))
 
-    def treatment_rounds(self) -> int:
+    def horizon(self) -> int:
         return self.budget
 
     @classmethod

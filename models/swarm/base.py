@@ -18,7 +18,6 @@ from mesa.datacollection import DataCollector
 from mesa.discrete_space import OrthogonalVonNeumannGrid
 from pydantic import ValidationError
 
-from mam_bench.controller import Decision
 from mam_bench.models.swarm import commander, dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.agent import SwarmAgent
@@ -28,9 +27,10 @@ from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.messages import MessageBus, clip_message
 from mam_bench.models.swarm.params import SwarmParams
 from mam_bench.models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
+from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
 from mam_bench.streams import RoundDraws, stream
-from mam_bench.world import AuditEntry, SteerableWorld
+from mam_bench.world import SteerableWorld
 
 
 class SwarmWorld(SteerableWorld):
@@ -152,7 +152,7 @@ class SwarmWorld(SteerableWorld):
     def actor_ids(self) -> list[int]:
         return list(range(self.n))
 
-    def treatment_rounds(self) -> int:
+    def horizon(self) -> int:
         return self.params.rounds
 
     @classmethod
@@ -363,5 +363,5 @@ class SwarmWorld(SteerableWorld):
         }
 
     def facts(self, entries: list[AuditEntry]) -> list[str]:
-        parts = [f"{e.actor_id}:{e.proposal['action']}={e.outcome}" for e in entries]
+        parts = [f"{e.actor_id}:{e.action['action']}={e.outcome}" for e in entries]
         return [" ".join(parts) + f" | score={self.score:g}"]
