@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from mam_bench.controller import Decision
-from mam_bench.models.schelling.array_rule import ordinary_phase
 from mam_bench.models.schelling.draws import IsolatedDraws, rule_keys
+from mam_bench.models.schelling.fast.array_rule import ordinary_phase
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.runner import PairSpec, run_pair
 from tests.support.cli import cli_in_process
