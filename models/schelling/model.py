@@ -1,4 +1,9 @@
-"""The Schelling pilot as a steerable Mesa model (spec/schelling.md sections 1-3 and 5)."""
+"""The Schelling pilot as a steerable Mesa model (spec/schelling.md sections 1-3 and 5).
+
+Mesa's `step()` plays one round, `resolve_round` below: the influence agents' moves, then every
+unhappy resident's `decide` in the round's seeded order on the frozen board, then everyone's
+`apply`. `fast/` plays the same wave on arrays, which the world uses by default for speed.
+"""
 
 from __future__ import annotations
 
@@ -43,8 +48,8 @@ class SchellingWorld(SteerableWorld):
     )
     treatment_stops_early: ClassVar[bool] = False
     default_influence: ClassVar[int] = 16
-    #: rounds run on the array fast path (`array_rule`); False plays every round through the
-    #: agents' own rule (`Resident.decide`, then `apply`), the reference the fast path is held to
+    #: the wave runs on the array fast path (`fast/array_rule.py`); False plays it through the
+    #: residents' own rule (`Resident.decide`), the reference the fast path is held to
     fast_path: ClassVar[bool] = True
 
     def __init__(self, params: SchellingParams | None = None, seed: int = 0, **kwargs: Any):
