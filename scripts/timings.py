@@ -80,7 +80,9 @@ def main(argv: list[str] | None = None) -> int:
             said = conditions()
             smoke = [str(BIN / "mam-bench"), "experiment", "suites/smoke.yaml", "--jobs", "2", "--out"]
             seconds = timed([*smoke, str(Path(tmp) / "smoke")], ROOT)
-            rows.append(("the smoke suite", f"{seconds:.0f} s", said, "mam-bench experiment suites/smoke.yaml --jobs 2"))
+            rows.append(
+                ("the smoke suite", f"{seconds:.0f} s", said, "mam-bench experiment suites/smoke.yaml --jobs 2")
+            )
     if args.install:
         said = conditions()
         done = subprocess.run([sys.executable, "bench/slim_install.py"], cwd=ROOT, capture_output=True, text=True)

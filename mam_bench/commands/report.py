@@ -34,6 +34,10 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;paddin
 th{background:#f0f0f0}td:first-child,td:nth-child(2){text-align:left}
 #results{font-size:14px}#results td{white-space:nowrap}#shared{margin:.3em 0}.how{font-size:12px;color:#444}
 details{margin:1em 0}details summary{cursor:pointer;font-weight:bold}#raw-summary table{font-size:11px}"""
+#: the leaderboard is a wide table (a column per world): the page takes the window's width, cells
+#: stay on one line and headers wrap only between words; it fits 1400 px with ten worlds
+LEADERBOARD_STYLE = """body{max-width:none;margin:1em}table{font-size:12px}td,th{padding:2px 4px}
+td{white-space:nowrap}th{font-size:11px}p{max-width:1000px}"""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -143,8 +147,7 @@ def summary_table(summary: pd.DataFrame) -> str:
 
     head = "".join(f"<th>{c}</th>" for c in SUMMARY_COLUMNS)
     body = "".join(
-        "<tr>" + "".join(f"<td>{_cell(r[c], c)}</td>" for c in SUMMARY_COLUMNS) + "</tr>"
-        for _, r in summary.iterrows()
+        "<tr>" + "".join(f"<td>{_cell(r[c], c)}</td>" for c in SUMMARY_COLUMNS) + "</tr>" for _, r in summary.iterrows()
     )
     return f'<table id="summary"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -383,7 +386,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.leaderboard:
         from mam_bench.commands.leaderboard import handle_leaderboard
 
-        return handle_leaderboard(args, STYLE)
+        return handle_leaderboard(args, STYLE + LEADERBOARD_STYLE)
     if args.more or args.html:
         raise ConfigError("dir", "several folders and --html go with --leaderboard only")
     folder = Path(args.dir)

@@ -463,10 +463,11 @@ def reading(result: dict[str, Any]) -> str | None:
     if not shown or policy in shown:
         return None
     best = max(shown, key=lambda n: shown[n])
+    bar = f"the better baseline ({best} {signed(shown[best])})"
     if lift > shown[best]:
-        verdict = f"beats the better baseline ({best} {signed(shown[best])}): on this seed {policy} steers"
+        verdict = f"beats {bar}: on this seed {policy} steers"
     else:
-        verdict = f"does not beat the better baseline ({best} {signed(shown[best])}): on this seed {policy} adds nothing"
+        verdict = f"does not beat {bar}: on this seed {policy} adds nothing"
     return (
         f"reading: lift {signed(lift)} {verdict} beyond removing (stay) or re-drawing (mimic) these agents; "
         "one seed is an anecdote (`mam-bench experiment` runs many)"
