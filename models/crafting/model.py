@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from mesa.agent import AgentSet
 from mesa.discrete_space import OrthogonalMooreGrid
 
-from mam_bench.controller import Decision
 from mam_bench.models.crafting import combat, exploration, market, shared_plan, states, survival, trading
 from mam_bench.models.crafting import metrics as crafting_metrics
 from mam_bench.models.crafting.action_table import precondition, typed
@@ -28,9 +27,11 @@ from mam_bench.models.crafting.conditions import task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
 from mam_bench.models.crafting.tasks import Task, all_tasks, get_task, verify
+from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
+from mam_bench.status import Status
 from mam_bench.streams import acting, agent_stream, stream
-from mam_bench.world import AuditEntry, Status, SteerableWorld
+from mam_bench.world import SteerableWorld
 
 GRID = (24, 24)
 
@@ -41,10 +42,10 @@ class CraftingWorld(SteerableWorld):
     Params = CraftingParams
     Action = CraftingAction
     #: the primary metric `progress` is the area under the PSR curve over the budget
-    #: (metrics.progress), counting only what the unmasked (ordinary) seats made or delivered.
-    #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices);
-    #: the conservative count: `accelerate` (more) scores the ordinary seats' own work (`progress`),
-    #: `shortage` (less) everyone's (`progress_all`), so influence seats that finish, hoard or end
+    #: (metrics.progress), counting only what the unmasked (ordinary) agents made or delivered.
+    #: `inequality` raises the wealth Gini of the ordinary agents (their own work, at market prices);
+    #: the conservative count: `accelerate` (more) scores the ordinary agents' own work (`progress`),
+    #: `shortage` (less) everyone's (`progress_all`), so influence agents that finish, hoard or end
     #: the task themselves only raise what shortage is scored against
     scoring = Scoring(
         metric="progress",
@@ -112,7 +113,7 @@ class CraftingWorld(SteerableWorld):
         self._acts: dict[tuple[int, int], int] = {}  # (round, actor) -> actions taken (action_index)
         self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress_all`)
         self.psr_own_curve: list[float] = []  # the same over own work only (for `progress`)
-        self.crafted_own: dict[str, int] = {}  # crafts and harvests by seats outside the mask
+        self.crafted_own: dict[str, int] = {}  # crafts and harvests by agents outside the mask
         self.harvested_own: dict[str, int] = {}
         for mechanic in (survival, combat, exploration, trading):
             mechanic.setup(self)
@@ -121,7 +122,7 @@ class CraftingWorld(SteerableWorld):
     def actor_ids(self) -> list[int]:
         return list(range(len(self.actors)))
 
-    def treatment_rounds(self) -> int:
+    def horizon(self) -> int:
         return self.budget
 
     @classmethod

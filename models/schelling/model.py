@@ -10,7 +10,6 @@ from mesa.agent import AgentSet
 from mesa.datacollection import DataCollector
 from mesa.discrete_space import OrthogonalMooreGrid
 
-from mam_bench.controller import Decision
 from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
 from mam_bench.models.schelling.agents import GROUPS, Resident
 from mam_bench.models.schelling.array_rule import (
@@ -27,9 +26,11 @@ from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 from mam_bench.models.schelling.wave import Claim, OrdinaryPlan, Wave
 from mam_bench.params import fraction_text
+from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
+from mam_bench.status import Status
 from mam_bench.streams import seeded
-from mam_bench.world import AuditEntry, Status, SteerableWorld
+from mam_bench.world import SteerableWorld
 
 
 def _target_text(proposal: Any) -> str:
@@ -115,7 +116,7 @@ class SchellingWorld(SteerableWorld):
         take_a = n - take_b
         return list(range(take_a)) + list(range(n_a, n_a + take_b))
 
-    def treatment_rounds(self) -> int:
+    def horizon(self) -> int:
         return self.params.rounds
 
     def reference_cap(self) -> int:
@@ -303,7 +304,7 @@ class SchellingWorld(SteerableWorld):
         entries += self._deferred_entries(deferred, plan)
         entries.sort(key=lambda e: e.actor_id)
         self._settle(ia_moves + plan.moves)
-        self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.proposal)) for e in entries)
+        self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.action)) for e in entries)
         return entries
 
     def _wave(self, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
@@ -423,8 +424,8 @@ class SchellingWorld(SteerableWorld):
     def facts(self, entries: list[AuditEntry]) -> list[str]:
         parts = []
         for e in entries:
-            if e.outcome == "accepted" and isinstance(e.proposal, dict) and "row" in e.proposal:
-                parts.append(f"{e.actor_id}->{e.proposal['row']},{e.proposal['col']}")
+            if e.outcome == "accepted" and isinstance(e.action, dict) and "row" in e.action:
+                parts.append(f"{e.actor_id}->{e.action['row']},{e.action['col']}")
             else:
                 parts.append(f"{e.actor_id}:{e.outcome}")
         m = self.metrics()

@@ -18,7 +18,6 @@ from mesa.datacollection import DataCollector
 from mesa.discrete_space import OrthogonalVonNeumannGrid
 from pydantic import ValidationError
 
-from mam_bench.controller import Decision
 from mam_bench.models.swarm import commander, dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.agent import SwarmAgent
@@ -28,9 +27,10 @@ from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.messages import MessageBus, clip_message
 from mam_bench.models.swarm.params import SwarmParams
 from mam_bench.models.swarm.view import ActionRecord, FrameData, SwarmObservation, render
+from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
 from mam_bench.streams import RoundDraws, stream
-from mam_bench.world import AuditEntry, SteerableWorld
+from mam_bench.world import SteerableWorld
 
 
 class SwarmWorld(SteerableWorld):
@@ -40,7 +40,7 @@ class SwarmWorld(SteerableWorld):
     Action: ClassVar[type] = SwarmAction
     Observation: ClassVar[type[SwarmObservation]] = SwarmObservation
     #: the conservative count (spec section 7, revised): `help` wants more of what agents do, so
-    #: it scores the ordinary agents alone (`ordinary_score`, the influence seats masked in both
+    #: it scores the ordinary agents alone (`ordinary_score`, the influence agents masked in both
     #: runs); `hinder` wants less, so it scores everyone (`score`): an influence agent that does
     #: the task itself, or ends the episode, only raises what it is scored against
     scoring = Scoring(
@@ -79,7 +79,7 @@ class SwarmWorld(SteerableWorld):
         self.active = np.ones(self.n, dtype=bool)
         self.score = 0.0
         #: the score the ordinary agents make alone (captures, deliveries, escapes, flips of their
-        #: own lights, the fit of their own shape), the masked seats left out in both runs
+        #: own lights, the fit of their own shape), the masked agents left out in both runs
         self.ordinary_score = 0.0
         self.masked = np.isin(np.arange(self.n), list(self.mask_ids))
         self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))
@@ -152,7 +152,7 @@ class SwarmWorld(SteerableWorld):
     def actor_ids(self) -> list[int]:
         return list(range(self.n))
 
-    def treatment_rounds(self) -> int:
+    def horizon(self) -> int:
         return self.params.rounds
 
     @classmethod
@@ -363,5 +363,5 @@ class SwarmWorld(SteerableWorld):
         }
 
     def facts(self, entries: list[AuditEntry]) -> list[str]:
-        parts = [f"{e.actor_id}:{e.proposal['action']}={e.outcome}" for e in entries]
+        parts = [f"{e.actor_id}:{e.action['action']}={e.outcome}" for e in entries]
         return [" ".join(parts) + f" | score={self.score:g}"]

@@ -8,6 +8,7 @@ Pydantic validators are not listed: the scan ignores their decorators instead.
 
 # --- called by Python, Mesa, pydantic or LangChain -------------------------------------------------
 __getattr__  # PEP 562 module __getattr__ in mam_bench/__init__.py: Python calls it for lazy imports
+_.__class__  # MesaWorld sets its model's `random.__class__` (Python reads it), so only that generator orders agents
 _.model_config  # pydantic reads each model's ConfigDict (frozen, extra="forbid")
 _._llm_type  # LangChain BaseChatModel hook of the local model
 _._identifying_params  # LangChain BaseChatModel hook of the local model
@@ -51,6 +52,7 @@ export_swarmbench  # WorldRegistration.exports "module:attr" text for export --f
 _.best_lift  # PairResult field (result.json key), read from the record by table.row_from_result
 _.lift_area  # PairResult field (result.json key), read from the record by table.row_from_result
 _.secondary_delta  # PairResult field (result.json key), read from the record by table.row_from_result
+_.secondary_metric  # PairResult field (result.json key), read from the record by table.row_from_result
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds

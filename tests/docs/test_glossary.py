@@ -45,8 +45,8 @@ def printed_terms(lines: list[str]) -> set[str]:
             continue
         terms |= set(re.findall(r"([a-z_]+) [+-]?\d", line))  # accepted 15, lift -0.0174
         terms |= set(re.findall(r"^([a-z_]+)(?: \(.*?\))?:", line))  # audit:, baselines (...):
-        terms |= set(re.findall(r"\| (policy|objective) ", line))
-        terms |= set(re.findall(r"\| policy ([a-z_]+)", line))  # the controller: heuristic
+        terms |= set(re.findall(r"\| (controller|objective) ", line))
+        terms |= set(re.findall(r"\| controller ([a-z_]+)", line))  # the controller: heuristic
         terms |= set(re.findall(r"([a-z_]+) lift [+-]", line))  # the baselines: stay lift +0.0047
         terms |= set(re.findall(r"\(([a-z_]+) \d+\)", line))  # (occupied 51)
     if lines[0].startswith("influence ids"):

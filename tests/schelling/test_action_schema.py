@@ -5,9 +5,9 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from mam_bench.controller import Decision
 from mam_bench.models.schelling.actions import SchellingAction
 from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.protocol import Decision
 from tests.support.schema_draws import draw_instances
 
 WORLD = SchellingWorld(seed=22, influence_ids=(0, 1), role="treatment", priority="first")

@@ -17,11 +17,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from mam_bench.controller import Decision
 from mam_bench.errors import ConfigError
 from mam_bench.models.schelling.fast_kernel import fast_reference, fast_reference_outcome
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
+from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, prepare, run_reference, step_reference
 
 CASES = 200
@@ -172,7 +172,7 @@ def test_the_landscape_kernel_plays_the_agents_rule_round_by_round():
     for _ in range(CASES):
         params = _params(rng, max_rounds=int(rng.integers(1, 13)))
         seed = int(rng.integers(0, 100_000))
-        spec = PairSpec.build(world="schelling", seed=seed, params=params, policy="rule", influence=0)
+        spec = PairSpec.build(world="schelling", seed=seed, params=params, controller="rule", influence=0)
         prep = prepare(spec, world_cls=AgentRule)
         world, rows = run_reference(prep)
         status, rounds, board, _ = fast_reference(prep.params, seed)

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("policy, threshold", [("heuristic", "3/4"), ("random", "3/5")])
 def test_final_picture_rebuilds_from_treatment_jsonl_alone(tmp_path, policy, threshold):
-    prep = prepare(PairSpec.build(world="schelling", seed=21, policy=policy, params={"threshold": threshold}))
+    prep = prepare(PairSpec.build(world="schelling", seed=21, controller=policy, params={"threshold": threshold}))
     records = RunRecords(tmp_path)
     controller = make_controller(policy, prep.world_cls, prep.objective)
     world, _, _, _ = asyncio.run(run_treatment(prep, controller, records))
