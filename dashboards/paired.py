@@ -18,6 +18,7 @@ from mam_bench.dashboards.playback import play
 from mam_bench.dashboards.renderers import renderer_for
 from mam_bench.dashboards.replay import ReplaySession
 from mam_bench.errors import ConfigError
+from mam_bench.numbers import signed
 
 #: rounds per second: the default is watchable, the maximum plays a 100-round pair in 2 s of steps
 DEFAULT_SPEED, MAX_SPEED = 4.0, 50.0
@@ -45,7 +46,7 @@ def _make(cfg: DashConfig | None, run_dir: str | None) -> tuple[Any, str | None]
 def _fmt(v: float | None, pct: bool = False) -> str:
     if v is None:
         return "n/a"
-    return f"{v:+.2%}" if pct else f"{v:+.4f}"
+    return f"{v:+.2%}" if pct else signed(v)  # the console's and the report's form
 
 
 #: boards and charts fill their column; the PNG is drawn large enough to stay sharp
@@ -74,12 +75,10 @@ def LiftCard(state: Any, version: int = 0, baselines: dict[str, dict[str, float 
         if baselines:
             with solara.Row(gap="24px", style="flex-wrap:wrap"):
                 solara.Text("same seed and settings:", classes=["mam-line"], style="font-size:13px")
-                for policy, b in baselines.items():
+                for name, b in baselines.items():
                     solara.Text(
-                        f"{policy} lift {_fmt(b['lift'])}"
-                        if b["lift"] is not None
-                        else f"{policy}: n/a (no rule_action)",
-                        classes=[f"mam-baseline-{policy}", "mam-line"],
+                        f"{name} lift {_fmt(b['lift'])}" if b["lift"] is not None else f"{name}: n/a (no rule_action)",
+                        classes=[f"mam-baseline-{name}", "mam-line"],
                         style="font-size:13px",
                     )
         with solara.Row(gap="24px", style="flex-wrap:wrap"):
@@ -163,12 +162,12 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
         return
     state = session.state
     info = state.info
-    auto = " (auto)" if cfg is not None and cfg.policy == "auto" else ""  # the side panel says auto too
+    auto = " (auto)" if cfg is not None and cfg.controller == "auto" else ""  # the side panel says auto too
     solara.Style(CSS)
     with solara.Column(style="width:100%"):
         with solara.Row(style="align-items:center;flex-wrap:wrap"):
             solara.Text(
-                f"{info.world} | seed {info.seed} | controller {info.policy}{auto} | "
+                f"{info.world} | seed {info.seed} | controller {info.controller}{auto} | "
                 f"{len(info.influence_ids)} influence agents",
                 classes=["mam-title"],
                 style="font-weight:bold",

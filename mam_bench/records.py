@@ -187,7 +187,7 @@ def reading(path: Path | str, field: str = "dir") -> Iterator[None]:
         raise ConfigError(field, f"{path} is damaged ({type(exc).__name__}{': ' + what if what else ''})") from None
 
 
-def read_record(path: Path | str, field: str = "dir") -> dict[str, Any]:
+def load_record(path: Path | str, field: str = "dir") -> dict[str, Any]:
     """A JSON record (result.json, spec.json) as an object, or a ConfigError naming the file."""
     with reading(path, field):
         data = json.loads(Path(path).read_text(encoding="utf-8"))

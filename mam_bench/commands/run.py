@@ -15,7 +15,7 @@ from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.inputs import KEY as INPUTS_KEY
 from mam_bench.inputs import check_unchanged
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
-from mam_bench.preflight import LLM_ONLY, check_controller
+from mam_bench.preflight import LLM_ONLY, ORACLE_ONLY
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_experiment, holds_run, move_aside, refuse_other_kind
 from mam_bench.status import Validity
@@ -23,8 +23,8 @@ from mam_bench.status import Validity
 if TYPE_CHECKING:  # the runner brings Mesa, numpy and pydantic; `run --help` must not wait for them
     from mam_bench.runner import PairSpec
 
-#: LLM and replay flags passed through to the controller when given (one list: preflight's)
-CONTROLLER_FLAGS = (*LLM_ONLY, "replay")
+#: LLM, replay and planner flags passed through to the controller when given (one list: preflight's)
+CONTROLLER_FLAGS = (*LLM_ONLY, "replay", *ORACLE_ONLY)
 #: rule-based treatments every run plays against the same reference: a lift is never shown alone
 BASELINES = ("stay", "mimic")
 
@@ -33,14 +33,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run one reference/treatment pair and write its records")
     p.add_argument("world", nargs="?", help="world name (see `mam-bench worlds`)")
     p.add_argument("--seed", default="0", help="one seed (several seeds: `mam-bench experiment`)")
-    p.add_argument("--policy", default="rule", help=f"one of {', '.join(controller_names())}")
+    p.add_argument("--policy", default="rule", help=f"the controller: one of {', '.join(controller_names())}")
     p.add_argument("--objective", help="steering objective (default: the world's own)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--influence", type=int, help="number of influence agents (ids chosen by the world)")
     g.add_argument("--influence-ids", help="comma-separated ids of the influence agents")
     p.add_argument("--rounds", type=int, help="treatment rounds (default: the world's horizon)")
     p.add_argument("--param", action="append", metavar="KEY=VALUE", help="world parameter (repeatable)")
-    p.add_argument("--out", help="run directory (default runs/WORLD-sSEED-POLICY)")
+    p.add_argument("--out", help="run directory (default runs/WORLD-sSEED-CONTROLLER)")
     p.add_argument("--board-window", type=int, default=3, help="rounds of board history shown (default 3)")
     p.add_argument("--post-cap", type=int, default=4000, help="characters per board post (default 4000)")
     p.add_argument("--resume", metavar="DIR", help="continue a killed run from its directory")
@@ -99,6 +99,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "table); a call that would pass it stops the run with exit 3 (records kept); needs a priced model",
     )
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
+    plan = p.add_argument_group("planner (--policy oracle, a named upper bound that plans on forks of the treatment)")
+    plan.add_argument("--candidates", type=int, help="random legal actions tried per agent (default 3)")
+    plan.add_argument("--lookahead", type=int, help="rounds each rollout plays (default: to the horizon)")
+    plan.add_argument("--rollouts", type=int, help="rollouts per round, at most (default: no cap)")
+    plan.add_argument("--budget", type=float, help="seconds of planning per round, at most (default: none)")
+    plan.add_argument("--sweeps", type=int, help="coordinate-ascent passes over the agents per round (default 2)")
+    plan.add_argument("--plan-seed", type=int, help="the planner's own stream (default 0)")
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
 
@@ -169,7 +176,7 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
     if args.policy == "llm" and not args.model:
         raise ConfigError(
             "model",
-            "the llm policy needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
+            "the llm controller needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
             "or local:gemma3-270m with the [local] extra)",
         )
     try:
@@ -179,7 +186,7 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
 
 
 #: record field -> the flag that sets it, for errors
-USER_FIELDS = {"max_policy_error_share": "max_policy_errors"}
+USER_FIELDS = {"max_policy_error_share": "max_policy_errors", "controller": "policy"}
 
 
 def build_spec(args: argparse.Namespace, seed: int, ids: tuple[int, ...] | None, options: dict[str, Any]) -> PairSpec:
@@ -191,7 +198,7 @@ def build_spec(args: argparse.Namespace, seed: int, ids: tuple[int, ...] | None,
         seed=seed,
         params=parse_param_pairs(args.param),
         objective=args.objective,
-        policy=args.policy,
+        controller=args.policy,
         influence=args.influence,
         influence_ids=ids,
         rounds=args.rounds,
@@ -224,7 +231,9 @@ def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
     if not spec_file.exists():
         raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
     check_records(out)
-    data = read_json_record(spec_file)
+    from mam_bench.record_schema import read_record
+
+    data = read_record(read_json_record(spec_file))
     data.pop(INPUTS_KEY, None)  # checked against the files once the spec is prepared
     try:
         spec = PairSpec.build(**data)
@@ -309,29 +318,13 @@ def finished_result(out: Path) -> dict[str, Any] | None:
     path = out / "result.json"
     if not path.is_file():
         return None
-    result = read_json_record(path)
+    from mam_bench.record_schema import read_record
+
+    result = read_record(read_json_record(path))
     needed = ("world", "metric", "reference", "treatment", "delta", "lift", "direction", "influence_ids")
     if not all(k in result for k in needed):
         raise ConfigError("resume", f"{path} is damaged: it lacks {[k for k in needed if k not in result]}")
     return result
-
-
-def measurable_world(prep: Any) -> Any:
-    """The treatment world built once up front: a setting whose metrics are undefined (every
-    agent an influence agent, so no ordinary neighbours are left to score) is a clear error."""
-    try:
-        prep.new_world(treatment=True)
-        return prep.new_world(treatment=False)
-    except ConfigError:
-        raise
-    except (RuntimeError, ValueError, ArithmeticError) as exc:
-        cause = exc.__cause__ or exc.__context__ or exc
-        field = "influence_ids" if prep.spec.influence_ids is not None else "influence"
-        raise ConfigError(
-            field,
-            f"{len(prep.influence_ids)} influence agents leave the world's metrics undefined ({cause}); "
-            "use fewer influence agents",
-        ) from None
 
 
 def process_age() -> float:
@@ -369,7 +362,7 @@ def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str
 
 def handle(args: argparse.Namespace) -> int:
     started = time.monotonic() - process_age()
-    from mam_bench.runner import prepare  # after the clock starts: the import is part of the run
+    from mam_bench.runner import discard, prepare_run  # after the clock starts: the import is part of the run
 
     startup.hold_collector()
 
@@ -377,9 +370,9 @@ def handle(args: argparse.Namespace) -> int:
         spec, out = resume_spec(args)
     else:
         spec = spec_from_args(args)
-        out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
+        out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.controller}")
     try:
-        prep = prepare(spec)  # every check before any work, and before any file is touched
+        prep = prepare_run(spec)  # every check before any work, and before any file is touched
     except ConfigError as exc:
         if not args.resume:
             raise
@@ -387,7 +380,19 @@ def handle(args: argparse.Namespace) -> int:
     if args.resume:
         check_unchanged(read_json_record(out / "spec.json").get(INPUTS_KEY), prep, out / "spec.json")
     done = finished_result(out) if args.resume else None
+    try:
+        return run_prepared(args, spec, out, prep, done, started)
+    except BaseException:
+        discard(prep.controller)  # a check after `prepare_run` failed (a run closes its own controller)
+        raise
+
+
+def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any, done: Any, started: float) -> int:
+    """The run once `prepare_run` passed: the output folder's checks, then the pair."""
+    from mam_bench.runner import discard
+
     if done is not None:  # nothing to continue: rerunning could only replace a result
+        discard(prep.controller)
         print(f"{out} is already finished; its result is kept (a new run needs a new --out)", file=sys.stderr)
         try:
             print(format_result(done, out))
@@ -396,16 +401,11 @@ def handle(args: argparse.Namespace) -> int:
         invalid = (done.get("validity") or {}).get("status") == Validity.INVALID
         return 3 if invalid else 0
     startup.imports_done()  # the world and its modules are loaded
-    if prep.rounds > MAX_ROUNDS:
-        raise ConfigError("rounds", f"{prep.rounds} treatment rounds; at most {MAX_ROUNDS}")
-    cap = measurable_world(prep).reference_cap()
+    if prep.horizon > MAX_ROUNDS:
+        raise ConfigError("rounds", f"{prep.horizon} treatment rounds; at most {MAX_ROUNDS}")
+    cap = prep.reference_cap
     if cap > MAX_ROUNDS:
         raise ConfigError("param.max_rounds", f"the reference may run {cap} rounds; at most {MAX_ROUNDS}")
-    if spec.policy == "llm":
-        from mam_bench.extras import require
-
-        require("local" if str(spec.controller_options.get("model", "")).startswith("local:") else "llm")
-    check_controller(spec, prep)
     replay = spec.controller_options.get("replay")
     if replay and Path(replay).resolve() in (out.resolve(), (out / "decisions.jsonl").resolve()):
         raise ConfigError("replay", "the replayed run cannot be the --out of the replay (it would be replaced)")
@@ -421,6 +421,9 @@ def handle(args: argparse.Namespace) -> int:
     from mam_bench.placement import placement_line
 
     print(placement_line(prep), flush=True)
+    options_line = prep.controller.options_line()
+    if options_line:
+        print(options_line, flush=True)
     with DirLock(out):
         if not args.resume and holds_run(out):
             if refuse:  # another process finished a run there after our first look
@@ -439,26 +442,57 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
+#: where every word the table prints is explained (statuses, lift, baselines, audit outcomes)
+GLOSSARY = "docs/glossary.md"
+
+
 def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.4f}"
-    return str(v)
+    from mam_bench.numbers import plain
+
+    return plain(v) if isinstance(v, float) else str(v)
 
 
 def _baseline_text(name: str, b: dict[str, Any]) -> str:
+    from mam_bench.numbers import signed
+
     if b.get("lift") is None:
         return f"{name}: n/a ({b.get('reason', b.get('status'))})"
-    return f"{name} lift {b['lift']:+.4f} (delta {b['delta']:+.4f})"
+    return f"{name} lift {signed(b['lift'])} (delta {signed(b['delta'])})"
+
+
+def reading(result: dict[str, Any]) -> str | None:
+    """One sentence that reads the lift against its baselines: what this seed shows, and what it cannot."""
+    from mam_bench.numbers import signed
+
+    controller, lift = result["controller"]["name"], result["lift"]
+    shown = {n: b["lift"] for n, b in (result.get("baselines") or {}).items() if b.get("lift") is not None}
+    if controller == "rule":
+        return "reading: null steering; the treatment replays the reference, so the lift is 0 by construction"
+    if not shown or controller in shown:
+        return None
+    best = max(shown, key=lambda n: shown[n])
+    bar = f"the better baseline ({best} {signed(shown[best])})"
+    if lift > shown[best]:
+        verdict = f"beats {bar}: on this seed {controller} steers"
+    else:
+        verdict = f"does not beat {bar}: on this seed {controller} adds nothing"
+    return (
+        f"reading: lift {signed(lift)} {verdict} beyond removing (stay) or re-drawing (mimic) these agents; "
+        "one seed is an anecdote (`mam-bench experiment` runs many)"
+    )
 
 
 def format_result(result: dict[str, Any], out: Path | None = None) -> str:
+    from mam_bench.numbers import signed
+
     metric, sec = result["metric"], result.get("secondary_metric")
-    cols = [metric] + ([sec] if sec else [])
+    cols = list(dict.fromkeys([metric] + ([sec] if sec else [])))  # a metric is one column, however named
     sign = "higher" if result["direction"] > 0 else "lower"
     lines = [
-        f"{result['world']} seed {result['seed']} | policy {result['policy']} | objective {result['objective']}"
-        f" ({sign} {metric} is better) | {len(result['influence_ids'])} influence agents",
-        f"{'':10s} {'status':18s} {'rounds':>6s}  " + "  ".join(f"{c:>12s}" for c in cols),
+        f"{result['world']} seed {result['seed']} | controller {result['controller']['name']}"
+        f" | objective {result['objective']} ({sign} {metric} is better)"
+        f" | {len(result['influence_ids'])} influence agents",
+        f"{'':10s} {'status*':18s} {'rounds':>6s}  " + "  ".join(f"{c:>12s}" for c in cols),
     ]
     ref = result["reference"]
     # the reference row shows the values the delta compares (the reference at the treatment's
@@ -475,10 +509,13 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
         lines.append(f"{run:10s} {r['status']:18s} {rounds:>6d}  " + cells)
     if at < ref["rounds"]:
         finals = ", ".join(f"{c} {_fmt(ref['final'].get(c))}" for c in cols)
-        lines.append(f"(reference compared at round {at}; it went on to round {ref['rounds']}: {finals})")
+        lines.append(
+            f"(the reference is compared at round {at}, the treatment's last; its status is where it ended, "
+            f"round {ref['rounds']}: {finals})"
+        )
     rel = result.get("relative")
     rel_s = f"{rel:+.2%}" if isinstance(rel, float) else "n/a"
-    lines.append(f"delta {result['delta']:+.4f}   lift {result['lift']:+.4f}   relative {rel_s}")
+    lines.append(f"delta {signed(result['delta'])}   lift {signed(result['lift'])}   relative {rel_s}")
     if result.get("baselines"):
         lines.append(
             "baselines (same seed and reference): "
@@ -488,7 +525,7 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
         st = result["settled"]
         lines.append(
             f"settled (rule from round {st['from_round']} to {st['rounds']}, {st['status']}): "
-            f"persisting lift {st['lift']:+.4f}"
+            f"persisting lift {signed(st['lift'])}"
         )
     a = result["treatment"]["audit"]
     failed = ", ".join(f"{k} {v}" for k, v in a["outcomes"].items() if k not in ("accepted", "stay"))
@@ -507,6 +544,10 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
             f" cost ${llm.get('cost', 0.0):.4f}, {llm.get('cache_hits', 0)} cache hits, "
             f"{llm.get('policy_errors', 0)} policy errors"
         )
+    said = reading(result)
+    if said:
+        lines.append(said)
     if out is not None:
         lines.append(f"records: {out}")
+    lines.append(f"* statuses and the other terms: {GLOSSARY}")
     return "\n".join(lines)

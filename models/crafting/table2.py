@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from mam_bench.errors import ConfigError
-from mam_bench.records import read_record, reading
+from mam_bench.records import load_record, reading
 
 #: (column, final metric (None: the run's rounds), scale, digits)
 COLUMNS = (
@@ -34,7 +34,7 @@ def _runs(folder: Path) -> list[dict[str, Any]]:
     out = []
     references = set()  # a seed's reference is played once per pair; it counts once
     for result_file in sorted((folder / "pairs").glob("*/result.json")):
-        result = read_record(result_file)
+        result = load_record(result_file)
         with reading(result_file):
             out += _entries(result, result_file.parent.name, references)
     return out

@@ -20,7 +20,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.experiment.table import read_checked_table
 from mam_bench.models.swarm.grid import SYMBOL
 from mam_bench.models.swarm.params import TASKS
-from mam_bench.records import read_record, reading, write_whole, writing
+from mam_bench.records import load_record, reading, write_whole, writing
 
 #: our task names -> upstream's
 TASK_NAMES = {
@@ -52,7 +52,7 @@ def run_dirs(run: Path) -> list[Path]:
     for d in dirs:
         if not (d / "result.json").is_file() or not (d / "treatment.jsonl").is_file():
             raise ConfigError("run", f"{d} is not a finished run (no result.json or treatment.jsonl)")
-        world = read_record(d / "result.json", "run").get("world")
+        world = load_record(d / "result.json", "run").get("world")
         if world not in TASKS:
             raise ConfigError("run", f"{d} is a {world} run; the swarmbench format holds the swarm tasks only")
     return dirs
@@ -110,7 +110,7 @@ def view_of(grid: list[list[str]], record: dict[str, Any], aid: int, k: int) -> 
 
 def game_logs(d: Path, keep_prompts: bool) -> tuple[str, dict[str, Any], list[dict], list[dict]]:
     """(key, meta, game_log, agent_log) of one run directory."""
-    result = read_record(d / "result.json", "run")
+    result = load_record(d / "result.json", "run")
     with reading(d, "run"):  # a record missing a field names its run folder
         return _game_logs(d, result, keep_prompts)
 

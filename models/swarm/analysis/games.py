@@ -14,7 +14,7 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.params import TASKS
-from mam_bench.records import read_record, reading
+from mam_bench.records import load_record, reading
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def load_games(folder: Path) -> list[Game]:
                 rounds = read_jsonl(where / "treatment.jsonl")
             if len(rounds) < 2:
                 continue
-            result = read_record(where / "result.json")
+            result = load_record(where / "result.json")
             with reading(where / "result.json"):
                 game = Game(
                     row["pair_id"],
