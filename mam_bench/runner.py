@@ -555,6 +555,12 @@ def recorded_name(spec: PairSpec, controller: Controller) -> str:
     return f"custom:{name}"
 
 
+def discard(controller: Controller | None) -> None:
+    """Close a controller built only to check it; no event loop for one with nothing to close."""
+    if controller is not None and type(controller).aclose is not Controller.aclose:
+        run_async(controller.aclose())
+
+
 def run_async(coro: Any) -> Any:
     """Run a coroutine on uvloop when it is installed (less per-call overhead when 16 LLM calls
     share one loop), else on asyncio's own loop."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from mam_bench import startup
 from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
-from mam_bench.preflight import LLM_ONLY, discard
+from mam_bench.preflight import LLM_ONLY
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_experiment, holds_run, move_aside, refuse_other_kind
 from mam_bench.status import Validity
@@ -352,7 +352,7 @@ def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str
 
 def handle(args: argparse.Namespace) -> int:
     started = time.monotonic() - process_age()
-    from mam_bench.runner import prepare_run  # after the clock starts: the import is part of the run
+    from mam_bench.runner import discard, prepare_run  # after the clock starts: the import is part of the run
 
     startup.hold_collector()
 
@@ -378,6 +378,8 @@ def handle(args: argparse.Namespace) -> int:
 def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any, done: Any, started: float) -> int:
     """The run once `prepare_run` passed: the output folder's checks, then the pair."""
     if done is not None:  # nothing to continue: rerunning could only replace a result
+        from mam_bench.runner import discard
+
         discard(prep.controller)
         print(f"{out} is already finished; its result is kept (a new run needs a new --out)", file=sys.stderr)
         try:
