@@ -29,6 +29,9 @@ LLM_ONLY = (
     "max_cost",
 )
 
+#: options only the oracle reads (the CLI's planner flags)
+ORACLE_ONLY = ("candidates", "lookahead", "rollouts", "budget", "sweeps", "plan_seed")
+
 
 @runtime_checkable
 class SourceChecked(Protocol):
@@ -56,6 +59,10 @@ def build_controller(spec: Any, prep: Any) -> Any:
         stray = [k for k in LLM_ONLY if k in options]
         if stray:
             raise ConfigError(stray[0], f"only --policy llm takes it (the controller is {spec.controller})")
+    if spec.controller != "oracle":
+        stray = [k for k in ORACLE_ONLY if k in options]
+        if stray:
+            raise ConfigError(stray[0], f"only --policy oracle takes it (the controller is {spec.controller})")
     if spec.controller != "replay" and "replay" in options:
         raise ConfigError("replay", f"only --policy replay takes it (the controller is {spec.controller})")
     if spec.controller == "llm":

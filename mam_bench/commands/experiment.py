@@ -182,7 +182,7 @@ def handle(args: argparse.Namespace) -> int:
     check_table(Path(args.out) / "table.csv")
     overrides = {"policy": args.policy, "model": args.model, "seeds": args.seeds}
     suite = read_suite(args.suite, overrides)  # validated whole before anything runs
-    from mam_bench.experiment.suite import check_suite_controllers
+    from mam_bench.runner import check_suite_controllers  # heavy: after the suite is read
 
     check_suite_controllers(suite)
     startup.imports_done()  # before any worker forks (copy-on-write) and any pair runs

@@ -530,18 +530,3 @@ __all__ = [
     "pairs_of",
     "pair_id",
 ]
-
-
-def check_suite_controllers(suite: Suite) -> None:
-    """Every case's controller builds (options, key variables, replay sources), on the first seed."""
-    from mam_bench.runner import discard, prepare_run
-
-    seed = suite.seed_list()[0]
-    for i, case in enumerate(suite.cases):
-        try:
-            discard(prepare_run(case.pair_spec(seed)).controller)
-        except ConfigError as exc:
-            field = exc.field if exc.field.startswith("controller_options") else f"controller_options.{exc.field}"
-            if exc.field in ("model", "policy"):
-                field = exc.field
-            raise ConfigError(f"cases[{i}].{field}", exc.message) from None
