@@ -27,6 +27,8 @@ LLM_ONLY = (
     "max_retries",
     "deadline",
     "max_cost",
+    "prompt_style",
+    "menu_seed",
 )
 
 

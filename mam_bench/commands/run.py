@@ -68,9 +68,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     llm.add_argument("--max-tokens", type=int, help="answer tokens per call (default 1024; local:gemma3-270m 96)")
     llm.add_argument(
         "--structured",
-        choices=("auto", "json_schema", "json_object", "none"),
-        help="structured output: auto (default) steps down json_schema -> json_object -> text when refused",
+        choices=("auto", "json_schema", "json_object_schema", "json_object", "none"),
+        help="structured output: auto (default) steps down json_schema -> json_object_schema -> json_object "
+        "-> text when refused",
     )
+    llm.add_argument(
+        "--prompt-style",
+        choices=("full", "menu"),
+        help="full: the world's whole prompt; menu: a short one with a numbered menu of the legal actions "
+        "(default: menu for local models, else full)",
+    )
+    llm.add_argument("--menu-seed", type=int, help="seed of the menu's shuffle (default 0)")
     llm.add_argument(
         "--stall-timeout",
         type=float,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -18,7 +18,7 @@ LOCAL_MAX_TOKENS = 96
 #: per-call timeout, a hung endpoint ends a default run in at most about 6 minutes
 DEFAULT_STALL = 300.0
 
-Structured = Literal["auto", "json_schema", "json_object", "none"]
+Structured = Literal["auto", "json_schema", "json_object_schema", "json_object", "none"]
 
 
 class LLMOptions(BaseModel):
@@ -64,8 +64,29 @@ class LLMOptions(BaseModel):
     repair: int = Field(1, ge=0, le=2, description="repair retries quoting the validation error")
     post_chars: int = Field(600, ge=1, description="asked-for post length (the board caps at 4000)")
     message_cap: int = Field(4000, ge=1, description="a one-call message longer than this is rejected")
-    #: auto: json_schema, and on a refusal that names response_format json_object, then plain text
+    #: auto: json_schema, and on a refusal that names response_format json_object with the schema
+    #: (llama-cpp-python's server), then json_object, then plain text
     structured: Structured = "auto"
+    #: full: the world's whole prompt; menu: a short one ending in a numbered menu of the legal
+    #: actions, shuffled per request by menu_seed (None: menu for local models, else full)
+    prompt_style: Literal["full", "menu"] | None = None
+    menu_seed: int = Field(0, ge=0)
+
+    @property
+    def prompt_settings(self) -> dict[str, Any]:
+        """What the world's prompts are built with."""
+        return {
+            "post_chars": self.post_chars,
+            "message_cap": self.message_cap,
+            "style": self.style,
+            "menu_seed": self.menu_seed,
+        }
+
+    @property
+    def style(self) -> Literal["full", "menu"]:
+        if self.prompt_style is not None:
+            return self.prompt_style
+        return "menu" if self.model.startswith("local:") else "full"
 
     @property
     def answer_cap(self) -> int:
