@@ -29,6 +29,10 @@ LLM_ONLY = (
     "max_cost",
     "prompt_style",
     "menu_seed",
+    "agent",
+    "turn_requests",
+    "notebook_chars",
+    "context_tokens",
 )
 
 

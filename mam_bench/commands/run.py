@@ -105,6 +105,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "table); a call that would pass it stops the run with exit 3 (records kept); needs a priced model",
     )
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
+    llm.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="another controller option, e.g. agent=session or context_tokens=3000 (repeatable)",
+    )
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
 
@@ -171,7 +177,13 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
             ) from None
         if not ids:
             raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}")
-    options: dict[str, Any] = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
+    from mam_bench.params import parse_param_pairs
+
+    try:
+        options: dict[str, Any] = parse_param_pairs(args.option)
+    except ConfigError as exc:
+        raise ConfigError("option", exc.message) from None
+    options.update({k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None})
     if args.policy == "llm" and not args.model:
         raise ConfigError(
             "model",

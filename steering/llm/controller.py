@@ -27,6 +27,7 @@ from mam_bench.steering.llm.chat_models import api_key_from_env, build_own_model
 from mam_bench.steering.llm.options import LLMOptions
 from mam_bench.steering.llm.recorder import wire
 from mam_bench.steering.llm.scrubbing import Scrubber
+from mam_bench.steering.llm.session import SessionAgents
 from mam_bench.steering.llm.stack import Stack
 
 RAW_KEEP = 2000  # characters of an answer kept in decisions.jsonl
@@ -56,6 +57,7 @@ class LLMController(Controller):
         #: calls a killed earlier process had sent through this cache and never saw answered
         self.unanswered_before = unanswered_before(self.cache)
         self._answers: dict[tuple[int, int], Decision] = {}
+        self.sessions = SessionAgents(self) if o.agent == "session" else None
 
     # --- the Controller interface -----------------------------------------------------------------
     def attach_records(self, records: Any) -> None:
@@ -111,6 +113,7 @@ class LLMController(Controller):
             "prompts": type(self.prompts).__name__,
             "prompt_style": o.style,
             "menu_seed": o.menu_seed,
+            "agent": o.agent,
         }
 
     async def aclose(self) -> None:
@@ -133,6 +136,8 @@ class LLMController(Controller):
     async def _guarded(self, req: Request, phase: str) -> Any:
         """One agent's turn; whatever goes wrong stays with this agent."""
         try:
+            if self.sessions is not None:
+                return await self.sessions.turn(req, phase)
             if phase == "coordination":
                 return await self._post_one(req)
             return await self._decide_one(req, phase)
@@ -146,14 +151,15 @@ class LLMController(Controller):
 
     async def _post_one(self, req: Request) -> str | None:
         messages = self._messages(req, "coordination")
-        text, error = await self._ask(req, "coordination", messages, 0)
+        text, error = await self._ask(req, "coordination", messages, 0, None)
         if error or text is None:
             return None
         return self.prompts.clean_post(self.scrub(text))
 
     async def _decide_one(self, req: Request, phase: str) -> Decision:
         messages = self._messages(req, phase)
-        text, error = await self._ask(req, phase, messages, 0)
+        schema = self.prompts.answer_schema(phase, req) if self.options.structured != "none" else None
+        text, error = await self._ask(req, phase, messages, 0, schema)
         if error:
             self.totals.policy_errors += 1
             return Decision.policy_error(f"transport: {error}")
@@ -166,7 +172,7 @@ class LLMController(Controller):
                 AIMessage(content=(text or "")[:REPAIR_QUOTE]),
                 HumanMessage(content=self.prompts.repair(parsed.error, phase)),
             ]
-            text, error = await self._ask(req, phase, messages, attempt)
+            text, error = await self._ask(req, phase, messages, attempt, schema)
             if error:
                 break
             parsed = self.prompts.parse(text, req, phase)
@@ -183,10 +189,9 @@ class LLMController(Controller):
 
     # --- one call, through the stack ------------------------------------------------------------
     async def _ask(
-        self, req: Request, phase: str, messages: list[BaseMessage], attempt: int
+        self, req: Request, phase: str, messages: list[BaseMessage], attempt: int, schema: dict[str, Any] | None
     ) -> tuple[str | None, str | None]:
         o = self.options
-        schema = self.prompts.answer_schema(phase, req) if o.structured != "none" else None
         params = {"temperature": o.temperature, "top_p": o.top_p, "max_tokens": o.answer_cap}
         key = cache_key(o.model, {**params, "schema": schema, "structured": o.structured}, wire(messages))
         call = Call(messages, schema, key, req.round, phase, req.actor_id, attempt, request=req)

@@ -71,6 +71,21 @@ class LLMOptions(BaseModel):
     #: actions, shuffled per request by menu_seed (None: menu for local models, else full)
     prompt_style: Literal["full", "menu"] | None = None
     menu_seed: int = Field(0, ge=0)
+    #: stateless: a fresh prompt each call; session: one conversation per agent over the run,
+    #: with a private notebook and tool turns (session.py)
+    agent: Literal["stateless", "session"] = "stateless"
+    turn_requests: int = Field(4, ge=1, le=16, description="answers (tool calls) per session turn")
+    notebook_chars: int = Field(2000, ge=100, le=20000)
+    context_tokens: int | None = Field(
+        None, ge=500, description="a session past this many tokens (4 characters each) is compacted"
+    )
+
+    @property
+    def session_tokens(self) -> int:
+        """The compaction budget: the option, else 3000 for local models (8192-token context), else 24000."""
+        if self.context_tokens is not None:
+            return self.context_tokens
+        return 3000 if self.model.startswith("local:") else 24000
 
     @property
     def prompt_settings(self) -> dict[str, Any]:
