@@ -20,9 +20,7 @@ def turn_of(body: dict[str, Any]) -> tuple[str, int, bool]:
     """(phase, round) of the turn this request belongs to, and whether it opens the turn."""
     msgs = body["messages"]
     texts = [m["content"] for m in msgs if m["role"] == "user"]
-    phase, rnd = next(
-        ((m.group(1), int(m.group(2))) for t in reversed(texts) if (m := TURN.search(t))), ("summary", 0)
-    )
+    phase, rnd = next(((m.group(1), int(m.group(2))) for t in reversed(texts) if (m := TURN.search(t))), ("summary", 0))
     return phase, rnd, msgs[-1]["role"] == "user" and bool(TURN.search(msgs[-1]["content"]))
 
 
@@ -41,7 +39,9 @@ def session_reply(body: dict[str, Any]) -> str:
     return json.dumps({"tool": "act", "action": {"stay": True}})
 
 
-def test_a_session_agent_reads_its_first_round_note_in_the_fifth_and_replay_needs_no_model(tmp_path: Path, api_key: str):
+def test_a_session_agent_reads_its_first_note_in_the_fifth_round_and_replay_needs_no_model(
+    tmp_path: Path, api_key: str
+):
     with OpenAIServer(reply=session_reply) as srv:
         run_llm(tmp_path / "run", srv.base_url, rounds=5, influence=2, agent="session", context_tokens=1500)
     fifth = [b for b in srv.bodies if turn_of(b)[:2] == ("Decision", 4)]
