@@ -87,6 +87,14 @@ class ActionMenu(Protocol):
 
 
 @runtime_checkable
+class ActingNow(Protocol):
+    """The world says whether an influence agent can act this round (a jailed citizen cannot), a
+    classmethod; one that cannot only communicates, and its action is the world's null action."""
+
+    def can_act(self, observation: Any) -> bool: ...
+
+
+@runtime_checkable
 class DeclaredActions(Protocol):
     """The world reads the action an actor's own board post declares for itself (the pilot's
     'ID -> r,c'); the runner counts posts whose declared action is not the one taken."""

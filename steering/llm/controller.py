@@ -16,6 +16,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
 
+from mam_bench.capabilities import ActingNow
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import BackendFailed, config_error_from
 from mam_bench.prompts import prompts_for
@@ -136,6 +137,11 @@ class LLMController(Controller):
     async def _guarded(self, req: Request, phase: str) -> Any:
         """One agent's turn; whatever goes wrong stays with this agent."""
         try:
+            if phase != "coordination" and isinstance(self.world_cls, ActingNow):
+                if not self.world_cls.can_act(req.observation):  # communication only (a session notes)
+                    if self.sessions is not None:
+                        await self.sessions.turn(req, "idle")
+                    return Decision(action=self.world_cls.null_action())
             if self.sessions is not None:
                 return await self.sessions.turn(req, phase)
             if phase == "coordination":

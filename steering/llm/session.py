@@ -24,6 +24,8 @@ NOTE_CHARS = 300  # characters of one notebook line
 WINDOW = 8  # messages a window keeps after the system message
 SUMMARY_CHARS = 800
 RESULT_KEEP = 300  # characters of a tool's result kept in a row
+#: the tool that ends a turn of each kind
+ENDS = {"coordination": "post", "decision": "act", "one_call": "act", "idle": "done"}
 
 RULES = """
 You keep this conversation over the whole run. Each answer is one tool call, a JSON object whose "tool" is:
@@ -62,7 +64,8 @@ class SessionAgents:
         self.sessions: dict[int, Session] = {}
 
     async def turn(self, req: Request, phase: str) -> Any:
-        """A coordination turn's post (or None), else the turn's Decision."""
+        """A coordination turn's post (or None), else the turn's Decision; an `idle` turn (the world
+        says the agent cannot act) only reads and notes, and returns None."""
         ctl, o = self.ctl, self.ctl.options
         s = self.sessions.get(req.actor_id)
         if s is None:
@@ -72,18 +75,19 @@ class SessionAgents:
         start = len(s.messages)
         s.messages.append(HumanMessage(content=self._turn_text(s, req, phase)))
         tools: list[dict[str, Any]] = []
-        outcome: Any = None if phase == "coordination" else Decision.policy_error("the turn ended without an action")
+        acts = phase not in ("coordination", "idle")
+        outcome: Any = Decision.policy_error("the turn ended without an action") if acts else None
         for i in range(o.turn_requests):
             schema = self._schema(req, phase, final=i == o.turn_requests - 1)
             text, error = await ctl._ask(req, phase, list(s.messages), i, schema)
             if error:
-                outcome = outcome if phase == "coordination" else Decision.policy_error(f"transport: {error}")
+                outcome = Decision.policy_error(f"transport: {error}") if acts else None
                 break
             s.messages.append(AIMessage(content=text))
             result, ended = self._use(s, req, phase, text)
             tools.append({"answer": ctl.scrub(text)[:RESULT_KEEP], "result": ctl.scrub(str(result))[:RESULT_KEEP]})
             if ended is not None:
-                outcome = ended
+                outcome = ended if acts or phase == "coordination" else None
                 break
             s.messages.append(HumanMessage(content=str(result)))
         if isinstance(outcome, Decision) and outcome.error:
@@ -100,9 +104,11 @@ class SessionAgents:
             return self.ctl.prompts.board_text(req), None
         if name == "note" and isinstance(obj.get("text"), str):
             return s.note(self.ctl.scrub(obj["text"])), None
+        if name == "done" and phase == "idle":
+            return "done", True
         if name == "post" and phase == "coordination":
             return "posted", self.ctl.prompts.clean_post(self.ctl.scrub(str(obj.get("text") or "")))
-        if name == "act" and phase != "coordination":
+        if name == "act" and phase in ("decision", "one_call"):
             payload = {k: v for k, v in obj.items() if k != "tool"}
             inner = payload.get("action")
             parsed = self.ctl.prompts.parse(json.dumps(inner if isinstance(inner, dict) else payload), req, phase)
@@ -112,7 +118,7 @@ class SessionAgents:
             message = parsed.message or (payload.get("message") if isinstance(payload.get("message"), str) else None)
             message = self.ctl.scrub(message)[: self.ctl.options.message_cap] if message else None
             return "accepted", Decision(action=parsed.action, message=message, raw=self.ctl.scrub(text)[:2000])
-        ends = "post" if phase == "coordination" else "act"
+        ends = ENDS.get(phase, "act")
         return (
             f'error: not a tool call of this turn; answer one JSON object, "tool" one of read_board, note, {ends}',
             None,
@@ -122,7 +128,9 @@ class SessionAgents:
         ctl = self.ctl
         if ctl.options.structured == "none":
             return None
-        if phase == "coordination":
+        if phase == "idle":
+            end = tool("done")
+        elif phase == "coordination":
             end = tool("post", text={"type": "string", "maxLength": ctl.options.post_chars})
         else:
             answer = ctl.prompts.answer_schema(phase, req)
@@ -139,7 +147,13 @@ class SessionAgents:
 
     def _turn_text(self, s: Session, req: Request, phase: str) -> str:
         notebook = "\n".join(f"- {line}" for line in s.notebook) or "(empty)"
-        return f"{self.ctl.prompts.user(req, phase)}\nYour notebook:\n{notebook}"
+        p = self.ctl.prompts
+        if phase == "idle":
+            return (
+                f"{p.observation_text(req)}\nboard:\n{p.board_text(req)}\nYou cannot act in round {req.round}: "
+                f'read the board or write in your notebook, then answer {{"tool": "done"}}.\nYour notebook:\n{notebook}'
+            )
+        return f"{p.user(req, phase)}\nYour notebook:\n{notebook}"
 
     # --- compaction --------------------------------------------------------------------------------
     async def _compact(self, s: Session, req: Request, phase: str) -> None:

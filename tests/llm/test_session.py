@@ -65,3 +65,36 @@ def test_a_session_agent_reads_its_first_note_in_the_fifth_round_and_replay_need
     played = json.loads((tmp_path / "replay" / "result.json").read_text())["treatment"]
     original = json.loads((tmp_path / "run" / "result.json").read_text())["treatment"]
     assert played["final"] == original["final"] and played["rounds"] == original["rounds"] == 5
+
+
+def test_an_agent_the_world_says_cannot_act_only_communicates(tmp_path: Path) -> None:
+    """A jailed citizen: no action is asked for; a session agent gets a turn to read and note."""
+    import asyncio
+    import dataclasses
+
+    from langchain_core.language_models import FakeListChatModel
+
+    from mam_bench.controller import Request
+    from mam_bench.records import RunRecords
+    from mam_bench.registry import get_world
+    from mam_bench.steering.llm import LLMController
+
+    world_cls = get_world("civil_violence")
+    world = world_cls(seed=0)
+    aid = world.actor_ids()[0]
+    free = world.observe(aid)
+    jailed = dataclasses.replace(free, extra={**free.extra, "jailed_rounds": 4})
+    answers = ['{"tool": "note", "text": "jailed; wait"}', '{"tool": "done"}', '{"tool": "act", "action": {}}']
+    model = FakeListChatModel(responses=answers)
+    ctl = LLMController(world_cls, "incite", chat_model=model, model="fake:list", agent="session")
+    records = RunRecords(tmp_path)
+    ctl.attach_records(records)
+    req = Request("civil_violence", aid, 0, "incite", jailed, (), "decision")
+    decision = asyncio.run(ctl.decide([req]))[0]
+    records.close()
+    assert decision.action == world_cls.null_action() and decision.error is None
+    rows = read_jsonl(tmp_path / "sessions.jsonl")
+    assert [(r["phase"], [t["result"] for t in r["tools"]]) for r in rows] == [
+        ("idle", ["noted (1 lines in your notebook)", "done"])
+    ]
+    assert world_cls.can_act(free) and not world_cls.can_act(jailed)
