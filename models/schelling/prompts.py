@@ -98,7 +98,20 @@ class SchellingPrompts(WorldPrompts):
         ]
         occupied = [g for g in near if g >= 0]
         what = f"stay at {r},{c}" if action.get("stay") else f"move to {r},{c}"
-        return f"{what} ({sum(g == mine for g in occupied)} of {len(occupied)} neighbours in your group)"
+        return f"{what} ({sum(g == mine for g in occupied)}/{len(occupied)} same group)"
+
+    def user(self, req: Request, phase: str) -> str:
+        """Under the menu style, a short prompt: the agent's own line, the board, its history and the
+        menu (whose lines say what each cell offers) instead of the whole grid."""
+        if phase == "coordination" or not self.menu(req):
+            return super().user(req, phase)
+        obs = req.observation
+        head = (
+            f"round {req.round} | you {req.actor_id} group {obs.group} at {obs.row},{obs.col} | oeh {obs.oeh:.4f}"
+            f" | dissatisfied A {obs.dissatisfied[0]} B {obs.dissatisfied[1]}"
+        )
+        board = f"board:\n{self.board_text(req)}"
+        return "\n".join([head, board, f"your history: {self.history_text(req)}", self.menu_text(req, phase)])
 
     def parse(self, text: str, req: Request, phase: str) -> Parsed:
         parsed = super().parse(text, req, phase)
