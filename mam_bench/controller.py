@@ -16,8 +16,6 @@ from mam_bench.protocol import Decision, Request
 if TYPE_CHECKING:
     from mam_bench.records import RunRecords
 
-__all__ = ["Controller", "Decision", "Request"]
-
 
 class Controller(ABC):
     """Decides for influence agents. Subclasses override `decide` and, optionally, `post`."""

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 from mam_bench.answers import MAX_ANSWER_CHARS, first_json, unwrap_action
 from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import ActionMenu, AnswerReading, LegalActions
-from mam_bench.controller import Request
+from mam_bench.protocol import Request
 
 #: how a request is put: the world's full prompt, or a short one ending in a numbered menu of
 #: the legal actions (small models)
@@ -161,7 +161,7 @@ class WorldPrompts:
     # --- prompts ------------------------------------------------------------------------------
     def system(self, req: Request) -> str:
         summary = getattr(self.world_cls, "summary", "") or self.world_cls.__name__
-        direction = self.world_cls.objectives.get(self.objective, 0)
+        direction = self.world_cls.scoring.objectives.get(self.objective, 0)
         metric = self.world_cls.metric_for(self.objective)
         goal = "raise" if direction > 0 else "lower"
         return (

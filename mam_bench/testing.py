@@ -14,9 +14,10 @@ from pydantic import ValidationError
 
 from mam_bench.audit import audit_counts
 from mam_bench.capabilities import RandomActions
+from mam_bench.protocol import OK_OUTCOMES
 from mam_bench.runner import PairSpec, prepare, round_row, run_async, run_treatment, step_reference
 from mam_bench.streams import record_draws
-from mam_bench.world import OK_OUTCOMES, REQUIRED, SteerableWorld, TextRoundTrip
+from mam_bench.world import REQUIRED, SteerableWorld, TextRoundTrip
 
 
 class WorldCheckError(AssertionError):
@@ -32,7 +33,7 @@ def _strip(row: dict[str, Any]) -> dict[str, Any]:
 def _prep(world_cls: Any, seed: int, rounds: int, influence: int, params: dict[str, Any]) -> Any:
     spec = PairSpec.build(world=world_cls.name, seed=seed, params=params, influence=influence)
     prep = prepare(spec, world_cls=world_cls)
-    prep.rounds = min(rounds, prep.rounds)  # never past the world's own horizon
+    prep.horizon = min(rounds, prep.horizon)  # never past the world's own horizon
     return prep
 
 
@@ -113,7 +114,7 @@ def isolation(prep: Any) -> list[str]:
 
 
 def _decision(action: dict[str, Any]) -> Any:
-    from mam_bench.controller import Decision
+    from mam_bench.protocol import Decision
 
     return Decision(action=dict(action))
 
@@ -202,13 +203,13 @@ def check_world(
         prep = _prep(world_cls, seed, rounds, influence, dict(params or {}))
         for found in (
             contract(world_cls, prep),
-            null_steering(prep, prep.rounds),
+            null_steering(prep, prep.horizon),
             audit_identity(prep, "rule"),
             audit_identity(prep, "random") if isinstance(world_cls, RandomActions) else [],
             isolation(prep),
             actions(prep),
             observation_text(prep),
-            records_redraw(prep, prep.rounds),
+            records_redraw(prep, prep.horizon),
         ):
             failures += [f"seed {seed}: {f}" for f in found]
             checked += 1

@@ -17,9 +17,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import ValidationError
 
 from mam_bench.capabilities import ActingNow
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.errors import BackendFailed, config_error_from
 from mam_bench.prompts import prompts_for
+from mam_bench.protocol import Decision, Request
 from mam_bench.response_cache import ResponseCache, cache_key
 from mam_bench.secrets import secrets_in_env
 from mam_bench.steering.llm.caching import unanswered_before
@@ -61,6 +62,14 @@ class LLMController(Controller):
         self.sessions = SessionAgents(self) if o.agent == "session" else None
 
     # --- the Controller interface -----------------------------------------------------------------
+    def open_cache(self, path: Any) -> None:
+        """Answer from the cache at `path` from now on (the runner opens the run folder's cache
+        once the folder is the run's; the controller was built before anything was written)."""
+        self.cache.close()
+        self.cache = ResponseCache(path)
+        self.stack.use_cache(self.cache)
+        self.unanswered_before = unanswered_before(self.cache)
+
     def attach_records(self, records: Any) -> None:
         """The run's RunRecords: each call becomes a row of llm_calls.jsonl."""
         self.recorder.records = records

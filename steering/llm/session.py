@@ -16,8 +16,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from mam_bench.answers import first_json
-from mam_bench.controller import Decision, Request
 from mam_bench.prompts import json_object
+from mam_bench.protocol import Decision, Request
 from mam_bench.steering.llm.recorder import wire
 
 NOTE_CHARS = 300  # characters of one notebook line

@@ -57,14 +57,19 @@ class Stack:
             Liveness(),
         )
         inner = Scrubbed(Retrying(ChatModelCaller(chat_model), policy, random.Random()), scrub)
+        self.pending = Pending(inner, cache)
         self.guard = CostGuard(
-            Pending(inner, cache), prices, o.model, o.max_cost, o.answer_cap, lambda: self.recorder.totals.cost
+            self.pending, prices, o.model, o.max_cost, o.answer_cap, lambda: self.recorder.totals.cost
         )
         auto = o.structured == "auto"
         self.fallback = StructuredFallback(
             Bounded(self.guard, o.max_concurrency), "json_schema" if auto else o.structured, not auto
         )
-        self.recorder = Recorder(Cached(FirstCallGate(self.fallback), cache, o.model), o.model, prices, scrub, annotate)
+        self.cached = Cached(FirstCallGate(self.fallback), cache, o.model)
+        self.recorder = Recorder(self.cached, o.model, prices, scrub, annotate)
+
+    def use_cache(self, cache: ResponseCache) -> None:
+        self.cached.cache = self.pending.cache = cache
 
     async def ask(self, call: Call) -> Reply:
         return await self.recorder.ask(call)

@@ -1,4 +1,4 @@
-"""Isolation by construction: swapping seats never moves an ordinary agent's draws.
+"""Isolation by construction: swapping agents never moves an ordinary agent's draws.
 
 Every ordinary agent draws its order key and a fixed number of choice uniforms from its own
 addressed streams at each turn, whatever state it is in, so its round-0 draws are the same in the
@@ -9,10 +9,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mam_bench.controller import Decision
 from mam_bench.models.crafting import exploration
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks, task_names
+from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, run_pair
 from mam_bench.streams import record_draws
 
@@ -21,23 +21,23 @@ from mam_bench.streams import record_draws
 @given(task=st.sampled_from(task_names()), seed=st.integers(0, 10_000), data=st.data())
 def test_ordinary_round0_draws_identical_under_random_influence(task, seed, data):
     n = len(all_tasks()[task].agents)
-    seats = data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n - 1))
+    agents = data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n - 1))
     policy_seed = data.draw(st.integers(0, 2**31))
     ref = CraftingWorld(task=task, seed=seed)
-    tre = CraftingWorld(task=task, seed=seed, influence_ids=tuple(sorted(seats)))
+    tre = CraftingWorld(task=task, seed=seed, influence_ids=tuple(sorted(agents)))
     rng = np.random.default_rng(policy_seed)
-    decisions = {aid: Decision(action=CraftingWorld.random_action(tre.observe(aid), rng)) for aid in seats}
+    decisions = {aid: Decision(action=CraftingWorld.random_action(tre.observe(aid), rng)) for aid in agents}
     with record_draws() as ref_log:
         ref.play_round({})
     with record_draws() as tre_log:
         tre.play_round(decisions)  # a random, never-deferring controller
     for aid in range(n):
-        if aid not in seats:
-            assert ref_log.of(aid, 0) == tre_log.of(aid, 0), (task, seed, seats, aid)
+        if aid not in agents:
+            assert ref_log.of(aid, 0) == tre_log.of(aid, 0), (task, seed, agents, aid)
             assert ref_log.of(aid, 0)  # it did draw: the test can fail
 
 
-def test_rule_lift_is_exactly_zero_on_every_task_with_random_seats():
+def test_rule_lift_is_exactly_zero_on_every_task_with_random_agents():
     rng = np.random.default_rng(13)
     for task in task_names():
         n = len(all_tasks()[task].agents)
@@ -48,7 +48,7 @@ def test_rule_lift_is_exactly_zero_on_every_task_with_random_seats():
                 world="crafting",
                 seed=int(rng.integers(0, 100)),
                 params={"task": task},
-                policy="rule",
+                controller="rule",
                 influence_ids=ids,
             )
         )
@@ -71,7 +71,7 @@ def test_rule_action_is_what_the_rule_does_for_the_first_mover():
 def test_mimic_plays_the_rule_through_the_influence_path():
     res = run_pair(
         PairSpec.build(
-            world="crafting", seed=3, params={"task": "forge_vanguard"}, policy="mimic", influence_ids=(3, 4)
+            world="crafting", seed=3, params={"task": "forge_vanguard"}, controller="mimic", influence_ids=(3, 4)
         )
     )
     audit = res["treatment"]["audit"]

@@ -3,16 +3,16 @@
 import json
 import statistics
 
-from mam_bench.controller import Decision
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.params import STATIC_WORLD
+from mam_bench.protocol import Decision
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 
 PLAN = {"strategy": "shared_plan", **STATIC_WORLD}  # the heuristics' home ground: the shared plan
 
 
-def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
+def test_shortage_two_agents_forge_vanguard_positive_mean_lift():
     lifts = []
     for seed in range(20, 40):
         res = run_pair(
@@ -20,7 +20,7 @@ def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
                 world="crafting",
                 seed=seed,
                 params={**PLAN, "task": "forge_vanguard"},
-                policy="heuristic",
+                controller="heuristic",
                 objective="shortage",
             )
         )
@@ -36,7 +36,7 @@ def test_accelerate_runs_and_keeps_the_audit_identity():
             world="crafting",
             seed=1,
             params={**PLAN, "task": "grand_armory"},
-            policy="heuristic",
+            controller="heuristic",
             objective="accelerate",
             influence=4,
         )
@@ -47,7 +47,11 @@ def test_accelerate_runs_and_keeps_the_audit_identity():
 
 def test_cli_equivalent_run_writes_a_complete_directory(tmp_path):
     spec = PairSpec.build(
-        world="crafting", seed=0, params={**PLAN, "task": "forge_vanguard"}, policy="heuristic", objective="shortage"
+        world="crafting",
+        seed=0,
+        params={**PLAN, "task": "forge_vanguard"},
+        controller="heuristic",
+        objective="shortage",
     )
     res = run_pair(spec, out=tmp_path)
     for name in ("spec.json", "result.json", "reference.jsonl", "treatment.jsonl", "board.jsonl", "decisions.jsonl"):
@@ -77,13 +81,13 @@ def test_an_action_illegal_by_its_turn_is_a_logged_failure():
     assert [a["tool"] for a in w.log if a["round"] == 1 and a["agent"] in (0, 1)] == ["invalid", "sleep"]
 
 
-def test_accelerate_with_the_smelter_seat_finishes_earlier():
+def test_accelerate_with_the_smelter_agent_finishes_earlier():
     res = run_pair(
         PairSpec.build(
             world="crafting",
             seed=21,
             params={**PLAN, "task": "forge_vanguard", "rounds": 18},
-            policy="heuristic",
+            controller="heuristic",
             objective="accelerate",
             influence_ids=(3,),
         )

@@ -86,7 +86,7 @@ def test_the_loose_schema_would_let_the_same_model_play_illegal_moves():
 
 
 def _request(world: Any, actor: int) -> Any:
-    from mam_bench.controller import Request
+    from mam_bench.protocol import Request
 
     return Request(world=world.name, actor_id=actor, round=1, objective="integrate", observation=world.observe(actor))
 

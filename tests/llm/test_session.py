@@ -74,7 +74,7 @@ def test_an_agent_the_world_says_cannot_act_only_communicates(tmp_path: Path) ->
 
     from langchain_core.language_models import FakeListChatModel
 
-    from mam_bench.controller import Request
+    from mam_bench.protocol import Request
     from mam_bench.records import RunRecords
     from mam_bench.registry import get_world
     from mam_bench.steering.llm import LLMController
