@@ -46,7 +46,9 @@ CASES = {
 
 def run_grammar(tmp_path: Path, world: str, style: str, one_call: bool) -> tuple[list[dict], list[dict]]:
     params, objective = CASES[world]
-    spec = PairSpec.build(world=world, seed=3, policy="llm", influence=4, rounds=3, params=params, objective=objective)
+    spec = PairSpec.build(
+        world=world, seed=3, controller="llm", influence=4, rounds=3, params=params, objective=objective
+    )
     ctl = LLMController(
         get_world(world),
         objective,
