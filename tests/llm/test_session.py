@@ -60,6 +60,7 @@ def test_a_session_agent_reads_its_first_note_in_the_fifth_round_and_replay_need
     assert acts and all("noted (1 lines" in b["messages"][-1]["content"] for b in acts)
 
     spec = json.loads((tmp_path / "run" / "spec.json").read_text())
+    spec.pop("record_version", None)
     replay = PairSpec.build(**{**spec, "controller": "replay", "controller_options": {"replay": str(tmp_path / "run")}})
     run_pair(replay, tmp_path / "replay")
     played = json.loads((tmp_path / "replay" / "result.json").read_text())["treatment"]
