@@ -66,7 +66,7 @@ class SchellingPrompts(WorldPrompts):
 
     def instruction(self, req: Request, phase: str) -> str:
         me = req.actor_id
-        declare = f"declare your plan as '{me} -> r,c' or '{me} -> hold'"
+        declare = f"declare your plan as '{me} -> ' and the row,col of your target cell, or '{me} -> hold'"
         if phase == "coordination":
             return (
                 f"Coordination phase, round {req.round}: write one short post (at most {self.post_chars} "

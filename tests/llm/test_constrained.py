@@ -123,7 +123,7 @@ def test_no_instruction_holds_a_placeholder_to_copy(world):
         prompts = prompts_for(world_cls, objective, style=style)
         for phase in ("coordination", "decision", "one_call"):
             text = prompts.system(req) + prompts.user(req, phase)
-            assert "<post" not in text and '"<' not in text
+            assert "<post" not in text and '"<' not in text and "-> r,c'" not in text
 
 
 def test_the_menu_is_shuffled_per_request_and_the_same_on_every_asking():
