@@ -24,6 +24,7 @@ RECORD_FILES = (
     "board.jsonl",
     "decisions.jsonl",
     "llm_calls.jsonl",
+    "sessions.jsonl",
 )
 
 
