@@ -627,6 +627,9 @@ def newest_cases(add) -> None:
         ("--timeout", "0"),
         ("--top-p", "2"),
         ("--price-table", "notes.txt"),
+        ("--menu-seed", "-1"),
+        ("--option", "x"),
+        ("--prompt-style", "nope"),
         ("--api-key-env", "fuzz-pasted-key-123456x"),
     ):
         add(Case(f"run llm {flag} {value}", [*llm, flag, value]))
