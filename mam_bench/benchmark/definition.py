@@ -22,6 +22,16 @@ BASELINES = ("stay", "mimic")
 DEFAULT_FILE = Path("suites") / "benchmark.yaml"
 
 
+class Dose(BaseModel):
+    """A scenario's own horizon and influence count on one tier, where the tier's are not enough
+    (the smallest at which the scenario can be steered at all, from its steerability profile)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rounds: int | None = Field(None, ge=1)
+    influence: int | None = Field(None, ge=1)
+
+
 class Scenario(BaseModel):
     """One world, objective and setting; its own horizon and influence set are the full tier's."""
 
@@ -37,6 +47,8 @@ class Scenario(BaseModel):
     #: the strategy that scores 1: the world's heuristic, or a named upper bound (a controller)
     reference: str = "heuristic"
     reference_options: dict[str, Any] = Field(default_factory=dict)
+    #: tier name -> this scenario's own horizon and dose there, instead of the tier's
+    doses: dict[str, Dose] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _one_influence(self) -> Scenario:
@@ -79,6 +91,13 @@ class Benchmark(BaseModel):
         if name not in self.tiers:
             raise ConfigError("tier", f"unknown tier {name!r} (known: {', '.join(self.tiers)})")
         return self.tiers[name]
+
+    def tier_for(self, name: str, scenario: Scenario) -> Tier:
+        """The tier as one scenario plays it: its own dose on that tier, where it names one."""
+        tier, dose = self.tier(name), scenario.doses.get(name)
+        if dose is None:
+            return tier
+        return tier.model_copy(update=dose.model_dump(exclude_none=True))
 
     def worlds(self) -> list[str]:
         return list(dict.fromkeys(s.world for s in self.scenarios))
@@ -184,7 +203,6 @@ def build_suite(bench: Benchmark, entry: Entry, replays: dict[tuple[str, str, in
     """The entry as a suite: per scenario the controller's case (once per model for an LLM; once
     per recorded pair for a replay), the reference strategy's case unless it is the same, and
     `stay` and `mimic` as the suite's baselines (each content once: the suite dedups them)."""
-    tier = bench.tier(entry.tier)
     cases: list[Case] = []
     keys: set[str] = set()
 
@@ -194,6 +212,7 @@ def build_suite(bench: Benchmark, entry: Entry, replays: dict[tuple[str, str, in
             cases.append(case)
 
     for s in bench.scenarios:
+        tier = bench.tier_for(entry.tier, s)
         if entry.policy == "replay":
             for (name, model, seed), source in sorted((replays or {}).items()):
                 if name == s.name:
@@ -221,7 +240,6 @@ def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[s
     """case_key (the table's 16 characters) -> what it is for the score: scenario, role
     (entry | reference | stay | mimic), controller and model. One key may hold two roles (the
     heuristic under test is its own reference; `stay` under test is its own baseline)."""
-    tier = bench.tier(entry.tier)
     by_scenario = {s.name: s for s in bench.scenarios}
     out: dict[str, list[dict[str, Any]]] = {}
 
@@ -234,7 +252,7 @@ def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[s
     for case in suite.cases:
         name, _, rest = (case.name or "").partition("/")
         s = by_scenario[name]
-        reference = reference_case(bench, s, tier)
+        reference = reference_case(bench, s, bench.tier_for(entry.tier, s))
         if case.content_key() == reference.content_key():
             put(case, name, "reference", s.reference, "")
         if rest != "reference":
@@ -250,5 +268,10 @@ def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[s
 
 
 def definition_hash(bench: Benchmark) -> str:
-    """Names the benchmark's content: two folders compare only if they played the same one."""
-    return hashlib.sha256(json.dumps(bench.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()[:12]
+    """Names the benchmark's content: two folders compare only if they played the same one. A
+    scenario without doses of its own hashes as before doses existed (v1 keeps its hash)."""
+    data = bench.model_dump(mode="json")
+    for s in data["scenarios"]:
+        if not s["doses"]:
+            del s["doses"]
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
