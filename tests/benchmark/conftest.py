@@ -34,3 +34,13 @@ def tiny(tmp_path: Path) -> Path:
     path = tmp_path / "tiny.yaml"
     path.write_text(yaml.safe_dump(TINY), encoding="utf-8")
     return path
+
+
+@pytest.fixture
+def tiny_v2(tmp_path: Path) -> Path:
+    """The reduced benchmark scored by v2, on 3 seeds (the heuristic stands in as its reference)."""
+    data = {**TINY, "name": "mam-bench-tiny-v2", "score": "v2"}
+    data["tiers"] = {**TINY["tiers"], "quick": {**TINY["tiers"]["quick"], "seeds": "0-2"}}
+    path = tmp_path / "tiny-v2.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path

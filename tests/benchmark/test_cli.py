@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from tests.support.cli import cli_in_process
 
@@ -174,3 +175,36 @@ def test_an_empty_out_is_refused_before_anything_is_written(tmp_path: Path, caps
     code, err = cli_in_process(capsys, "benchmark", "--policy", "heuristic", "--out", "")
     assert (code, err) == (2, "error: out: must not be empty")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_v2_benchmark_plays_its_placebos_and_reference_in_its_own_folder(
+    tmp_path: Path, tiny_v2: Path, capsys
+) -> None:
+    """rule joins stay and mimic; the reference (here the heuristic, standing in for the oracle) is
+    played in the same folder on the same seeds; the heuristic under test is its own reference."""
+    from mam_bench.benchmark.headroom import Headroom
+    from mam_bench.benchmark.leaderboard import build_board
+    from mam_bench.cli import main
+
+    out = tmp_path / "h"
+    argv = ["benchmark", "--policy", "heuristic", "--definition", str(tiny_v2), "--out", str(out), "--jobs", "1"]
+    assert cli_in_process(capsys, *argv)[0] == 0
+    manifest = json.loads((out / "benchmark.json").read_text())
+    assert manifest["score"] == "v2" and manifest["seeds"] == [0, 1, 2]
+    table = pd.read_csv(out / "table.csv")
+    for world in WORLDS:
+        played = table[table["world"] == world].groupby("controller")["seed"].apply(sorted).to_dict()
+        assert played == {c: [0, 1, 2] for c in ("heuristic", "mimic", "rule", "stay")}, (world, played)
+    assert (table[table["controller"] == "rule"]["lift"] == 0).all()  # null steering, by construction
+    board = build_board([out])
+    (row,) = board.rows
+    for name, info in board.scenarios.items():
+        (head,) = info.heads
+        assert isinstance(head, Headroom)
+        oracle = head.base + head.gaps
+        assert [row.lifts[name][s] for s in (0, 1, 2)] == pytest.approx(list(oracle), abs=1e-12)
+        assert name not in row.scores or row.scores[name].value == 1.0
+    capsys.readouterr()
+    assert main(["report", str(out), "--leaderboard"]) == 0
+    text = capsys.readouterr().out
+    assert "### Per scenario" in text and "best placebo" in text and "Score (v2)" in text
