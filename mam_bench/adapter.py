@@ -368,6 +368,13 @@ class MesaWorld(SteerableWorld):
         self.status = self.rest_status()
         return [self._entries[aid] for aid in self.influence_ids]
 
+    def forked(self, original: SteerableWorld) -> None:
+        """The copied agents' steps still route through the original world: route them here."""
+        super().forked(original)
+        for agent in self.model.agents:
+            vars(agent).pop(self.step_method, None)
+        self._wrap_agents()
+
     def _wrap_agents(self) -> None:
         """Route each agent's step through the adapter (an instance attribute; its class is untouched)."""
         for agent in list(self.model.agents):

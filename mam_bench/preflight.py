@@ -29,6 +29,9 @@ LLM_ONLY = (
     "max_cost",
 )
 
+#: options only the oracle reads (the CLI's planner flags)
+ORACLE_ONLY = ("candidates", "lookahead", "rollouts", "budget", "sweeps", "plan_seed")
+
 
 @runtime_checkable
 class SourceChecked(Protocol):
@@ -37,8 +40,9 @@ class SourceChecked(Protocol):
     def verify_source(self, spec: Any, prep: Any) -> None: ...
 
 
-def check_controller(spec: Any, prep: Any) -> None:
-    """Raise ConfigError if this spec's controller could not be built; builds it without a cache."""
+def check_controller(spec: Any, prep: Any) -> str | None:
+    """Raise ConfigError if this spec's controller could not be built; builds it without a cache.
+    Returns the controller's options line (printed at the start of a run), if it has one."""
     from mam_bench.registry import make_controller
     from mam_bench.runner import run_async
 
@@ -47,6 +51,10 @@ def check_controller(spec: Any, prep: Any) -> None:
         stray = [k for k in LLM_ONLY if k in options]
         if stray:
             raise ConfigError(stray[0], f"only --policy llm takes it (policy is {spec.policy})")
+    if spec.policy != "oracle":
+        stray = [k for k in ORACLE_ONLY if k in options]
+        if stray:
+            raise ConfigError(stray[0], f"only --policy oracle takes it (policy is {spec.policy})")
     if spec.policy != "replay" and "replay" in options:
         raise ConfigError("replay", f"only --policy replay takes it (policy is {spec.policy})")
     if spec.policy == "llm":
@@ -59,6 +67,7 @@ def check_controller(spec: Any, prep: Any) -> None:
     if isinstance(controller, SourceChecked):
         controller.verify_source(spec, prep)
     run_async(controller.aclose())
+    return controller.options_line()
 
 
 def check_suite_controllers(suite: Any) -> None:

@@ -230,6 +230,8 @@ class Treatment:
         if self.finished:
             return []
         ids, world, r = self.prep.influence_ids, self.world, self.round
+        if self.controller.privileged:  # a named upper bound plans on forks of the live world
+            await self.controller.plan_round(world, self.prep.rounds)
         posts: dict[int, str] = {}
         if self.controller.posts and ids and self.board.enabled:  # no board, no coordination phase
             texts = await self.controller.post(self._requests("coordination"))

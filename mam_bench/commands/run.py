@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from mam_bench import startup
 from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
-from mam_bench.preflight import LLM_ONLY, check_controller
+from mam_bench.preflight import LLM_ONLY, ORACLE_ONLY, check_controller
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_experiment, holds_run, move_aside, refuse_other_kind
 from mam_bench.status import Validity
@@ -21,8 +21,8 @@ from mam_bench.status import Validity
 if TYPE_CHECKING:  # the runner brings Mesa, numpy and pydantic; `run --help` must not wait for them
     from mam_bench.runner import PairSpec
 
-#: LLM and replay flags passed through to the controller when given (one list: preflight's)
-CONTROLLER_FLAGS = (*LLM_ONLY, "replay")
+#: LLM, replay and planner flags passed through to the controller when given (one list: preflight's)
+CONTROLLER_FLAGS = (*LLM_ONLY, "replay", *ORACLE_ONLY)
 #: rule-based treatments every run plays against the same reference: a lift is never shown alone
 BASELINES = ("stay", "mimic")
 
@@ -97,6 +97,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "table); a call that would pass it stops the run with exit 3 (records kept); needs a priced model",
     )
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
+    plan = p.add_argument_group("planner (--policy oracle, a named upper bound that plans on forks of the treatment)")
+    plan.add_argument("--candidates", type=int, help="random legal actions tried per agent (default 3)")
+    plan.add_argument("--lookahead", type=int, help="rounds each rollout plays (default: to the horizon)")
+    plan.add_argument("--rollouts", type=int, help="rollouts per round, at most (default: no cap)")
+    plan.add_argument("--budget", type=float, help="seconds of planning per round, at most (default: none)")
+    plan.add_argument("--sweeps", type=int, help="coordinate-ascent passes over the agents per round (default 2)")
+    plan.add_argument("--plan-seed", type=int, help="the planner's own stream (default 0)")
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
 
@@ -400,7 +407,7 @@ def handle(args: argparse.Namespace) -> int:
         from mam_bench.extras import require
 
         require("local" if str(spec.controller_options.get("model", "")).startswith("local:") else "llm")
-    check_controller(spec, prep)
+    options_line = check_controller(spec, prep)
     replay = spec.controller_options.get("replay")
     if replay and Path(replay).resolve() in (out.resolve(), (out / "decisions.jsonl").resolve()):
         raise ConfigError("replay", "the replayed run cannot be the --out of the replay (it would be replaced)")
@@ -416,6 +423,8 @@ def handle(args: argparse.Namespace) -> int:
     from mam_bench.placement import placement_line
 
     print(placement_line(prep), flush=True)
+    if options_line:
+        print(options_line, flush=True)
     with DirLock(out):
         if not args.resume and holds_run(out):
             if refuse:  # another process finished a run there after our first look
