@@ -97,6 +97,12 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     from mam_bench.registry import CONTROLLERS
 
     bench = load_benchmark(find_definition(args.definition))
+    for s in bench.scenarios:
+        if s.reference not in CONTROLLERS:
+            raise ConfigError(
+                f"definition.{s.name}.reference",
+                f"unknown controller {s.reference!r} (known: {', '.join(sorted(CONTROLLERS))})",
+            )
     if args.policy not in CONTROLLERS:
         raise ConfigError("policy", f"unknown policy {args.policy!r} (known: {', '.join(sorted(CONTROLLERS))})")
     if args.model and args.policy != "llm":
