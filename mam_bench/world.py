@@ -252,6 +252,8 @@ class SteerableWorld(mesa.Model):
     def forked(self, original: SteerableWorld) -> None:
         """Called on the fork after the copy; rebuild here what a deep copy cannot carry over."""
         self._setup_collected = True  # records are off: no setup row to collect
+        if self.datacollector is None:  # forked before its first round
+            self.datacollector = RECORDS_OFF
 
     # --- outcome ------------------------------------------------------------------------------
     @abstractmethod

@@ -85,6 +85,14 @@ def test_fork_played_forward_equals_its_world(cls: Any) -> None:
     assert steered_rows(world, AFTER) == expected  # and playing it changed nothing of the world
 
 
+@pytest.mark.parametrize("cls", [get_world("voter"), get_world("schelling"), SteeredGarden], ids=lambda c: c.name)
+def test_a_fork_before_the_first_round_plays_like_its_world(cls: Any) -> None:
+    expected = steered_rows(new_world(cls), AFTER)
+    world = new_world(cls)
+    assert steered_rows(world.fork(), AFTER) == expected
+    assert steered_rows(world, AFTER) == expected
+
+
 def test_fork_keeps_no_records_and_its_own_audit() -> None:
     world = new_world(get_world("pursuit"))
     steered_rows(world, 2)
