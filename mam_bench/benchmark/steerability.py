@@ -3,10 +3,10 @@
 Per scenario the oracle (the named upper bound), the world's heuristic, `random` and the three
 placebos (`stay`, `mimic`, `rule`) are played on calibration seeds, which never overlap the
 benchmark's held-out seeds. The profile is each controller's mean lift with a t interval over
-seeds, and the headroom: per seed, the oracle's lift minus the best placebo's lift on that seed
-(the larger zero, so a headroom is never flattered by a placebo that lost on average), with its
-paired t interval and exact signed-rank p. A scenario whose headroom interval excludes 0 can
-rank steering; one that does not cannot (its controllers all tie the placebos).
+seeds, and the headroom exactly as the v2 score defines it (mam_bench.benchmark.headroom): the
+oracle's lift minus the best placebo's (by mean), paired by seed, with its t interval and exact
+signed-rank p. A scenario whose headroom interval excludes 0 can rank steering and may enter v2;
+one that does not cannot (its controllers all tie the placebos).
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from mam_bench.benchmark.definition import Benchmark, Scenario, parse_seeds, scenario_case
+from mam_bench.benchmark.headroom import PLACEBOS, headroom, t_interval
 from mam_bench.errors import ConfigError
 from mam_bench.experiment.stats import wilcoxon
 from mam_bench.experiment.suite import Axes, Suite, has_rule_action, parse_suite
@@ -26,10 +25,8 @@ from mam_bench.experiment.suite import Axes, Suite, has_rule_action, parse_suite
 #: seeds set aside for calibration (steerability, tuning a scenario's horizon and dose): below the
 #: benchmark's held-out seeds (1000 and up) and above the landscapes' and experiments' (0-39)
 CALIBRATION_SEEDS = range(500, 1000)
-#: the do-nothing controllers whose best, per seed, is a scenario's zero
-PLACEBOS = ("stay", "mimic", "rule")
 #: what a profile plays, the upper bound first
-CONTROLLERS = ("oracle", "heuristic", "random", *PLACEBOS)
+CONTROLLERS = ("oracle", "heuristic", "random", "stay", "mimic", "rule")
 PROFILE_COLUMNS = (
     "scenario",
     "world",
@@ -53,11 +50,13 @@ HEADROOM_COLUMNS = (
     "n",
     "oracle",
     "best_placebo",
+    "placebo_lift",
     "headroom",
     "ci_low",
     "ci_high",
     "wilcoxon_p",
     "moves",
+    "reason",
 )
 
 
@@ -107,18 +106,6 @@ def profile_suite(
     return parse_suite(data).model_copy(update={"axes": Axes()})
 
 
-def t_interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float]:
-    """Student t interval of the mean over seeds (no spread: the mean itself; NA for n < 2)."""
-    n = values.size
-    if n < 2:
-        return math.nan, math.nan
-    mean, sd = float(values.mean()), float(values.std(ddof=1))
-    if np.all(values == values[0]):
-        return mean, mean
-    half = float(sps.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
-    return mean - half, mean + half
-
-
 def per_seed_lifts(table: pd.DataFrame) -> dict[tuple[str, str], pd.Series]:
     """(scenario, controller) -> mean valid lift per seed (repeats averaged within their seed)."""
     df = table[table["valid"].astype(bool)] if "valid" in table else table
@@ -149,27 +136,30 @@ def profiles(
             v = lifts.get((s.name, c))
             if v is None or v.empty:
                 continue
-            lo, hi = t_interval(v.to_numpy(dtype=float))
-            rows.append({**setting, "controller": c, "n": len(v), "mean": float(v.mean()), "ci_low": lo, "ci_high": hi})
-        placebo = [lifts[(s.name, p)] for p in PLACEBOS if (s.name, p) in lifts]
-        oracle = lifts.get((s.name, "oracle"))
-        if oracle is None or not placebo:
+            est = t_interval(v.to_numpy(dtype=float))
+            rows.append(
+                {**setting, "controller": c, "n": len(v), "mean": est.value, "ci_low": est.low, "ci_high": est.high}
+            )
+        named = [p for p in PLACEBOS if (s.name, p) in lifts]
+        if (s.name, "oracle") not in lifts or not named:
             continue
-        both = pd.concat([oracle.rename("oracle"), pd.concat(placebo, axis=1).max(axis=1).rename("zero")], axis=1)
-        both = both.dropna()
-        diff = (both["oracle"] - both["zero"]).to_numpy(dtype=float)
-        lo, hi = t_interval(diff)
+        both = pd.concat([lifts[(s.name, c)].rename(c) for c in ("oracle", *named)], axis=1).dropna()
+        if both.empty:
+            continue
+        head = headroom(both["oracle"].to_numpy(), {p: both[p].to_numpy() for p in named})
         heads.append(
             {
                 **setting,
-                "n": len(diff),
+                "n": len(both),
                 "oracle": float(both["oracle"].mean()),
-                "best_placebo": float(both["zero"].mean()),
-                "headroom": float(diff.mean()) if diff.size else math.nan,
-                "ci_low": lo,
-                "ci_high": hi,
-                "wilcoxon_p": wilcoxon(diff)[0] if diff.size else math.nan,
-                "moves": bool(lo > 0) if not math.isnan(lo) else False,
+                "best_placebo": head.placebo,
+                "placebo_lift": float(head.base.mean()),
+                "headroom": head.estimate.value,
+                "ci_low": head.estimate.low,
+                "ci_high": head.estimate.high,
+                "wilcoxon_p": wilcoxon(head.gaps)[0],
+                "moves": head.scoreable,
+                "reason": head.reason,
             }
         )
     return pd.DataFrame(rows, columns=PROFILE_COLUMNS), pd.DataFrame(heads, columns=HEADROOM_COLUMNS)
@@ -190,7 +180,8 @@ def markdown(lifts: pd.DataFrame, heads: pd.DataFrame, command: str) -> str:
         ci = f"{_num(r.headroom)} [{_num(r.ci_low)}, {_num(r.ci_high)}]"
         lines.append(
             f"| {r.scenario} | {r.tier} | {r.horizon} | {r.influence} | {r.n} | {_num(r.oracle)} | "
-            f"{_num(r.best_placebo)} | {ci} | {_num(r.wilcoxon_p, '.2g')} | {'yes' if r.moves else 'no'} |"
+            f"{r.best_placebo} {_num(r.placebo_lift)} | {ci} | {_num(r.wilcoxon_p, '.2g')} | "
+            f"{'yes' if r.moves else 'no'} |"
         )
     present = [c for c in CONTROLLERS if c in set(lifts["controller"])]
     lines += ["", "Mean lift [95% t CI] per controller:", ""]
