@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import mesa
+from mesa.discrete_space import DiscreteSpace
 from pydantic import BaseModel
 
 from mam_bench.errors import ConfigError
@@ -247,6 +248,11 @@ class SteerableWorld(mesa.Model):
         memo: dict[int, Any] = {id(self.params): self.params, id(self.audit): list(self.audit)}
         if self.datacollector is not None:  # a memo entry for None would replace every None
             memo[id(self.datacollector)] = RECORDS_OFF
+        for space in _spaces(self):  # a copied space reconnects its cells, which drops their
+            for cell in space.all_cells:  # cached neighbourhoods: do not copy them first
+                cached = vars(cell).get("neighborhood")
+                if cached is not None and cell.connections:
+                    memo[id(cached)] = cached
         return memo
 
     def forked(self, original: SteerableWorld) -> None:
@@ -286,6 +292,12 @@ class SteerableWorld(mesa.Model):
         if missing:
             raise ConfigError("influence_ids", f"no agent with id {missing[0]} in {self.name}")
         return tuple(sorted(ids))
+
+
+def _spaces(world: SteerableWorld) -> list[DiscreteSpace]:
+    """The Mesa discrete spaces a world holds, itself or in a Mesa model it wraps."""
+    holders = [world, *(v for v in vars(world).values() if isinstance(v, mesa.Model) and v is not world)]
+    return [v for h in holders for v in vars(h).values() if isinstance(v, DiscreteSpace)]
 
 
 #: the recursion limit while a fork is copied (a Mesa network's cells link agent to agent)
