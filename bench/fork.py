@@ -76,7 +76,7 @@ def main() -> None:
             seed=1,
             params=params,
             objective=objective,
-            policy="oracle",
+            controller="oracle",
             influence=2,
             rounds=rounds,
             controller_options={"candidates": 1, "sweeps": 1},

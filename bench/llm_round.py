@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from mam_bench.board import CoordinationBoard
-from mam_bench.controller import Request
 from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.protocol import Request
 from mam_bench.runner import run_async
 from mam_bench.steering.llm import LLMController
 

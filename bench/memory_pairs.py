@@ -41,12 +41,12 @@ def main() -> int:
         from itertools import count
 
         Agent._ids = defaultdict(partial(count, 1))
-    warm = PairSpec.build(world="schelling", seed=10_000, policy=args.policy, rounds=args.rounds)
+    warm = PairSpec.build(world="schelling", seed=10_000, controller=args.policy, rounds=args.rounds)
     run_pair(warm)  # imports, caches, first allocations: not growth
     gc.collect()
     start, t0 = rss_mib(), time.perf_counter()
     for seed in range(args.pairs):
-        run_pair(PairSpec.build(world="schelling", seed=seed, policy=args.policy, rounds=args.rounds))
+        run_pair(PairSpec.build(world="schelling", seed=seed, controller=args.policy, rounds=args.rounds))
         if (seed + 1) % 100 == 0:
             print(f"{seed + 1:5d} pairs  RSS {rss_mib():7.1f} MiB  (+{rss_mib() - start:6.1f})", flush=True)
     gc.collect()

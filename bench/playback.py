@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--policy", default="heuristic")
     ap.add_argument("--speed", type=float, default=MAX_SPEED, help=f"rounds/s of the play loop (max {MAX_SPEED:g})")
     args = ap.parse_args(argv)
-    cfg = DashConfig(world=args.world, seed=args.seed, policy=args.policy)
+    cfg = DashConfig(world=args.world, seed=args.seed, controller=args.policy)
 
     session = build_session(cfg)
     started = time.perf_counter()

@@ -11,7 +11,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.registry import default_world, get_world, world_names
 from mam_bench.runner import PairSpec
 
-POLICIES = ("rule", "random", "stay", "heuristic", "llm", "replay")
+CONTROLLER_CHOICES = ("rule", "random", "stay", "heuristic", "llm", "replay")
 
 #: environment variables `mam-bench dashboard` passes to the Solara process
 ENV_WORLD, ENV_RUN, ENV_LANDSCAPE = "MAM_DASHBOARD_WORLD", "MAM_DASHBOARD_RUN", "MAM_DASHBOARD_LANDSCAPE"
@@ -25,7 +25,7 @@ class DashConfig:
     objective: str = ""
     #: a count ("16") or comma-separated ids ("0,1,150"); empty = the world's default
     influence: str = ""
-    policy: str = "auto"
+    controller: str = "auto"
     model: str = ""
     #: OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama) and the *name* of the key's variable
     base_url: str = ""
@@ -50,7 +50,7 @@ def default_config() -> DashConfig:
     return DashConfig(world=world, seed=seed if world == featured else 0)
 
 
-def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
+def to_spec(cfg: DashConfig, controller: str) -> PairSpec:
     count: int | None = None
     ids: tuple[int, ...] | None = None
     text = cfg.influence.strip()
@@ -63,7 +63,7 @@ def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
         except ValueError:
             raise ConfigError("influence", f"expected a number or comma-separated ids, got {text!r}") from None
     options: dict[str, Any] = {}
-    if policy == "llm":
+    if controller == "llm":
         if not cfg.model:
             raise ConfigError("model", "the llm controller needs a model string, e.g. openai:gpt-4o-mini")
         options["model"] = cfg.model
@@ -72,7 +72,7 @@ def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
             options["base_url"] = cfg.base_url
         if cfg.api_key_env:
             options["api_key_env"] = cfg.api_key_env
-    if policy == "replay":
+    if controller == "replay":
         if not cfg.replay:
             raise ConfigError("replay", "the replay controller needs a run directory")
         options["replay"] = check_replay_path(cfg.replay)
@@ -81,7 +81,7 @@ def to_spec(cfg: DashConfig, policy: str) -> PairSpec:
         seed=cfg.seed,
         params=dict(cfg.params),
         objective=cfg.objective or None,
-        policy=policy,
+        controller=controller,
         influence=count,
         influence_ids=ids,
         controller_options=options,
@@ -92,8 +92,8 @@ def build_session(cfg: DashConfig) -> Any:
     """A live PairSession; `auto` means heuristic where one exists, else random."""
     from mam_bench.dashboards.session import PairSession
 
-    if cfg.policy != "auto":
-        return PairSession(to_spec(cfg, cfg.policy))
+    if cfg.controller != "auto":
+        return PairSession(to_spec(cfg, cfg.controller))
     try:
         return PairSession(to_spec(cfg, "heuristic"))
     except ConfigError as exc:

@@ -7,7 +7,7 @@ from typing import Any
 
 import solara
 
-from mam_bench.dashboards.config import POLICIES, DashConfig, available_worlds
+from mam_bench.dashboards.config import CONTROLLER_CHOICES, DashConfig, available_worlds
 from mam_bench.registry import get_world
 
 
@@ -28,8 +28,8 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
     current = dict(cfg.params)
     try:
         cls = get_world(cfg.world)
-        objectives = list(cls.objectives)
-        default_objective = cls.default_objective
+        objectives = list(cls.scoring.objectives)
+        default_objective = cls.scoring.default_objective
     except Exception:
         objectives, default_objective = [], ""
 
@@ -65,11 +65,11 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
         )
         solara.Select(
             "controller (auto: the world's heuristic, else random)",
-            values=["auto", *POLICIES],
-            value=cfg.policy,
-            on_value=lambda p: on_cfg(cfg.with_(policy=p)),
+            values=["auto", *CONTROLLER_CHOICES],
+            value=cfg.controller,
+            on_value=lambda p: on_cfg(cfg.with_(controller=p)),
         )
-        if cfg.policy == "llm":
+        if cfg.controller == "llm":
             solara.InputText(
                 "model (provider:model)", value=cfg.model, on_value=lambda m: on_cfg(cfg.with_(model=m or ""))
             )
@@ -83,7 +83,7 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
                 value=cfg.api_key_env,
                 on_value=lambda k: on_cfg(cfg.with_(api_key_env=k or "")),
             )
-        if cfg.policy == "replay":
+        if cfg.controller == "replay":
             solara.InputText(
                 "replay run directory", value=cfg.replay, on_value=lambda d: on_cfg(cfg.with_(replay=d or ""))
             )

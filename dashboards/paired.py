@@ -74,12 +74,10 @@ def LiftCard(state: Any, version: int = 0, baselines: dict[str, dict[str, float 
         if baselines:
             with solara.Row(gap="24px", style="flex-wrap:wrap"):
                 solara.Text("same seed and settings:", classes=["mam-line"], style="font-size:13px")
-                for policy, b in baselines.items():
+                for name, b in baselines.items():
                     solara.Text(
-                        f"{policy} lift {_fmt(b['lift'])}"
-                        if b["lift"] is not None
-                        else f"{policy}: n/a (no rule_action)",
-                        classes=[f"mam-baseline-{policy}", "mam-line"],
+                        f"{name} lift {_fmt(b['lift'])}" if b["lift"] is not None else f"{name}: n/a (no rule_action)",
+                        classes=[f"mam-baseline-{name}", "mam-line"],
                         style="font-size:13px",
                     )
         with solara.Row(gap="24px", style="flex-wrap:wrap"):
@@ -163,12 +161,12 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
         return
     state = session.state
     info = state.info
-    auto = " (auto)" if cfg is not None and cfg.policy == "auto" else ""  # the side panel says auto too
+    auto = " (auto)" if cfg is not None and cfg.controller == "auto" else ""  # the side panel says auto too
     solara.Style(CSS)
     with solara.Column(style="width:100%"):
         with solara.Row(style="align-items:center;flex-wrap:wrap"):
             solara.Text(
-                f"{info.world} | seed {info.seed} | controller {info.policy}{auto} | "
+                f"{info.world} | seed {info.seed} | controller {info.controller}{auto} | "
                 f"{len(info.influence_ids)} influence agents",
                 classes=["mam-title"],
                 style="font-weight:bold",

@@ -11,6 +11,7 @@ from typing import Any
 
 from mam_bench.dashboards.session import PairInfo, PairState
 from mam_bench.errors import ConfigError
+from mam_bench.record_schema import controller_name, read_record
 from mam_bench.records import read_jsonl
 
 
@@ -32,10 +33,10 @@ def load_recording(run_dir: Path | str) -> PairState:
     meta: dict[str, Any] = {}
     for name in ("result.json", "spec.json"):
         if (out / name).exists():
-            meta = {**json.loads((out / name).read_text()), **meta}
+            meta = {**read_record(json.loads((out / name).read_text())), **meta}
     world = meta.get("world", "unknown")
     cls = _world_cls(world)
-    primary = meta.get("metric") or (cls.primary_metric if cls is not None else None)
+    primary = meta.get("metric") or (cls.scoring.metric if cls is not None else None)
     treatment = read_jsonl(out / "treatment.jsonl")
     reference = read_jsonl(out / "reference.jsonl") if (out / "reference.jsonl").exists() else [treatment[0]]
     if primary is None:
@@ -46,11 +47,11 @@ def load_recording(run_dir: Path | str) -> PairState:
         objective=meta.get("objective", ""),
         direction=int(meta.get("direction", 1)),
         primary=primary,
-        secondary=meta.get("secondary_metric", cls.secondary_metric if cls is not None else None),
+        secondary=meta.get("secondary_metric", cls.scoring.secondary if cls is not None else None),
         influence_ids=tuple(meta.get("influence_ids") or ()),
         params=meta.get("params") or {},
         horizon=len(treatment) - 1,
-        policy=f"replay of {meta.get('policy', '?')}",
+        controller=f"replay of {controller_name(meta) or '?'}",
         world_cls=cls,
     )
     feed = read_jsonl(out / "decisions.jsonl") if (out / "decisions.jsonl").exists() else []

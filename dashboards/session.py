@@ -22,7 +22,7 @@ from mam_bench.runner import (
     PairSpec,
     Prepared,
     Treatment,
-    prepare,
+    prepare_run,
     round_row,
     run_treatment,
     step_reference,
@@ -61,7 +61,7 @@ class PairInfo:
     influence_ids: tuple[int, ...]
     params: dict[str, Any]
     horizon: int
-    policy: str
+    controller: str
     world_cls: type[SteerableWorld] | None = None
 
 
@@ -94,9 +94,8 @@ class PairSession:
 
     def __init__(self, spec: PairSpec):
         self.spec = spec
-        self.prep: Prepared = prepare(spec)
-        p = self.prep
-        self.controller = make_controller(spec.policy, p.world_cls, p.objective, spec.controller_options)
+        self.prep: Prepared = prepare_run(spec)
+        self.controller = self.prep.controller
         self._baselines: dict[str, list[dict[str, Any]]] | None = None
         self._baseline_lock = threading.Lock()
         self.reset()
@@ -111,11 +110,11 @@ class PairSession:
             objective=p.objective,
             direction=p.direction,
             primary=p.world_cls.metric_for(p.objective),
-            secondary=p.world_cls.secondary_metric,
+            secondary=p.world_cls.scoring.secondary,
             influence_ids=p.influence_ids,
             params=p.params.as_json(),
-            horizon=p.rounds,
-            policy=self.spec.policy,
+            horizon=p.horizon,
+            controller=self.spec.controller,
             world_cls=p.world_cls,
         )
         self.state = PairState(info, [round_row(self.ref_world)], self.treatment.rows, self.treatment.decisions)
@@ -145,14 +144,14 @@ class PairSession:
         with self._baseline_lock:
             if self._baselines is None:
                 out = {}
-                for policy in BASELINES:
-                    if policy == "mimic" and not isinstance(self.prep.world_cls, RuleActions):
+                for name in BASELINES:
+                    if name == "mimic" and not isinstance(self.prep.world_cls, RuleActions):
                         continue  # shown as n/a: the world cannot say what its rule would do
-                    prep = replace(self.prep, spec=self.spec.model_copy(update={"policy": policy}))
-                    controller = make_controller(policy, prep.world_cls, prep.objective, {})
+                    prep = replace(self.prep, spec=self.spec.model_copy(update={"controller": name}))
+                    controller = make_controller(name, prep.world_cls, prep.objective, {})
                     _, rows, _, _ = run_sync(run_treatment(prep, controller))
                     run_sync(controller.aclose())
-                    out[policy] = rows
+                    out[name] = rows
                 self._baselines = out
             return self._baselines
 
@@ -162,12 +161,12 @@ class PairSession:
         ref = st.reference[-1]["metrics"][m]
         played = self.baselines()
         return {
-            policy: delta_lift_relative(
-                played[policy][min(st.round, len(played[policy]) - 1)]["metrics"][m], ref, st.info.direction
+            name: delta_lift_relative(
+                played[name][min(st.round, len(played[name]) - 1)]["metrics"][m], ref, st.info.direction
             )
-            if policy in played
+            if name in played
             else {"lift": None, "delta": None, "relative": None}
-            for policy in BASELINES
+            for name in BASELINES
         }
 
     def close(self) -> None:

@@ -10,19 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mam_bench.board import BoardEntry, CoordinationBoard
-    from mam_bench.controller import Controller, Decision, Request
+    from mam_bench.controller import Controller
     from mam_bench.errors import ConfigError
-    from mam_bench.world import AuditEntry, SteerableWorld
+    from mam_bench.protocol import AuditEntry, Decision, Request
+    from mam_bench.world import SteerableWorld
 
 #: public names -> their module, imported on first use so `mam-bench --help` need not load Mesa
 _LAZY = {
     "BoardEntry": "board",
     "CoordinationBoard": "board",
     "Controller": "controller",
-    "Decision": "controller",
-    "Request": "controller",
+    "Decision": "protocol",
+    "Request": "protocol",
     "ConfigError": "errors",
-    "AuditEntry": "world",
+    "AuditEntry": "protocol",
     "SteerableWorld": "world",
 }
 

@@ -23,8 +23,9 @@ What the adapter guarantees (each round of the pair, reference and treatment ali
   so the order of two agents never depends on a third.
 - An influence agent that does not defer has its `step` replaced by `apply(agent, action)`;
   one that defers runs its own `step`. One audit entry per influence agent per round.
-- Importing this module routes `AgentSet.shuffle`/`shuffle_do` through a dispatcher that leaves
-  every model no MesaWorld is driving to Mesa's own code.
+- Nothing outside the driven model changes: its own `model.random` gets a class whose `shuffle`
+  orders its agents while the world drives a round (Mesa's `AgentSet` is not patched), and
+  `world.agents` is the model's agents.
 - The model's own `step()` runs once per round: `model.steps` counts rounds, and a DataCollector
   the model collects in `step()` gets one row per round.
 
@@ -45,6 +46,7 @@ import json
 import random as pyrandom
 import types
 import typing
+import weakref
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -54,11 +56,11 @@ import mesa
 import numpy as np
 from pydantic import BaseModel, ValidationError, create_model
 
-from mam_bench.controller import Decision
 from mam_bench.params import WorldParams
+from mam_bench.protocol import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, Decision
 from mam_bench.status import Status
 from mam_bench.streams import agent_stream, stream
-from mam_bench.world import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, SteerableWorld
+from mam_bench.world import SteerableWorld
 
 _SCALARS = (int, float, bool, str)
 
@@ -201,6 +203,8 @@ class MesaWorld(SteerableWorld):
         self._layout: dict[Any, tuple[float, float]] | None = None
         self._turn_words: dict[tuple[int, int], list[int]] = {}
         self.model = self.build_model()
+        if type(self.model.random) is pyrandom.Random:  # this model's generator only; Mesa is untouched
+            self.model.random.__class__ = AddressedRandom
         self._wrap_agents()
         self._label = self.state_label()  # fixed at setup: both runs' boards name the same state
         # the text states present at setup, in order: both runs give them the same colours
@@ -260,6 +264,11 @@ class MesaWorld(SteerableWorld):
     def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
         return random_from_schema(cls.Action, rng)
 
+    @property
+    def agents(self) -> mesa.agent.AgentSet:
+        """The user model's agents (the wrapper holds none of its own)."""
+        return self.model.agents
+
     # --- the contract, derived ----------------------------------------------------------------
     def actors(self) -> dict[int, mesa.Agent]:
         return {int(a.unique_id): a for a in self.model.agents if self.is_actor(a)}
@@ -267,11 +276,11 @@ class MesaWorld(SteerableWorld):
     def actor_ids(self) -> list[int]:
         return sorted(self.actors())
 
-    def treatment_rounds(self) -> int:
+    def horizon(self) -> int:
         return self.rounds
 
     def reference_cap(self) -> int:
-        horizon = self.treatment_rounds()
+        horizon = self.horizon()
         return horizon if self.max_rounds is None else max(int(self.max_rounds), horizon)
 
     def default_influence_ids(self, n: int) -> list[int]:
@@ -422,7 +431,7 @@ class MesaWorld(SteerableWorld):
         return AuditEntry(self.round, aid, dumped, outcome)
 
     # --- randomness -----------------------------------------------------------------------------
-    def _words(self, aid: int) -> list[int]:
+    def words(self, aid: int) -> list[int]:
         """An agent's words for this round from its one addressed stream: order key, `random` seed,
         `rng` seed (one stream per agent and round keeps the per-turn cost to one generator)."""
         key = (self.round, aid)
@@ -440,7 +449,7 @@ class MesaWorld(SteerableWorld):
     def agent_streams(self, aid: int) -> Iterator[None]:
         """The model's generators hold this agent's own streams for the length of its turn."""
         saved = (self.model.random.getstate(), self.model.rng.bit_generator.state)
-        _, seed_random, seed_rng = self._words(aid)
+        _, seed_random, seed_rng = self.words(aid)
         self._reseed(seed_random, seed_rng)
         try:
             yield
@@ -454,51 +463,28 @@ class MesaWorld(SteerableWorld):
         model's own step runs (a per-model registration, so concurrent sessions cannot mix)."""
         seed_random, seed_rng = stream(self.seed, "model", self.round).integers(2**63, size=2).tolist()
         self._reseed(seed_random, seed_rng)
-        _DRIVEN[id(self.model)] = self
+        _DRIVEN[id(self.model.random)] = self
         try:
             yield
         finally:
-            _DRIVEN.pop(id(self.model), None)
-
-    def order(self, agents: list[Any]) -> list[Any]:
-        return sorted(agents, key=lambda a: (self._words(int(a.unique_id))[0], a.unique_id))
+            _DRIVEN.pop(id(self.model.random), None)
 
 
-#: model id -> the MesaWorld driving it right now
+#: id of a model's own `random` -> the MesaWorld driving that model right now
 _DRIVEN: dict[int, MesaWorld] = {}
-_SHUFFLE, _SHUFFLE_DO = mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do
 
 
-def _driver(agentset: Any) -> tuple[MesaWorld | None, list[Any]]:
-    agents = list(agentset)
-    world = _DRIVEN.get(id(getattr(agents[0], "model", None))) if agents and _DRIVEN else None
-    if world is None or any(getattr(a, "model", None) is not world.model for a in agents):
-        return None, agents
-    return world, world.order(agents)
+class AddressedRandom(pyrandom.Random):
+    """A driven model's own `random`, unchanged but for `shuffle`: Mesa's `AgentSet.shuffle` and
+    `shuffle_do` shuffle the set's agents with it, and while a MesaWorld drives the model they are
+    ordered by per-agent keys instead, so the order of two agents never depends on a third. Every
+    other generator, and this one outside a driven round, shuffles as Python's does."""
 
-
-def _shuffle(agentset: Any, inplace: bool = False) -> Any:
-    """AgentSet.shuffle: per-agent order keys for a model a MesaWorld is driving, else Mesa's own."""
-    world, order = _driver(agentset)
-    if world is None:
-        return _SHUFFLE(agentset, inplace)
-    if inplace:
-        agentset._update(order)
-        return agentset
-    return mesa.agent.AgentSet(order, agentset.random)
-
-
-def _shuffle_do(agentset: Any, method: Any, *args: Any, **kwargs: Any) -> Any:
-    """AgentSet.shuffle_do: per-agent order keys for a model a MesaWorld is driving, else Mesa's own."""
-    world, order = _driver(agentset)
-    if world is None:
-        return _SHUFFLE_DO(agentset, method, *args, **kwargs)
-    for agent in order:
-        if isinstance(method, str):
-            getattr(agent, method)(*args, **kwargs)
-        else:
-            method(agent, *args, **kwargs)
-    return agentset
-
-
-mesa.agent.AgentSet.shuffle, mesa.agent.AgentSet.shuffle_do = _shuffle, _shuffle_do
+    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+        world = _DRIVEN.get(id(self))
+        agents = [r() for r in x] if world is not None and all(isinstance(r, weakref.ref) for r in x) else None
+        if not agents or any(getattr(a, "model", None) is not world.model for a in agents):
+            super().shuffle(x)
+            return
+        key = {id(a): (world.words(int(a.unique_id))[0], a.unique_id) for a in agents}
+        x.sort(key=lambda r: key[id(r())])

@@ -17,8 +17,6 @@ if TYPE_CHECKING:
     from mam_bench.records import RunRecords
     from mam_bench.world import SteerableWorld
 
-__all__ = ["Controller", "Decision", "Request"]
-
 
 class Controller(ABC):
     """Decides for influence agents. Subclasses override `decide` and, optionally, `post`."""

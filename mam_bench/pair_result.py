@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mam_bench.record_schema import RECORD_VERSION
+
 #: a lift, delta or share: int or float kept as given (result.json's bytes must not move), or None
 Number = int | float | None
 
@@ -21,11 +23,12 @@ class PairResult(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    record_version: int = RECORD_VERSION
     world: str
     seed: int = Field(ge=0)
     params: dict[str, Any]
     objective: str
-    policy: str
+    #: what the controller says of itself (`describe()`), its `name` the one it was chosen by
     controller: dict[str, Any]
     influence_ids: list[Any]
     horizon: int = Field(ge=1)
@@ -55,7 +58,7 @@ class PairResult(BaseModel):
 
     def record(self) -> dict[str, Any]:
         """The content of result.json: every field given, in declaration order."""
-        return self.model_dump(exclude_unset=True)
+        return {"record_version": self.record_version, **self.model_dump(exclude_unset=True)}
 
     def returned(self, wall_seconds: float, session: dict[str, Any]) -> dict[str, Any]:
         """What `run_pair` hands its caller: the record plus what depends on this process's luck

@@ -40,45 +40,63 @@ class SourceChecked(Protocol):
     def verify_source(self, spec: Any, prep: Any) -> None: ...
 
 
-def check_controller(spec: Any, prep: Any) -> str | None:
-    """Raise ConfigError if this spec's controller could not be built; builds it without a cache.
-    Returns the controller's options line (printed at the start of a run), if it has one."""
+@runtime_checkable
+class CachedAnswers(Protocol):
+    """A controller with a response cache (LLM), which it opens only once the run's folder is the
+    run's: it is built before anything is written, and a check that fails after must leave no file."""
+
+    def open_cache(self, path: Any) -> None: ...
+
+
+def build_controller(spec: Any, prep: Any) -> Any:
+    """The pair's controller, built once, before anything is written, so every controller error is
+    a ConfigError at the start: an option of another controller, a missing extra, an unset key
+    variable, a cache that is not one, a replay source that is not this pair."""
     from mam_bench.registry import make_controller
-    from mam_bench.runner import run_async
 
     options = dict(spec.controller_options)
-    if spec.policy != "llm":
+    if spec.controller != "llm":
         stray = [k for k in LLM_ONLY if k in options]
         if stray:
-            raise ConfigError(stray[0], f"only --policy llm takes it (policy is {spec.policy})")
-    if spec.policy != "oracle":
+            raise ConfigError(stray[0], f"only --policy llm takes it (the controller is {spec.controller})")
+    if spec.controller != "oracle":
         stray = [k for k in ORACLE_ONLY if k in options]
         if stray:
-            raise ConfigError(stray[0], f"only --policy oracle takes it (policy is {spec.policy})")
-    if spec.policy != "replay" and "replay" in options:
-        raise ConfigError("replay", f"only --policy replay takes it (policy is {spec.policy})")
-    if spec.policy == "llm":
+            raise ConfigError(stray[0], f"only --policy oracle takes it (the controller is {spec.controller})")
+    if spec.controller != "replay" and "replay" in options:
+        raise ConfigError("replay", f"only --policy replay takes it (the controller is {spec.controller})")
+    if spec.controller == "llm":
+        from mam_bench.extras import require
         from mam_bench.response_cache import check_cache_path
 
+        require("local" if str(options.get("model", "")).startswith("local:") else "llm")
         if options.get("cache"):
             check_cache_path(options["cache"])
-        options["cache"] = None  # checked above; opened for real only once the run directory is ours
-    controller = make_controller(spec.policy, prep.world_cls, prep.objective, options)
+        options["cache"] = None  # checked above; opened (`open_cache`) once the run's folder is the run's
+    controller = make_controller(spec.controller, prep.world_cls, prep.objective, options)
     if isinstance(controller, SourceChecked):
         controller.verify_source(spec, prep)
-    run_async(controller.aclose())
-    return controller.options_line()
+    return controller
+
+
+def discard(controller: Any) -> None:
+    """Close a controller built only to check it; no event loop for one with nothing to close."""
+    from mam_bench.controller import Controller
+
+    if type(controller).aclose is not Controller.aclose:
+        from mam_bench.runner import run_async
+
+        run_async(controller.aclose())
 
 
 def check_suite_controllers(suite: Any) -> None:
     """Every case's controller builds (options, key variables, replay sources), on the first seed."""
-    from mam_bench.runner import prepare
+    from mam_bench.runner import prepare_run
 
     seed = suite.seed_list()[0]
     for i, case in enumerate(suite.cases):
         try:
-            spec = case.pair_spec(seed)
-            check_controller(spec, prepare(spec))
+            discard(prepare_run(case.pair_spec(seed)).controller)
         except ConfigError as exc:
             field = exc.field if exc.field.startswith("controller_options") else f"controller_options.{exc.field}"
             if exc.field in ("model", "policy"):

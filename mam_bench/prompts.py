@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError, create_model
 from mam_bench.answers import MAX_ANSWER_CHARS, first_json, unwrap_action
 from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import AnswerReading, LegalActions
-from mam_bench.controller import Request
+from mam_bench.protocol import Request
 
 
 class Parsed(BaseModel):
@@ -67,7 +67,7 @@ class WorldPrompts:
     # --- prompts ------------------------------------------------------------------------------
     def system(self, req: Request) -> str:
         summary = getattr(self.world_cls, "summary", "") or self.world_cls.__name__
-        direction = self.world_cls.objectives.get(self.objective, 0)
+        direction = self.world_cls.scoring.objectives.get(self.objective, 0)
         metric = self.world_cls.metric_for(self.objective)
         goal = "raise" if direction > 0 else "lower"
         return (

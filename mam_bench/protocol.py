@@ -56,7 +56,8 @@ class AuditEntry:
 
     round: int
     actor_id: int
-    proposal: Any
+    #: the action as the world read it (the null action after a controller error)
+    action: Any
     outcome: str
     detail: str = ""
     deferred: bool = False

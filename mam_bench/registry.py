@@ -27,7 +27,7 @@ CONTROLLER_GROUP = "mam_bench.controllers"
 
 @cache
 def controller_paths() -> dict[str, str]:
-    """Policy name -> "module:attr" of its factory, from every `mam_bench.controllers` entry point
+    """Controller name -> "module:attr" of its factory, from every `mam_bench.controllers` entry point
     (read once): the built-in controllers register there exactly as a plug-in's would."""
     out: dict[str, str] = {}
     for ep in entry_points(group=CONTROLLER_GROUP):
@@ -155,13 +155,13 @@ def controller_names() -> list[str]:
 
 
 def make_controller(
-    policy: str, world_cls: type[SteerableWorld], objective: str, options: dict[str, Any] | None = None
+    name: str, world_cls: type[SteerableWorld], objective: str, options: dict[str, Any] | None = None
 ) -> Controller:
-    """Build a controller; LLM and replay options arrive in `options`."""
-    if policy not in CONTROLLERS:
-        raise ConfigError("policy", f"unknown policy {policy!r} (known: {', '.join(controller_names())})")
+    """Build a controller by its registered name; LLM and replay options arrive in `options`."""
+    if name not in CONTROLLERS:
+        raise ConfigError("policy", f"unknown controller {name!r} (known: {', '.join(controller_names())})")
     try:
-        factory = load(CONTROLLERS[policy])
+        factory = load(CONTROLLERS[name])
     except ImportError as exc:
         from mam_bench.extras import MissingExtra, extra_for
 

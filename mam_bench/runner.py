@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,13 +19,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from mam_bench.audit import audit_counts
 from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import DeclaredActions, HorizonBasin, Judged, PerTurnDecisions, RuleActions
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.mesa_ids import release_models
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, lift_split, trajectory_lift, validity
 from mam_bench.pair_result import PairResult
 from mam_bench.params import WorldParams
+from mam_bench.preflight import CachedAnswers, build_controller
+from mam_bench.protocol import Decision, Request
 from mam_bench.provenance import provenance
+from mam_bench.record_schema import RECORD_VERSION
 from mam_bench.records import RunRecords
 from mam_bench.registry import get_world, make_controller
 from mam_bench.status import Status
@@ -45,7 +48,8 @@ class PairSpec(BaseModel):
     seed: int = Field(0, ge=0)
     params: dict[str, Any] = Field(default_factory=dict)
     objective: str | None = None
-    policy: str = "rule"
+    #: the controller's registered name (`mam-bench run --policy`)
+    controller: str = "rule"
     influence: int | None = Field(None, ge=0)
     influence_ids: tuple[int, ...] | None = None
     rounds: int | None = Field(None, ge=1)
@@ -73,7 +77,9 @@ class PairSpec(BaseModel):
 
 @dataclass
 class Prepared:
-    """A spec resolved against its world: every check passed."""
+    """A spec resolved against its world: every check passed. It holds the reference and the
+    treatment world its checks built, unplayed, and hands each out once (`new_world`), so no
+    world is built twice; `prepare_run` adds the controller."""
 
     spec: PairSpec
     world_cls: type[SteerableWorld]
@@ -81,14 +87,24 @@ class Prepared:
     objective: str
     direction: int
     influence_ids: tuple[int, ...]
-    rounds: int
+    #: the rounds the treatment plays (the spec's `rounds`, else the world's own horizon)
+    horizon: int
+    #: the pair's controller, built once by `prepare_run` (None from `prepare` alone)
+    controller: Controller | None = None
+    _held: dict[bool, SteerableWorld] = field(default_factory=dict, init=False, repr=False)
+
+    @property
+    def reference_cap(self) -> int:
+        """The most rounds the reference plays (asked of the reference `prepare` built)."""
+        reference = self._held.get(False) or self.new_world(treatment=False)
+        self._held[False] = reference
+        return reference.reference_cap()
 
     def new_world(self, treatment: bool) -> SteerableWorld:
-        ids = self.influence_ids if treatment else ()
-        world = self.world_cls(
+        world = self._held.pop(treatment, None) or self.world_cls(
             self.params,
             seed=self.spec.seed,
-            influence_ids=ids,
+            influence_ids=self.influence_ids if treatment else (),
             mask_ids=self.influence_ids,
             role="treatment" if treatment else "reference",
         )
@@ -99,6 +115,9 @@ class Prepared:
 def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Prepared:
     """Resolve and check a spec; raises ConfigError naming the field on any problem.
 
+    The reference is built first and picks (and masks) its own influence agents, so no probe
+    world is built beside it; the treatment is built next, which checks that the world's metrics
+    are defined with that many influence agents. Both are kept for the run.
     `world_cls` runs a world class that is not registered (mam_bench.testing.check_world).
     """
     world_cls = world_cls or get_world(spec.world)
@@ -109,16 +128,54 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
         raise ConfigError(
             "objective", f"{objective!r} is not an objective of {spec.world} (known: {', '.join(scoring.objectives)})"
         )
-    probe = world_cls(params, seed=spec.seed)
-    if spec.influence_ids is not None:
-        ids = probe.check_influence(spec.influence_ids)
-    else:
+
+    def chosen(world: SteerableWorld) -> tuple[int, ...]:
+        if spec.influence_ids is not None:
+            return world.check_influence(spec.influence_ids)
         n = spec.influence if spec.influence is not None else world_cls.influence_count(params)
-        if n > len(probe.actor_ids()):
-            raise ConfigError("influence", f"{n} influence agents but only {len(probe.actor_ids())} agents")
-        ids = probe.check_influence(probe.default_influence_ids(n))
-    rounds = spec.rounds or probe.treatment_rounds()
-    return Prepared(spec, world_cls, params, objective, scoring.objectives[objective], ids, rounds)
+        if n > len(world.actor_ids()):
+            raise ConfigError("influence", f"{n} influence agents but only {len(world.actor_ids())} agents")
+        return world.check_influence(world.default_influence_ids(n))
+
+    try:
+        reference = world_cls(params, seed=spec.seed, mask_ids=chosen)
+    except ConfigError:
+        raise
+    except Exception:  # noqa: BLE001 - told apart below: a bad parameter, a mask read too early, or undefined metrics
+        ids = chosen(world_cls(params, seed=spec.seed, mask_ids=()))  # a bad parameter raises here, as it always did
+        reference = measurable(spec, ids, lambda: world_cls(params, seed=spec.seed, mask_ids=ids))
+    ids = chosen(reference)
+    prep = Prepared(spec, world_cls, params, objective, scoring.objectives[objective], ids, 0)
+    prep.horizon = spec.rounds or reference.horizon()
+    prep._held[False] = reference
+    prep._held[True] = measurable(spec, ids, lambda: prep.new_world(treatment=True))
+    return prep
+
+
+def measurable(spec: PairSpec, ids: tuple[int, ...], build: Callable[[], SteerableWorld]) -> SteerableWorld:
+    """A world built with these influence agents: metrics it cannot define then (every agent an
+    influence agent, so no ordinary neighbours are left to score) are a clear error."""
+    try:
+        return build()
+    except ConfigError:
+        raise
+    except (RuntimeError, ValueError, ArithmeticError) as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        field = "influence_ids" if spec.influence_ids is not None else "influence"
+        raise ConfigError(
+            field,
+            f"{len(ids)} influence agents leave the world's metrics undefined ({cause}); use fewer influence agents",
+        ) from None
+
+
+def prepare_run(spec: PairSpec, controller: Controller | None = None) -> Prepared:
+    """Everything a run needs, checked before any file is touched and returned for the run to use:
+    parameters, objective, influence ids and both worlds (`prepare`), then the controller's
+    extras and options and the controller itself, built once (`prep.controller`). A caller's own
+    controller is taken as it is."""
+    prep = prepare(spec)
+    prep.controller = controller if controller is not None else build_controller(spec, prep)
+    return prep
 
 
 def round_row(world: SteerableWorld) -> dict[str, Any]:
@@ -188,7 +245,7 @@ class Treatment:
 
     @property
     def finished(self) -> bool:
-        return self.round >= self.prep.rounds or (self.world.done and self.world.treatment_stops_early)
+        return self.round >= self.prep.horizon or (self.world.done and self.world.treatment_stops_early)
 
     def _request(self, aid: int, phase: str) -> Request:
         """One agent's request, observed now (start of round, or its own turn when per turn)."""
@@ -231,7 +288,7 @@ class Treatment:
             return []
         ids, world, r = self.prep.influence_ids, self.world, self.round
         if self.controller.privileged:  # a named upper bound plans on forks of the live world
-            await self.controller.plan_round(world, self.prep.rounds)
+            await self.controller.plan_round(world, self.prep.horizon)
         posts: dict[int, str] = {}
         if self.controller.posts and ids and self.board.enabled:  # no board, no coordination phase
             texts = await self.controller.post(self._requests("coordination"))
@@ -247,16 +304,16 @@ class Treatment:
             d = by_id.get(e.actor_id, Decision.follow_rule())
             post = posts.get(e.actor_id)
             declared = world.declared_action(e.actor_id, post) if post and isinstance(world, DeclaredActions) else None
-            mismatch = declared is not None and declared != e.proposal
+            mismatch = declared is not None and declared != e.action
             self.mismatches += int(mismatch)
             self.history[e.actor_id].append(
-                {"round": r, "post": post, "action": e.proposal, "outcome": e.outcome, "message": d.message}
+                {"round": r, "post": post, "action": e.action, "outcome": e.outcome, "message": d.message}
             )
             row = {
                 "round": r,
                 "actor_id": e.actor_id,
                 "post": post,
-                "action": e.proposal,
+                "action": e.action,
                 "decision": d.action,
                 "message": d.message,
                 "outcome": e.outcome,
@@ -326,11 +383,17 @@ async def arun_pair(
     An LLM controller without an explicit cache gets `out/llm_cache.sqlite`, so rerunning the
     same directory (`mam-bench run --resume DIR`) repeats no call that completed.
     """
-    prep = prep or prepare(spec)
-    spec, controller = pair_controller(spec, prep, controller, out)
+    given = controller
+    prep = prep or prepare_run(spec, given)
+    controller = given or prep.controller or build_controller(spec, prep)
+    if given is not None:  # a caller's own controller is recorded by its own name
+        spec = spec.model_copy(update={"controller": recorded_name(spec, given)})
     records = RunRecords(out)
+    cache = spec.controller_options.get("cache") or (Path(out) / "llm_cache.sqlite" if out is not None else None)
+    if given is None and cache and isinstance(controller, CachedAnswers):  # the run's folder is the run's now
+        controller.open_cache(cache)
     controller.attach_records(records)
-    records.write_json("spec.json", spec.model_dump(mode="json"))
+    records.write_json("spec.json", {"record_version": RECORD_VERSION, **spec.model_dump(mode="json")})
     started = time.perf_counter()
     try:
         ref, ref_rows = run_reference(prep, records)
@@ -344,19 +407,6 @@ async def arun_pair(
     result = await pair_result(spec, prep, controller, records, played, baselines)
     records.write_json("result.json", result.record())
     return result.returned(time.perf_counter() - started, controller.session_usage())
-
-
-def pair_controller(
-    spec: PairSpec, prep: Prepared, controller: Controller | None, out: Path | str | None
-) -> tuple[PairSpec, Controller]:
-    """The pair's controller, built before any record is touched (a controller error loses
-    nothing); a caller's own controller is recorded by its own name."""
-    if controller is not None:
-        return spec.model_copy(update={"policy": recorded_policy(spec, controller)}), controller
-    options = dict(spec.controller_options)
-    if spec.policy == "llm" and out is not None:
-        options.setdefault("cache", str(Path(out) / "llm_cache.sqlite"))
-    return spec, make_controller(spec.policy, prep.world_cls, prep.objective, options)
 
 
 @dataclass(frozen=True)
@@ -383,7 +433,7 @@ async def pair_result(
     ref, ref_rows, tre, tre_rows = played.ref, played.ref_rows, played.tre, played.tre_rows
     judged = {"reference": await judge(ref, records.out), "treatment": await judge(tre, records.out)}
     metric = prep.world_cls.metric_for(prep.objective)
-    ref_cmp = compared_reference(tre, ref_rows, prep.rounds)
+    ref_cmp = compared_reference(tre, ref_rows, prep.horizon)
     audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, played.mismatches)
     tre_path = [row["metrics"][metric] for row in tre_rows]
     ref_path = [row["metrics"][metric] for row in ref_rows]
@@ -392,12 +442,11 @@ async def pair_result(
         "seed": spec.seed,
         "params": prep.params.as_json(),
         "objective": prep.objective,
-        "policy": spec.policy,
-        "controller": controller.describe(),
+        "controller": {**controller.describe(), "name": spec.controller},
         "influence_ids": list(prep.influence_ids),
-        "horizon": prep.rounds,
+        "horizon": prep.horizon,
         "metric": metric,
-        "secondary_metric": prep.world_cls.secondary_metric,
+        "secondary_metric": prep.world_cls.scoring.secondary,
         "direction": prep.direction,
         "reference": {
             **_run_summary(ref, ref_rows),
@@ -418,8 +467,8 @@ async def pair_result(
         fields["baselines"] = {name: await play_baseline(prep, name, ref_rows) for name in baselines}
     if spec.settle:
         fields["settled"] = settle(tre, ref_rows, metric, prep.direction)
-    if prep.world_cls.secondary_metric:
-        sec = prep.world_cls.secondary_metric
+    if prep.world_cls.scoring.secondary:
+        sec = prep.world_cls.scoring.secondary
         fields["secondary_delta"] = tre_rows[-1]["metrics"][sec] - ref_cmp["metrics"][sec] + 0.0
     ordinary = prep.world_cls.scoring.ordinary_metrics.get(metric)
     split = lift_split(ordinary, fields["lift"], tre_rows[-1]["metrics"], ref_cmp["metrics"], prep.direction)
@@ -438,7 +487,7 @@ def outcomes(
 ) -> dict[str, Any]:
     """The world's further outcomes beside the scored metric, each as reference, treatment, delta
     (raw, no direction: an objective directs only its own metric)."""
-    names = [m for m in (world_cls.primary_metric, *world_cls.outcome_metrics) if m != scored and m in treatment]
+    names = [m for m in (world_cls.scoring.metric, *world_cls.scoring.reported) if m != scored and m in treatment]
     return {
         m: {
             "reference": reference.get(m),
@@ -472,7 +521,7 @@ async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]
     finally:
         await controller.aclose()
     metric = prep.world_cls.metric_for(prep.objective)
-    ref_cmp = compared_reference(tre, ref_rows, prep.rounds)
+    ref_cmp = compared_reference(tre, ref_rows, prep.horizon)
     lift = delta_lift_relative(tre_rows[-1]["metrics"][metric], ref_cmp["metrics"][metric], prep.direction)
     return {"status": tre.status, "lift": lift["lift"], "delta": lift["delta"], "final": tre_rows[-1]["metrics"]}
 
@@ -498,10 +547,10 @@ def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, d
     }
 
 
-def recorded_policy(spec: PairSpec, controller: Controller) -> str:
-    """The policy name to record for a controller passed in by the caller: its own `name` (else its
+def recorded_name(spec: PairSpec, controller: Controller) -> str:
+    """The name to record for a controller passed in by the caller: its own `name` (else its
     class name), prefixed `custom:` unless it is the built-in of that name, so that `--resume`
-    never replays a different, registered policy."""
+    never replays a different, registered controller."""
     from mam_bench.registry import CONTROLLERS
 
     name = controller.name

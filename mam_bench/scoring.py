@@ -52,15 +52,3 @@ class Scoring(BaseModel):
     def metric_for(self, objective: str) -> str:
         """The metric an objective's lift is computed on: its own if declared, else the primary."""
         return self.objective_metrics.get(objective, self.metric)
-
-
-#: the class attributes a world declared its outcome with before `Scoring`, and their field
-LEGACY_SCORING = {
-    "primary_metric": "metric",
-    "objectives": "objectives",
-    "default_objective": "default_objective",
-    "objective_metrics": "objective_metrics",
-    "secondary_metric": "secondary",
-    "outcome_metrics": "reported",
-    "masks_influence": "masks_influence",
-}

@@ -14,9 +14,10 @@ from pydantic import ValidationError
 
 from mam_bench.audit import audit_counts
 from mam_bench.capabilities import PerTurnDecisions, RandomActions
+from mam_bench.protocol import OK_OUTCOMES
 from mam_bench.runner import PairSpec, prepare, round_row, run_async, run_treatment, step_reference
 from mam_bench.streams import record_draws, stream
-from mam_bench.world import OK_OUTCOMES, REQUIRED, SteerableWorld, TextRoundTrip
+from mam_bench.world import REQUIRED, SteerableWorld, TextRoundTrip
 
 
 class WorldCheckError(AssertionError):
@@ -32,7 +33,7 @@ def _strip(row: dict[str, Any]) -> dict[str, Any]:
 def _prep(world_cls: Any, seed: int, rounds: int, influence: int, params: dict[str, Any]) -> Any:
     spec = PairSpec.build(world=world_cls.name, seed=seed, params=params, influence=influence)
     prep = prepare(spec, world_cls=world_cls)
-    prep.rounds = min(rounds, prep.rounds)  # never past the world's own horizon
+    prep.horizon = min(rounds, prep.horizon)  # never past the world's own horizon
     return prep
 
 
@@ -113,7 +114,7 @@ def isolation(prep: Any) -> list[str]:
 
 
 def _decision(action: dict[str, Any]) -> Any:
-    from mam_bench.controller import Decision
+    from mam_bench.protocol import Decision
 
     return Decision(action=dict(action))
 
@@ -207,8 +208,8 @@ def fork_equivalence(world_cls: Any, seed: int, rounds: int, influence: int, par
     """A fork taken halfway, played forward, equals its world played forward (round by round:
     metrics, snapshot, audit), and playing the fork leaves the world as a world never forked."""
     prep = _prep(world_cls, seed, rounds, influence, params)
-    half = max(1, prep.rounds // 2)
-    expected = steered_rows(prep.new_world(treatment=True), prep.rounds, seed)[half:]
+    half = max(1, prep.horizon // 2)
+    expected = steered_rows(prep.new_world(treatment=True), prep.horizon, seed)[half:]
     world = prep.new_world(treatment=True)
     steered_rows(world, half, seed)
     try:
@@ -216,9 +217,9 @@ def fork_equivalence(world_cls: Any, seed: int, rounds: int, influence: int, par
     except Exception as exc:  # noqa: BLE001 - reported, with the fix, like every other property
         return [f"fork: the world cannot be copied ({type(exc).__name__}: {exc}); define fork() on it"]
     out = []
-    if steered_rows(twin, prep.rounds - half, seed) != expected:
+    if steered_rows(twin, prep.horizon - half, seed) != expected:
         out.append(f"fork: a fork taken after round {half}, played forward, differs from its world played forward")
-    if steered_rows(world, prep.rounds - half, seed) != expected:
+    if steered_rows(world, prep.horizon - half, seed) != expected:
         out.append("fork: playing a fork changed the world it was taken from")
     return out
 
@@ -255,13 +256,13 @@ def check_world(
         prep = _prep(world_cls, seed, rounds, influence, dict(params or {}))
         for found in (
             contract(world_cls, prep),
-            null_steering(prep, prep.rounds),
+            null_steering(prep, prep.horizon),
             audit_identity(prep, "rule"),
             audit_identity(prep, "random") if isinstance(world_cls, RandomActions) else [],
             isolation(prep),
             actions(prep),
             observation_text(prep),
-            records_redraw(prep, prep.rounds),
+            records_redraw(prep, prep.horizon),
             fork_equivalence(world_cls, seed, rounds, influence, dict(params or {})),
         ):
             failures += [f"seed {seed}: {f}" for f in found]

@@ -19,8 +19,8 @@ from pydantic import BaseModel
 
 from mam_bench.errors import ConfigError
 from mam_bench.params import WorldParams
-from mam_bench.protocol import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, Decision  # noqa: F401 - the contract's names
-from mam_bench.scoring import LEGACY_SCORING, Scoring
+from mam_bench.protocol import AuditEntry, Decision
+from mam_bench.scoring import Scoring
 from mam_bench.status import Status
 
 
@@ -52,7 +52,7 @@ REQUIRED = (
     "Action",
     "scoring",
     "actor_ids",
-    "treatment_rounds",
+    "horizon",
     "observe",
     "null_action",
     "resolve_round",
@@ -62,13 +62,7 @@ REQUIRED = (
 
 
 class SteerableWorld(mesa.Model):
-    """Base class of every world: define the names in `REQUIRED`; the rest has defaults.
-
-    A world that still declares its outcome in the older class attributes (`objectives`,
-    `primary_metric`, `default_objective`, `secondary_metric`, `objective_metrics`,
-    `outcome_metrics`, `masks_influence`) gets its `scoring` built from them, and every world
-    keeps those names as read-only mirrors of its `scoring`.
-    """
+    """Base class of every world: define the names in `REQUIRED`; the rest has defaults."""
 
     # --- required -------------------------------------------------------------------------------
     name: ClassVar[str]
@@ -85,22 +79,13 @@ class SteerableWorld(mesa.Model):
     #: influence agents when the user names neither a count nor ids and the params have no `influence`
     default_influence: ClassVar[int] = 2
 
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        scoring = declared_scoring(cls)
-        if scoring is None:
-            return
-        cls.scoring = scoring
-        for old, new in LEGACY_SCORING.items():  # mirrors for code written against the old names
-            setattr(cls, old, getattr(scoring, new))
-
     def __init__(
         self,
         params: WorldParams | None = None,
         seed: int = 0,
         *,
         influence_ids: Iterable[int] = (),
-        mask_ids: Iterable[int] | None = None,
+        mask_ids: Iterable[int] | Callable[[SteerableWorld], Iterable[int]] | None = None,
         role: str = "reference",
         **param_kwargs: Any,
     ):
@@ -114,8 +99,10 @@ class SteerableWorld(mesa.Model):
         self.round = 0
         self.status: str = Status.RUNNING
         self.influence_ids: tuple[int, ...] = tuple(sorted(int(i) for i in influence_ids))
-        mask = self.influence_ids if mask_ids is None else tuple(sorted(int(i) for i in mask_ids))
-        self.mask_ids: tuple[int, ...] = mask if self.scoring.masks_influence else ()
+        #: a callable mask is chosen by the world itself on first read (the runner's reference
+        #: picks and masks its own influence agents, so it needs no probe built before it)
+        mask = self.influence_ids if mask_ids is None else mask_ids
+        self._mask: Any = mask if callable(mask) and self.scoring.masks_influence else self._masked(mask)
         self.audit: list[AuditEntry] = []
         #: "reference" (all rule, may stop at rest) or "treatment" (plays its horizon)
         self.role = role
@@ -124,7 +111,16 @@ class SteerableWorld(mesa.Model):
         #: the world's Mesa DataCollector; one over `metrics()` is made at the first round if it sets none
         self.datacollector: mesa.DataCollector | None = None
         self._setup_collected = False
-        self._in_mesa_step = False  # inside Mesa's own step(), which counts `steps` itself
+
+    @property
+    def mask_ids(self) -> tuple[int, ...]:
+        """The ids masked from scoring in both runs (the influence agents, where the world masks)."""
+        if callable(self._mask):
+            self._mask = self._masked(self._mask(self))
+        return self._mask
+
+    def _masked(self, ids: Any) -> tuple[int, ...]:
+        return tuple(sorted(int(i) for i in ids)) if self.scoring.masks_influence and not callable(ids) else ()
 
     @classmethod
     def metric_for(cls, objective: str) -> str:
@@ -148,12 +144,12 @@ class SteerableWorld(mesa.Model):
 
     # --- horizon ------------------------------------------------------------------------------
     @abstractmethod
-    def treatment_rounds(self) -> int:
+    def horizon(self) -> int:
         """How many rounds the treatment plays."""
 
     def reference_cap(self) -> int:
         """The most rounds the reference plays before it is called exhausted."""
-        return self.treatment_rounds()
+        return self.horizon()
 
     @property
     def done(self) -> bool:
@@ -196,8 +192,9 @@ class SteerableWorld(mesa.Model):
         self.audit.extend(entries)
         self.round += 1
         self.datacollector.collect(self)
-        if not self._in_mesa_step:  # Mesa's own step() counts itself
-            self.steps += 1
+        # Mesa's step() has counted this call already; a round played directly (the runner's) is
+        # counted here, so `steps` never falls behind the rounds played
+        self.steps = max(self.steps, self.round)
         return entries
 
     def _collect_setup(self) -> None:
@@ -216,11 +213,7 @@ class SteerableWorld(mesa.Model):
 
     def step(self) -> None:
         """Mesa's step: one round with every influence agent following the rule."""
-        self._in_mesa_step = True
-        try:
-            self.play_round()
-        finally:
-            self._in_mesa_step = False
+        self.play_round()
         self.running = not self.done and self.round < self.reference_cap()
 
     # --- planning -----------------------------------------------------------------------------
@@ -312,23 +305,3 @@ class _RecordsOff:
 
 
 RECORDS_OFF = _RecordsOff()
-
-
-def declared_scoring(cls: type) -> Scoring | None:
-    """The class's `scoring`: its own, or one built from the older attributes it declares on top
-    of its parent's; None while a base class has not said enough (no objectives or metric yet)."""
-    own = {old: cls.__dict__[old] for old in LEGACY_SCORING if old in cls.__dict__}
-    if "scoring" in cls.__dict__:
-        if own:
-            raise TypeError(f"{cls.__name__}: declare `scoring` or the older {', '.join(own)}, not both")
-        return cls.__dict__["scoring"]
-    inherited = getattr(cls, "scoring", None)
-    if not own:
-        return inherited
-    fields = inherited.model_dump() if inherited is not None else {}
-    fields.update({LEGACY_SCORING[old]: value for old, value in own.items()})
-    if "objectives" in own and fields.get("default_objective") not in own["objectives"]:
-        fields["default_objective"] = None  # the first of the new objectives
-    if "metric" not in fields or "objectives" not in fields:
-        return None
-    return Scoring(**fields)

@@ -35,7 +35,7 @@ def line(world: str, seed: int, policy: str, settle: bool) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "run"
         try:
-            run_pair(PairSpec.build(world=world, seed=seed, policy=policy, rounds=12, settle=settle), run)
+            run_pair(PairSpec.build(world=world, seed=seed, controller=policy, rounds=12, settle=settle), run)
         except Exception as exc:  # noqa: BLE001 - recorded, so a refactor that breaks a pair shows
             return f"{label} ERROR {type(exc).__name__}: {str(exc)[:80]}"
         result = json.loads((run / "result.json").read_text())

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
+from mam_bench.protocol import Decision, Request
 
 
 class MimicController(Controller):

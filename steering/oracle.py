@@ -27,6 +27,8 @@ from mam_bench.capabilities import PerTurnDecisions, RandomActions, RuleActions
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.registry import make_controller, part_of
+from mam_bench.steering.rule import RuleController
+from mam_bench.steering.stay import StayController
 from mam_bench.streams import stream
 from mam_bench.world import SteerableWorld
 
@@ -99,14 +101,16 @@ class OracleController(Controller):
         return controller
 
     def request(self, world: SteerableWorld, aid: int, controller: Controller) -> Request:
-        """What a policy is asked in a rollout: the observation and rule action, no board."""
+        """What a policy is asked in a rollout: the observation and rule action, no board (and no
+        observation for the policies that read none)."""
         wants_rule = controller.wants_rule_action
+        blind = isinstance(controller, (Preset, RuleController, StayController))
         return Request(
             world=self.world_name,
             actor_id=aid,
             round=world.round,
             objective=self.objective,
-            observation=None if isinstance(controller, Preset) else world.observe(aid),
+            observation=None if blind else world.observe(aid),
             rule_action=world.rule_action(aid) if wants_rule else None,  # type: ignore[attr-defined]
         )
 

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from mam_bench.capabilities import RandomActions
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError
+from mam_bench.protocol import Decision, Request
 from mam_bench.streams import stream
 
 

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError
+from mam_bench.protocol import Decision, Request
+from mam_bench.record_schema import read_record
 from mam_bench.records import CHAIN_KEY, chain_link, read_jsonl
 
 
@@ -81,7 +83,8 @@ class ReplayController(Controller):
             recorded = json.loads(result_file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError):
             raise ConfigError("replay", f"{result_file} is damaged (not JSON)") from None
-        treatment = recorded.get("treatment") if isinstance(recorded, dict) else None
+        recorded = read_record(recorded) if isinstance(recorded, dict) else {}
+        treatment = recorded.get("treatment")
         played = treatment.get("rounds") if isinstance(treatment, dict) else None
         if not isinstance(played, int) or isinstance(played, bool) or played < 0:
             raise ConfigError("replay", f"{result_file} is damaged (no treatment rounds)")
@@ -91,7 +94,7 @@ class ReplayController(Controller):
             "params": prep.params.as_json(),
             "objective": prep.objective,
             "influence_ids": list(prep.influence_ids),
-            "horizon": prep.rounds,
+            "horizon": prep.horizon,
         }
         recorded.setdefault("horizon", played)  # runs recorded before result.json named the horizon
         for name, value in mine.items():
@@ -99,8 +102,8 @@ class ReplayController(Controller):
                 raise ConfigError(
                     "replay", f"the recorded run has another {name} ({recorded.get(name)!r}, this run: {value!r})"
                 )
-        if played > prep.rounds:
-            raise ConfigError("replay", f"{result_file} is damaged ({played} rounds played, horizon {prep.rounds})")
+        if played > prep.horizon:
+            raise ConfigError("replay", f"{result_file} is damaged ({played} rounds played, horizon {prep.horizon})")
         ids = set(prep.influence_ids)
         for (r, actor), _ in self.rows.items():
             if actor not in ids or not 0 <= r < played:

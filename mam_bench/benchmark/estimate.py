@@ -28,8 +28,8 @@ class ScenarioCost:
 
 def prompt_tokens(case: Any, seed: int) -> int:
     """Input tokens of one call of this case: its round-0 prompt and a full board window."""
-    from mam_bench.controller import Request
     from mam_bench.prompts import WorldPrompts
+    from mam_bench.protocol import Request
     from mam_bench.registry import load, part_of
     from mam_bench.runner import prepare
 
@@ -60,7 +60,7 @@ def estimate(suite: Any, price_table: Any = None) -> list[ScenarioCost]:
         prep = prepare(case.pair_spec(seeds[0]))
         options = case.controller_options
         phases = 1 if options.get("one_call") else 2
-        calls = len(seeds) * suite.repeats * len(prep.influence_ids) * prep.rounds * phases
+        calls = len(seeds) * suite.repeats * len(prep.influence_ids) * prep.horizon * phases
         tin = calls * prompt_tokens(case, seeds[0])
         tout = calls * int(options.get("max_tokens") or OUTPUT_TOKENS)
         model = case.model or options.get("model", "")

@@ -104,7 +104,7 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
                 f"unknown controller {s.reference!r} (known: {', '.join(sorted(CONTROLLERS))})",
             )
     if args.policy not in CONTROLLERS:
-        raise ConfigError("policy", f"unknown policy {args.policy!r} (known: {', '.join(sorted(CONTROLLERS))})")
+        raise ConfigError("policy", f"unknown controller {args.policy!r} (known: {', '.join(sorted(CONTROLLERS))})")
     if args.model and args.policy != "llm":
         raise ConfigError("model", f"only --policy llm takes a model (policy is {args.policy})")
     if args.policy == "llm" and not args.model:
@@ -144,14 +144,13 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
 
 def check_controllers(suite: Any) -> None:
     """Every case's controller builds at a seed it plays (a replay is checked against its own seed)."""
-    from mam_bench.preflight import check_controller
-    from mam_bench.runner import prepare
+    from mam_bench.preflight import discard
+    from mam_bench.runner import prepare_run
 
     for case in suite.cases:
         seed = (case.only_seeds or suite.seed_list())[0]
-        spec = case.pair_spec(seed)
         try:
-            check_controller(spec, prepare(spec))
+            discard(prepare_run(case.pair_spec(seed)).controller)
         except ConfigError as exc:
             raise ConfigError(f"{case.name}: {exc.field}", exc.message) from None
 

@@ -39,7 +39,7 @@ def llm_estimate(suite: Any, max_cost: float | None) -> tuple[int, int]:
         options = spec.controller_options
         phases = 1 if options.get("one_call") else 2
         pairs += seeds
-        calls += seeds * len(prep.influence_ids) * prep.rounds * phases
+        calls += seeds * len(prep.influence_ids) * prep.horizon * phases
         model = options.get("model", "")
         if max_cost is not None and not PriceTable(options.get("price_table")).priced(model):
             raise ConfigError(

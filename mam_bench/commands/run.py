@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from mam_bench import startup
 from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
-from mam_bench.preflight import LLM_ONLY, ORACLE_ONLY, check_controller
+from mam_bench.preflight import LLM_ONLY, ORACLE_ONLY, discard
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_experiment, holds_run, move_aside, refuse_other_kind
 from mam_bench.status import Validity
@@ -31,14 +31,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run one reference/treatment pair and write its records")
     p.add_argument("world", nargs="?", help="world name (see `mam-bench worlds`)")
     p.add_argument("--seed", default="0", help="one seed (several seeds: `mam-bench experiment`)")
-    p.add_argument("--policy", default="rule", help=f"one of {', '.join(controller_names())}")
+    p.add_argument("--policy", default="rule", help=f"the controller: one of {', '.join(controller_names())}")
     p.add_argument("--objective", help="steering objective (default: the world's own)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--influence", type=int, help="number of influence agents (ids chosen by the world)")
     g.add_argument("--influence-ids", help="comma-separated ids of the influence agents")
     p.add_argument("--rounds", type=int, help="treatment rounds (default: the world's horizon)")
     p.add_argument("--param", action="append", metavar="KEY=VALUE", help="world parameter (repeatable)")
-    p.add_argument("--out", help="run directory (default runs/WORLD-sSEED-POLICY)")
+    p.add_argument("--out", help="run directory (default runs/WORLD-sSEED-CONTROLLER)")
     p.add_argument("--board-window", type=int, default=3, help="rounds of board history shown (default 3)")
     p.add_argument("--post-cap", type=int, default=4000, help="characters per board post (default 4000)")
     p.add_argument("--resume", metavar="DIR", help="continue a killed run from its directory")
@@ -174,7 +174,7 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
     if args.policy == "llm" and not args.model:
         raise ConfigError(
             "model",
-            "the llm policy needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
+            "the llm controller needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
             "or local:gemma3-270m with the [local] extra)",
         )
     try:
@@ -184,7 +184,7 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
 
 
 #: record field -> the flag that sets it, for errors
-USER_FIELDS = {"max_policy_error_share": "max_policy_errors"}
+USER_FIELDS = {"max_policy_error_share": "max_policy_errors", "controller": "policy"}
 
 
 def build_spec(args: argparse.Namespace, seed: int, ids: tuple[int, ...] | None, options: dict[str, Any]) -> PairSpec:
@@ -196,7 +196,7 @@ def build_spec(args: argparse.Namespace, seed: int, ids: tuple[int, ...] | None,
         seed=seed,
         params=parse_param_pairs(args.param),
         objective=args.objective,
-        policy=args.policy,
+        controller=args.policy,
         influence=args.influence,
         influence_ids=ids,
         rounds=args.rounds,
@@ -229,7 +229,9 @@ def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
     if not spec_file.exists():
         raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
     check_records(out)
-    data = read_json_record(spec_file)
+    from mam_bench.record_schema import read_record
+
+    data = read_record(read_json_record(spec_file))
     try:
         spec = PairSpec.build(**data)
     except ConfigError as exc:
@@ -313,29 +315,13 @@ def finished_result(out: Path) -> dict[str, Any] | None:
     path = out / "result.json"
     if not path.is_file():
         return None
-    result = read_json_record(path)
+    from mam_bench.record_schema import read_record
+
+    result = read_record(read_json_record(path))
     needed = ("world", "metric", "reference", "treatment", "delta", "lift", "direction", "influence_ids")
     if not all(k in result for k in needed):
         raise ConfigError("resume", f"{path} is damaged: it lacks {[k for k in needed if k not in result]}")
     return result
-
-
-def measurable_world(prep: Any) -> Any:
-    """The treatment world built once up front: a setting whose metrics are undefined (every
-    agent an influence agent, so no ordinary neighbours are left to score) is a clear error."""
-    try:
-        prep.new_world(treatment=True)
-        return prep.new_world(treatment=False)
-    except ConfigError:
-        raise
-    except (RuntimeError, ValueError, ArithmeticError) as exc:
-        cause = exc.__cause__ or exc.__context__ or exc
-        field = "influence_ids" if prep.spec.influence_ids is not None else "influence"
-        raise ConfigError(
-            field,
-            f"{len(prep.influence_ids)} influence agents leave the world's metrics undefined ({cause}); "
-            "use fewer influence agents",
-        ) from None
 
 
 def process_age() -> float:
@@ -373,7 +359,7 @@ def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str
 
 def handle(args: argparse.Namespace) -> int:
     started = time.monotonic() - process_age()
-    from mam_bench.runner import prepare  # after the clock starts: the import is part of the run
+    from mam_bench.runner import prepare_run  # after the clock starts: the import is part of the run
 
     startup.hold_collector()
 
@@ -381,15 +367,25 @@ def handle(args: argparse.Namespace) -> int:
         spec, out = resume_spec(args)
     else:
         spec = spec_from_args(args)
-        out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.policy}")
+        out = Path(args.out or f"runs/{spec.world}-s{spec.seed}-{spec.controller}")
     try:
-        prep = prepare(spec)  # every check before any work, and before any file is touched
+        prep = prepare_run(spec)  # every check before any work, and before any file is touched
     except ConfigError as exc:
         if not args.resume:
             raise
         raise ConfigError("resume", f"{out / 'spec.json'} holds a bad {exc.field}: {exc.message}") from None
     done = finished_result(out) if args.resume else None
+    try:
+        return run_prepared(args, spec, out, prep, done, started)
+    except BaseException:
+        discard(prep.controller)  # a check after `prepare_run` failed (a run closes its own controller)
+        raise
+
+
+def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any, done: Any, started: float) -> int:
+    """The run once `prepare_run` passed: the output folder's checks, then the pair."""
     if done is not None:  # nothing to continue: rerunning could only replace a result
+        discard(prep.controller)
         print(f"{out} is already finished; its result is kept (a new run needs a new --out)", file=sys.stderr)
         try:
             print(format_result(done, out))
@@ -398,16 +394,11 @@ def handle(args: argparse.Namespace) -> int:
         invalid = (done.get("validity") or {}).get("status") == Validity.INVALID
         return 3 if invalid else 0
     startup.imports_done()  # the world and its modules are loaded
-    if prep.rounds > MAX_ROUNDS:
-        raise ConfigError("rounds", f"{prep.rounds} treatment rounds; at most {MAX_ROUNDS}")
-    cap = measurable_world(prep).reference_cap()
+    if prep.horizon > MAX_ROUNDS:
+        raise ConfigError("rounds", f"{prep.horizon} treatment rounds; at most {MAX_ROUNDS}")
+    cap = prep.reference_cap
     if cap > MAX_ROUNDS:
         raise ConfigError("param.max_rounds", f"the reference may run {cap} rounds; at most {MAX_ROUNDS}")
-    if spec.policy == "llm":
-        from mam_bench.extras import require
-
-        require("local" if str(spec.controller_options.get("model", "")).startswith("local:") else "llm")
-    options_line = check_controller(spec, prep)
     replay = spec.controller_options.get("replay")
     if replay and Path(replay).resolve() in (out.resolve(), (out / "decisions.jsonl").resolve()):
         raise ConfigError("replay", "the replayed run cannot be the --out of the replay (it would be replaced)")
@@ -423,6 +414,7 @@ def handle(args: argparse.Namespace) -> int:
     from mam_bench.placement import placement_line
 
     print(placement_line(prep), flush=True)
+    options_line = prep.controller.options_line()
     if options_line:
         print(options_line, flush=True)
     with DirLock(out):
@@ -460,8 +452,9 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
     cols = [metric] + ([sec] if sec else [])
     sign = "higher" if result["direction"] > 0 else "lower"
     lines = [
-        f"{result['world']} seed {result['seed']} | policy {result['policy']} | objective {result['objective']}"
-        f" ({sign} {metric} is better) | {len(result['influence_ids'])} influence agents",
+        f"{result['world']} seed {result['seed']} | controller {result['controller']['name']}"
+        f" | objective {result['objective']} ({sign} {metric} is better)"
+        f" | {len(result['influence_ids'])} influence agents",
         f"{'':10s} {'status':18s} {'rounds':>6s}  " + "  ".join(f"{c:>12s}" for c in cols),
     ]
     ref = result["reference"]

@@ -15,6 +15,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     for name in world_names():
         cls = get_world(name)  # a registered world that does not import fails loudly
-        objectives = "/".join(cls.objectives)
-        print(f"{name:16s} metric {cls.primary_metric:12s} objectives {objectives:22s} {cls.summary}")
+        objectives = "/".join(cls.scoring.objectives)
+        print(f"{name:16s} metric {cls.scoring.metric:12s} objectives {objectives:22s} {cls.summary}")
     return 0

@@ -73,7 +73,7 @@ class Case(BaseModel):
     @classmethod
     def _policy_known(cls, v: str | None) -> str | None:
         if v is not None and v not in CONTROLLERS:
-            raise ValueError(f"unknown policy {v!r} (known: {', '.join(sorted(CONTROLLERS))})")
+            raise ValueError(f"unknown controller {v!r} (known: {', '.join(sorted(CONTROLLERS))})")
         return v
 
     @model_validator(mode="after")
@@ -131,7 +131,7 @@ class Case(BaseModel):
             seed=seed,
             params=self.params,
             objective=self.objective,
-            policy=self.controller,
+            controller=self.controller,
             influence=None if ids is not None else self.influence,
             influence_ids=ids,
             rounds=self.rounds,
@@ -373,25 +373,12 @@ def pairs_of(suite: Suite) -> list[Pair]:
     return out
 
 
-def measurable_world(prep: Any) -> None:
-    """Build the treatment world once: metrics undefined for this setting are a ConfigError."""
-    try:
-        prep.new_world(treatment=True)
-    except ConfigError:
-        raise
-    except (RuntimeError, ValueError, ArithmeticError) as exc:
-        cause = exc.__cause__ or exc.__context__ or exc
-        raise ConfigError(
-            "influence", f"{len(prep.influence_ids)} influence agents leave the world's metrics undefined ({cause})"
-        ) from None
-
-
 def _check_case(i: int, case: Case, seed: int) -> None:
     """Resolve the case against its world (parameters, objective, influence ids)."""
     prefix = f"cases[{i}]."
     try:
         get_world(case.world)
-        measurable_world(prepare(case.pair_spec(seed)))
+        prepare(case.pair_spec(seed))  # builds both worlds: undefined metrics are a clear error
     except ConfigError as exc:
         field = exc.field
         if field == "param" or field.startswith("param."):

@@ -12,7 +12,8 @@ import mesa
 from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
+from mam_bench.protocol import Decision, Request
 from mam_bench.scoring import Scoring
 
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError
 from mam_bench.models.crafting.catalog import catalog, meets
 from mam_bench.models.crafting.observe import CraftingObservation
 from mam_bench.models.crafting.tasks import get_task
+from mam_bench.protocol import Decision, Request
 
 MISROUTE_EVERY = 3
 

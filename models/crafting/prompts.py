@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.controller import Request
 from mam_bench.models.crafting.actions import strict_schema
 from mam_bench.prompts import WorldPrompts
+from mam_bench.protocol import Request
 
 OBJECTIVES = {
     "accelerate": "help the team finish the task as fast as possible",

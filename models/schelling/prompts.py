@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mam_bench.controller import Request
 from mam_bench.prompts import Parsed, WorldPrompts
+from mam_bench.protocol import Request
 
 GOALS = {
     "integrate": "INTEGRATE: lower the ordinary edge homophily (OEH) the ordinary agents end with",

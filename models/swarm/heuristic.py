@@ -22,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.grid import DELTA, MOVES, chebyshev, manhattan
 from mam_bench.models.swarm.view import SwarmObservation
+from mam_bench.protocol import Decision, Request
 from mam_bench.streams import stream
 
 Cell = tuple[int, int]

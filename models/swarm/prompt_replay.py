@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mam_bench.controller import Decision, Request
 from mam_bench.errors import ConfigError
+from mam_bench.protocol import Decision, Request
 
 
 def _hash(system: str, user: str) -> str:

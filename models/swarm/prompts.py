@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.controller import Request
 from mam_bench.models.swarm.upstream_prompt import reproduction_prompt
 from mam_bench.prompts import Parsed, WorldPrompts
+from mam_bench.protocol import Request
 
 #: reproduction mode's system message: upstream's (an agent cooperating on a given task), no objective
 REPRODUCTION_SYSTEM = "You are an agent. You need to cooperate with other agents and finish a given task."

@@ -21,10 +21,11 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.errors import BackendFailed, ConfigError, config_error_from
 from mam_bench.pricing import PriceTable, Totals
 from mam_bench.prompts import prompts_for
+from mam_bench.protocol import Decision, Request
 from mam_bench.response_cache import ResponseCache, cache_key
 from mam_bench.secrets import secrets_in_env
 from mam_bench.steering.llm.chat_models import FALLBACK, api_key_from_env, build_chat_model, structured
@@ -144,15 +145,7 @@ class LLMController(Controller):
         self._dead: list[int] = []
         self._last_error: str | None = None
         #: calls a killed earlier process had sent through this cache and never saw answered
-        self.unanswered_before = self.cache.take_pending()
-        if self.unanswered_before:
-            import sys
-
-            print(
-                f"note: {self.unanswered_before} LLM call(s) were under way when an earlier run on this cache "
-                "stopped; the provider may have answered (and billed) them, and they are asked again",
-                file=sys.stderr,
-            )
+        self.unanswered_before = self._pending()
         self.records: Any = None
         self._jitter = random.Random()
         self._sem: asyncio.Semaphore | None = None
@@ -178,6 +171,25 @@ class LLMController(Controller):
         return build_chat_model(self.options, self._secret)
 
     # --- the Controller interface -----------------------------------------------------------------
+    def open_cache(self, path: Any) -> None:
+        """Answer from the cache at `path` from now on (the runner opens the run folder's cache
+        once the folder is the run's; the controller was built before anything was written)."""
+        self.cache.close()
+        self.cache = ResponseCache(path)
+        self.unanswered_before = self._pending()
+
+    def _pending(self) -> int:
+        pending = self.cache.take_pending()
+        if pending:
+            import sys
+
+            print(
+                f"note: {pending} LLM call(s) were under way when an earlier run on this cache "
+                "stopped; the provider may have answered (and billed) them, and they are asked again",
+                file=sys.stderr,
+            )
+        return pending
+
     def attach_records(self, records: Any) -> None:
         """The run's RunRecords: each call becomes a row of llm_calls.jsonl."""
         self.records = records

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import IsolationError, MesaWorld
 from mam_bench.registry import get_world, world_names
+from mam_bench.scoring import Scoring
 from mam_bench.testing import WorldCheckError, check_world
 
 
@@ -53,8 +54,7 @@ class Coins(MesaWorld):
     model_class = CoinModel
     rounds = 4
     Action = Flip
-    objectives = {"more": +1}
-    primary_metric = "heads"
+    scoring = Scoring(metric="heads", objectives={"more": +1})
 
     def apply(self, agent: Coin, action: Flip) -> None:
         agent.heads += int(action.heads)

@@ -13,7 +13,7 @@ EXAMPLES = ("boltzmann", "voter", "civil_violence")
 @pytest.mark.parametrize("world", EXAMPLES)
 @pytest.mark.parametrize("policy", ["rule", "stay", "random", "heuristic"])
 def test_pair(world: str, policy: str) -> None:
-    result = run_pair(PairSpec.build(world=world, seed=3, policy=policy, influence=3))
+    result = run_pair(PairSpec.build(world=world, seed=3, controller=policy, influence=3))
     audit = result["treatment"]["audit"]
     assert audit["identity_holds"] and audit["decisions"] == 3 * result["treatment"]["rounds"]
     if policy == "rule":
@@ -32,12 +32,12 @@ def test_pair(world: str, policy: str) -> None:
 )
 def test_heuristic_steers(world: str, seed: int, objective: str, expected: float) -> None:
     """Figures from `mam-bench run WORLD --seed S --policy heuristic --influence 3`."""
-    result = run_pair(PairSpec.build(world=world, seed=seed, policy="heuristic", influence=3, objective=objective))
+    result = run_pair(PairSpec.build(world=world, seed=seed, controller="heuristic", influence=3, objective=objective))
     assert result["lift"] == pytest.approx(expected, abs=5e-5)
 
 
 @pytest.mark.parametrize("world", ["boltzmann", "voter", "civil_violence"])
 def test_mimic_runs_the_rule_through_the_influence_path(world: str) -> None:
-    result = run_pair(PairSpec.build(world=world, seed=3, policy="mimic", influence=3))
+    result = run_pair(PairSpec.build(world=world, seed=3, controller="mimic", influence=3))
     assert result["treatment"]["audit"]["identity_holds"]
     assert result["treatment"]["audit"]["policy_error"] == 0

@@ -117,7 +117,7 @@ def test_worlds_all_available_from_a_project_with_its_own_models(venv: Path, pro
 
 def test_schelling_pair_gives_the_readme_numbers(venv: Path, project: Path) -> None:
     readme = (ROOT / "README.md").read_text()
-    block = readme[readme.index("schelling seed 22 | policy heuristic") :]
+    block = readme[readme.index("schelling seed 22 | controller heuristic") :]
     lift = re.search(r"lift ([+-]\d+\.\d+)", block).group(1)
     out = _run(
         venv, "-m", "mam_bench", "run", "schelling", "--seed", "22", "--policy", "heuristic", "--out", "o", cwd=project
@@ -151,7 +151,7 @@ def test_user_model_runs_with_its_heuristic(venv: Path, project: Path) -> None:
         cwd=project,
     ).stdout
     result = json.loads((project / "rumour-h" / "result.json").read_text())
-    assert result["controller"]["name"] == "controller" and result["treatment"]["audit"]["identity_holds"]
+    assert result["controller"]["name"] == "heuristic" and result["treatment"]["audit"]["identity_holds"]
     assert result["treatment"]["rounds"] == 12 and "audit: accepted 48" in out
     null = _run(
         mam, "run", "rumour", "--seed", "1", "--policy", "rule", "--influence", "4", "--out", "rumour-r", cwd=project

@@ -63,7 +63,7 @@ class FadingWorld(MesaWorld):
 
 
 def _pair(policy: str, settle: bool) -> dict:
-    spec = PairSpec.build(world="fading", seed=5, policy=policy, influence=4, settle=settle)
+    spec = PairSpec.build(world="fading", seed=5, controller=policy, influence=4, settle=settle)
     return run_pair(spec, None, prep=prepare(spec, FadingWorld))
 
 

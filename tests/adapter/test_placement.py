@@ -26,14 +26,14 @@ def test_id_ranges() -> None:
 
 @pytest.mark.parametrize("world", sorted(world_names()))
 def test_every_world_names_its_ids_and_how(world: str) -> None:
-    prep = prepare(PairSpec.build(world=world, seed=0, policy="rule"))
+    prep = prepare(PairSpec.build(world=world, seed=0, controller="rule"))
     line = placement_line(prep)
     assert line.startswith(f"influence ids {id_ranges(prep.influence_ids)} (world default for ")
     assert line.rstrip(")").split(": ", 1)[1]  # says how
 
 
 def test_named_ids_are_said_to_be_named() -> None:
-    prep = prepare(PairSpec.build(world="voter", seed=0, policy="rule", influence_ids=(5, 6)))
+    prep = prepare(PairSpec.build(world="voter", seed=0, controller="rule", influence_ids=(5, 6)))
     assert placement_line(prep) == "influence ids 5-6 (named with --influence-ids)"
 
 
@@ -41,7 +41,7 @@ def test_a_world_may_declare_a_random_placement() -> None:
     drawn = [tuple(RandomPlaced(seed=s).default_influence_ids(3)) for s in range(4)]
     assert len(set(drawn)) > 1  # differs by seed
     assert drawn[0] == tuple(RandomPlaced(seed=0).default_influence_ids(3))  # addressed: reproducible
-    prep = prepare(PairSpec.build(world="voter", seed=0, policy="rule", influence=3), RandomPlaced)
+    prep = prepare(PairSpec.build(world="voter", seed=0, controller="rule", influence=3), RandomPlaced)
     assert prep.influence_ids == drawn[0]
     assert "drawn from the stream" in placement_line(prep)
 

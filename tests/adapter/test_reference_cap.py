@@ -16,7 +16,7 @@ class CappedVoter(ShortVoter):
 
 
 def _pair(world_cls):
-    spec = PairSpec.build(world="voter", seed=4, policy="stay", influence=3, settle=True)
+    spec = PairSpec.build(world="voter", seed=4, controller="stay", influence=3, settle=True)
     return run_pair(spec, None, prep=prepare(spec, world_cls))
 
 

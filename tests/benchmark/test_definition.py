@@ -41,7 +41,7 @@ def test_shipped_benchmark_fixes_the_scenarios() -> None:
     assert len(tasks) == 2 and len(categories) == 2, categories
     assert {s.objective for s in crafting} == {"accelerate", "shortage", "inequality"} and len(crafting) == 6
     for s in bench.scenarios:  # every scenario names what its world can play
-        assert s.objective in get_world(s.world).objectives
+        assert s.objective in get_world(s.world).scoring.objectives
 
 
 def test_quick_tier_is_two_agents_few_seeds_short_and_counted() -> None:

@@ -58,7 +58,7 @@ class VoterWithoutRule(VoterWorld):
 
 
 def test_a_world_without_rule_action_says_mimic_is_not_available():
-    spec = PairSpec.build(world="voter", seed=4, policy="stay", influence=3)
+    spec = PairSpec.build(world="voter", seed=4, controller="stay", influence=3)
     result = run_pair(spec, prep=prepare(spec, VoterWithoutRule), baselines=("stay", "mimic"))
     assert result["baselines"]["mimic"]["status"] == "n/a"
     assert result["baselines"]["mimic"]["lift"] is None

@@ -1,6 +1,7 @@
 """The world contract stays narrow: `SteerableWorld`'s required names are at most 12, each is a
-bare declaration on the base class (no default to forget to override), and the guide's table
-lists exactly them. `python -m tests.core.test_contract_size` prints the figures."""
+bare declaration on the base class (no default to forget to override), the guide's table lists
+exactly them, and the surface counted from the base class's source is what a real world exposes
+(nothing added behind the reader's back). `python -m tests.core.test_contract_size` prints the figures."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import re
 from pathlib import Path
 
 import mesa
+from pydantic import BaseModel
 
+from mam_bench.params import WorldParams
+from mam_bench.scoring import Scoring
 from mam_bench.world import REQUIRED, SteerableWorld
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "steer-your-own-model.md"
@@ -26,6 +30,43 @@ def public_names() -> list[str]:
     init = source[source.index("    def __init__(") : source.index("    @classmethod\n    def metric_for")]
     names |= set(re.findall(r"self\.([a-z][a-z0-9_]*)\s*(?::[^=\n]*)?=", init))
     return sorted(n for n in names if not n.startswith("_") and n not in mesa_names)
+
+
+class Smallest(SteerableWorld):
+    """A world that defines the required names and nothing else."""
+
+    name = "smallest"
+    Params = WorldParams
+    Action = BaseModel
+    scoring = Scoring(metric="m", objectives={"up": +1})
+
+    def actor_ids(self) -> list[int]:
+        return [0]
+
+    def horizon(self) -> int:
+        return 1
+
+    def observe(self, actor_id: int) -> str:
+        return ""
+
+    @classmethod
+    def null_action(cls) -> dict:
+        return {}
+
+    def resolve_round(self, decisions) -> list:
+        return []
+
+    def metrics(self) -> dict[str, float]:
+        return {"m": 0.0}
+
+    def snapshot(self) -> dict:
+        return {}
+
+
+def exposed_names() -> list[str]:
+    """Every public name a built world answers to, Mesa's own left out: what a user really meets."""
+    mesa_names = {n for n in dir(mesa.Model(rng=0)) if not n.startswith("_")}
+    return sorted(n for n in dir(Smallest(seed=0)) if not n.startswith("_") and n not in mesa_names)
 
 
 def guide_table() -> list[str]:
@@ -47,6 +88,10 @@ def test_the_required_surface_is_small_and_bare_on_the_base_class() -> None:
             assert getattr(getattr(value, "__func__", value), "__isabstractmethod__", False), name
 
 
+def test_the_counted_surface_is_what_a_world_exposes() -> None:
+    assert exposed_names() == public_names()
+
+
 def test_the_guide_lists_exactly_the_required_names() -> None:
     assert guide_table() == list(REQUIRED)
 
@@ -54,4 +99,5 @@ def test_the_guide_lists_exactly_the_required_names() -> None:
 if __name__ == "__main__":
     names = public_names()
     print(f"{len(names)} public names: {' '.join(names)}")
+    print(f"{len(exposed_names())} exposed by a built world")
     print(f"{len(REQUIRED)} required: {' '.join(REQUIRED)}")

@@ -40,9 +40,11 @@ def test_whole_run_draws_are_isolated(world):
         probe = PairSpec.build(world=world, seed=seed, params=params, influence=0)
         actors = prepare(probe).new_world(treatment=False).actor_ids()
         ids = influence_sample(data, actors, 4)
-        spec = PairSpec.build(world=world, seed=seed, params=params, policy=policy, influence_ids=ids, rounds=HORIZON)
+        spec = PairSpec.build(
+            world=world, seed=seed, params=params, controller=policy, influence_ids=ids, rounds=HORIZON
+        )
         compared.append(assert_whole_run_isolated(spec))
-        rule = run_pair(PairSpec.build(world=world, seed=seed, params=params, policy="rule", influence_ids=ids))
+        rule = run_pair(PairSpec.build(world=world, seed=seed, params=params, controller="rule", influence_ids=ids))
         assert rule["lift"] == 0.0 and rule["delta"] == 0.0
 
     check()

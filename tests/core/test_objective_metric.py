@@ -3,9 +3,9 @@ objective's lift on it, records it as the pair's metric, and reports the other o
 
 import asyncio
 
-from mam_bench.controller import Request
 from mam_bench.models.crafting.heuristic import InequalityHeuristic
 from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.protocol import Request
 from mam_bench.runner import PairSpec, run_pair
 
 SHORT = {"task": "forge_vanguard", "rounds": 10}
@@ -13,14 +13,14 @@ SHORT = {"task": "forge_vanguard", "rounds": 10}
 
 def test_metric_for_falls_back_to_the_primary_metric():
     assert CraftingWorld.metric_for("inequality") == "gini"
-    assert CraftingWorld.metric_for("accelerate") == CraftingWorld.primary_metric == "progress"
+    assert CraftingWorld.metric_for("accelerate") == CraftingWorld.scoring.metric == "progress"
     assert CraftingWorld.metric_for("shortage") == "progress_all"  # the conservative count: everyone
 
 
 def test_inequality_lift_is_computed_on_the_gini_and_outcomes_sit_beside_it():
     res = run_pair(
         PairSpec.build(
-            world="crafting", seed=21, params=SHORT, policy="stay", objective="inequality", influence_ids=[0, 1]
+            world="crafting", seed=21, params=SHORT, controller="stay", objective="inequality", influence_ids=[0, 1]
         )
     )
     tre, ref = res["treatment"]["final"], res["reference"]["compared"]
@@ -35,7 +35,7 @@ def test_inequality_lift_is_computed_on_the_gini_and_outcomes_sit_beside_it():
 def test_rule_gives_exactly_zero_lift_on_the_objective_metric():
     res = run_pair(
         PairSpec.build(
-            world="crafting", seed=22, params=SHORT, policy="rule", objective="inequality", influence_ids=[3]
+            world="crafting", seed=22, params=SHORT, controller="rule", objective="inequality", influence_ids=[3]
         )
     )
     assert res["metric"] == "gini" and res["lift"] == 0.0

@@ -19,7 +19,7 @@ CASES = [
 
 def pair(world: str, objective: str, params: dict, rounds: int, policy: str, **kw) -> dict:
     spec = PairSpec.build(
-        world=world, seed=1, params=params, objective=objective, policy=policy, influence=2, rounds=rounds, **kw
+        world=world, seed=1, params=params, objective=objective, controller=policy, influence=2, rounds=rounds, **kw
     )
     return run_pair(spec, baselines=("stay", "mimic") if policy == "oracle" else ())
 
@@ -37,9 +37,9 @@ def test_the_oracle_never_ends_below_the_tails_it_scored(world, objective, param
 def test_the_oracle_acts_only_through_its_decisions(tmp_path) -> None:
     """Its recorded decisions, replayed without any planning, give the very same treatment."""
     spec = dict(world="voter", seed=2, objective="suppress", influence=2, rounds=5)
-    played = run_pair(PairSpec.build(**spec, policy="oracle", controller_options=SMALL), tmp_path / "oracle")
+    played = run_pair(PairSpec.build(**spec, controller="oracle", controller_options=SMALL), tmp_path / "oracle")
     replayed = run_pair(
-        PairSpec.build(**spec, policy="replay", controller_options={"replay": str(tmp_path / "oracle")}),
+        PairSpec.build(**spec, controller="replay", controller_options={"replay": str(tmp_path / "oracle")}),
         tmp_path / "replay",
     )
     assert replayed["treatment"]["final"] == played["treatment"]["final"]

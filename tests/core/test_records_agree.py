@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from mam_bench.commands.run import format_result
-from mam_bench.controller import Controller, Decision
+from mam_bench.controller import Controller
+from mam_bench.protocol import Decision
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 
@@ -21,7 +22,7 @@ class StayPut(Controller):
 
 
 def test_last_treatment_row_has_the_final_status(tmp_path) -> None:
-    spec = PairSpec.build(world="schelling", seed=22, policy="heuristic", rounds=5)
+    spec = PairSpec.build(world="schelling", seed=22, controller="heuristic", rounds=5)
     result = run_pair(spec, tmp_path)
     rows = read_jsonl(tmp_path / "treatment.jsonl")
     assert rows[-1]["status"] == result["treatment"]["status"] == "moving"  # still moving at round 5
@@ -30,19 +31,19 @@ def test_last_treatment_row_has_the_final_status(tmp_path) -> None:
 
 
 def test_custom_controller_is_recorded_by_its_own_name(tmp_path) -> None:
-    spec = PairSpec.build(world="schelling", seed=1, policy="heuristic", rounds=2)
+    spec = PairSpec.build(world="schelling", seed=1, controller="heuristic", rounds=2)
     result = run_pair(spec, tmp_path, controller=StayPut())
-    assert result["policy"] == "custom:stay-put"
+    assert result["controller"]["name"] == "custom:stay-put"
     saved = json.loads((tmp_path / "result.json").read_text())
-    assert saved["policy"] == "custom:stay-put"
+    assert saved["controller"]["name"] == "custom:stay-put"
     # --resume rebuilds the spec from spec.json: it must not find `heuristic` there
-    assert json.loads((tmp_path / "spec.json").read_text())["policy"] == "custom:stay-put"
+    assert json.loads((tmp_path / "spec.json").read_text())["controller"] == "custom:stay-put"
 
 
 def test_printed_table_shows_the_reference_at_the_compared_round(tmp_path) -> None:
     # pilot streams: seed 22's reference is still moving at round 5 (it settles at 14); the
     # default streams now block it after 4 rounds, which would leave nothing to compare past
-    spec = PairSpec.build(world="schelling", seed=22, params={"streams": "pilot"}, policy="heuristic", rounds=5)
+    spec = PairSpec.build(world="schelling", seed=22, params={"streams": "pilot"}, controller="heuristic", rounds=5)
     result = run_pair(spec, tmp_path)
     ref_rows = read_jsonl(tmp_path / "reference.jsonl")
     assert len(ref_rows) - 1 > 5  # the reference goes on past round 5

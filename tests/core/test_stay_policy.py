@@ -11,7 +11,7 @@ from mam_bench.runner import PairSpec, run_pair
 
 @pytest.mark.parametrize("world", world_names())
 def test_stay_is_the_null_action_everywhere(world, tmp_path):
-    result = run_pair(PairSpec.build(world=world, seed=1, policy="stay", rounds=4), tmp_path)
+    result = run_pair(PairSpec.build(world=world, seed=1, controller="stay", rounds=4), tmp_path)
     audit = result["treatment"]["audit"]
     assert audit["identity_holds"] and audit["failed"] == 0
     assert audit["accepted"] + audit["stay"] == audit["decisions"] > 0

@@ -8,6 +8,7 @@ Pydantic validators are not listed: the scan ignores their decorators instead.
 
 # --- called by Python, Mesa, pydantic or LangChain -------------------------------------------------
 __getattr__  # PEP 562 module __getattr__ in mam_bench/__init__.py: Python calls it for lazy imports
+_.__class__  # MesaWorld sets its model's `random.__class__` (Python reads it), so only that generator orders agents
 _.model_config  # pydantic reads each model's ConfigDict (frozen, extra="forbid")
 _._llm_type  # LangChain BaseChatModel hook of the local model
 _._identifying_params  # LangChain BaseChatModel hook of the local model
@@ -16,7 +17,6 @@ run_manager  # argument of LangChain's _generate signature, which the local mode
 _.load_overload  # numba calls it: numba_start gives the kernel dispatchers' caches a load without the target refresh
 
 # --- named by text: entry points (pyproject.toml) and "module:attr" registrations --------------------
-SchellingWorld  # WorldRegistration.world "module:attr" text
 PursuitWorld  # WorldRegistration.world "module:attr" text
 SynchronizationWorld  # WorldRegistration.world "module:attr" text
 ForagingWorld  # WorldRegistration.world "module:attr" text
@@ -38,8 +38,6 @@ SwarmPrompts  # WorldRegistration.prompts "module:attr" text
 chat_model_for  # entry point mam_bench.chat_models (pyproject.toml): registry.chat_model loads it
 make_heuristic  # entry point mam_bench.controllers (pyproject.toml) for --policy heuristic
 make_replay_controller  # entry point mam_bench.controllers (pyproject.toml) for --policy replay
-RuleController  # entry point mam_bench.controllers (pyproject.toml) for --policy rule
-StayController  # entry point mam_bench.controllers (pyproject.toml) for --policy stay
 MimicController  # entry point mam_bench.controllers (pyproject.toml) for --policy mimic
 RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
 OracleController  # entry point mam_bench.controllers (pyproject.toml) for --policy oracle
@@ -52,6 +50,7 @@ export_swarmbench  # WorldRegistration.exports "module:attr" text for export --f
 _.best_lift  # PairResult field (result.json key), read from the record by table.row_from_result
 _.lift_area  # PairResult field (result.json key), read from the record by table.row_from_result
 _.secondary_delta  # PairResult field (result.json key), read from the record by table.row_from_result
+_.secondary_metric  # PairResult field (result.json key), read from the record by table.row_from_result
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds
@@ -64,5 +63,6 @@ _.to_naive_text  # the verbose rendering the compact text is measured against (t
 _.count_tokens  # local model tokenizer: the token-count comparison in tests/llm/test_observation_text.py
 _.place_prey  # test seam: tests/swarm/test_scores.py and test_parity.py place the prey by hand
 STATIC_WORLD  # crafting params restoring the old static world (RESULTS.md; tests/crafting)
+strategies  # a swarm task's ordinary strategies: research/swarm/reference_table.py and tests/swarm read them
 cohen_kappa  # judge agreement, run by bench/crafting_judge.py and tests/crafting/test_judge.py
 judge_chat_edges  # optional LLM judge of chat edges; only tests/crafting/test_cce.py calls it so far

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from mam_bench.controller import Decision
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
+from mam_bench.protocol import Decision
 
 TABLE = Path(__file__).parent / "data" / "record_digests.json"
 STATES = 200
@@ -69,7 +69,7 @@ def pair_digest(case: dict[str, Any]) -> dict[str, str]:
     from mam_bench.runner import PairSpec, run_pair
 
     spec = PairSpec.build(
-        world="crafting", seed=case["seed"], params={"task": case["task"], **case["params"]}, policy=case["policy"]
+        world="crafting", seed=case["seed"], params={"task": case["task"], **case["params"]}, controller=case["policy"]
     )
     with tempfile.TemporaryDirectory() as tmp:
         run_pair(spec, out=tmp)

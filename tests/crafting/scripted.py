@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.protocol import Decision, Request
 
 
 class ScriptedLLM(Controller):

@@ -14,7 +14,7 @@ def test_accelerate_smelter_and_smith_agents_do_not_hurt():
                 world="crafting",
                 seed=seed,
                 params=plan,
-                policy="heuristic",
+                controller="heuristic",
                 objective="accelerate",
                 influence_ids=(3, 4),
             )

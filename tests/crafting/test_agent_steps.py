@@ -50,7 +50,7 @@ def test_the_round_plays_the_agents_in_the_rounds_order():
 @pytest.mark.parametrize("protocol", ["start_of_round", "round_robin"])
 @pytest.mark.parametrize("policy", ["rule", "random"])
 def test_steps_and_the_datacollector_advance_once_per_round(protocol, policy):
-    spec = PairSpec(world="crafting", seed=1, params={"task": "staff_quest", "protocol": protocol}, policy=policy)
+    spec = PairSpec(world="crafting", seed=1, params={"task": "staff_quest", "protocol": protocol}, controller=policy)
     prep = prepare(spec)
     reference, _ = run_reference(prep)
     controller = make_controller(policy, prep.world_cls, prep.objective, {})

@@ -10,7 +10,7 @@ from tests.crafting.test_judge import ScriptedJudge, _finished, _graph
 
 def _spec(seed: int) -> PairSpec:
     params = {"task": "staff_quest", "cce_mode": "llm_chained", "judge_model": "scripted:judge"}
-    return PairSpec.build(world="crafting", seed=seed, params=params, policy="rule", influence=1)
+    return PairSpec.build(world="crafting", seed=seed, params=params, controller="rule", influence=1)
 
 
 def test_exact_edge_judge_reproduces_the_provenance_cce_in_both_runs(monkeypatch, tmp_path):
@@ -47,5 +47,7 @@ def test_yes_to_everything_is_at_least_the_provenance_cce_and_the_cache_answers_
 
 def test_provenance_mode_asks_no_judge(monkeypatch):
     monkeypatch.setattr(CraftingWorld, "judge_chat_model", lambda self: (_ for _ in ()).throw(AssertionError("asked")))
-    res = run_pair(PairSpec.build(world="crafting", seed=0, params={"task": "staff_quest"}, policy="rule", influence=1))
+    res = run_pair(
+        PairSpec.build(world="crafting", seed=0, params={"task": "staff_quest"}, controller="rule", influence=1)
+    )
     assert "judged" not in res

@@ -22,11 +22,11 @@ def test_shortage_scores_everyone_and_accelerate_the_ordinary_agents_with_both_r
     assert CraftingWorld.metric_for("shortage") == "progress_all"
     assert CraftingWorld.metric_for("accelerate") == "progress"
     params = {"task": "forge_vanguard", "rounds": "8"}
-    short = run_pair(PairSpec.build(world="crafting", seed=2, params=params, policy="stay", objective="shortage"))
+    short = run_pair(PairSpec.build(world="crafting", seed=2, params=params, controller="stay", objective="shortage"))
     assert short["metric"] == "progress_all" and "progress" in short["outcomes"]
     fin = short["treatment"]["final"]
     assert short["lift"] == -(fin["progress_all"] - short["reference"]["compared"]["progress_all"]) + 0.0
-    fast = run_pair(PairSpec.build(world="crafting", seed=2, params=params, policy="stay", objective="accelerate"))
+    fast = run_pair(PairSpec.build(world="crafting", seed=2, params=params, controller="stay", objective="accelerate"))
     assert fast["metric"] == "progress" and "progress_all" in fast["outcomes"]
 
 
@@ -55,7 +55,7 @@ def test_an_idle_agent_is_scored_on_the_ordinary_agents_work_alone():
     params = {"task": "forge_vanguard", "rounds": "12"}
     res = run_pair(
         PairSpec.build(
-            world="crafting", seed=4, params=params, policy="stay", objective="accelerate", influence_ids=(3, 4)
+            world="crafting", seed=4, params=params, controller="stay", objective="accelerate", influence_ids=(3, 4)
         )
     )
     ref, tre = res["reference"]["compared"], res["treatment"]["final"]

@@ -9,10 +9,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mam_bench.controller import Decision
 from mam_bench.models.crafting import exploration
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks, task_names
+from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, run_pair
 from mam_bench.streams import record_draws
 
@@ -48,7 +48,7 @@ def test_rule_lift_is_exactly_zero_on_every_task_with_random_agents():
                 world="crafting",
                 seed=int(rng.integers(0, 100)),
                 params={"task": task},
-                policy="rule",
+                controller="rule",
                 influence_ids=ids,
             )
         )
@@ -71,7 +71,7 @@ def test_rule_action_is_what_the_rule_does_for_the_first_mover():
 def test_mimic_plays_the_rule_through_the_influence_path():
     res = run_pair(
         PairSpec.build(
-            world="crafting", seed=3, params={"task": "forge_vanguard"}, policy="mimic", influence_ids=(3, 4)
+            world="crafting", seed=3, params={"task": "forge_vanguard"}, controller="mimic", influence_ids=(3, 4)
         )
     )
     audit = res["treatment"]["audit"]

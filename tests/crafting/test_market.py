@@ -49,7 +49,7 @@ def test_who_supplies_whom_emerges_and_varies_by_seed():
 
 def test_a_lasting_shortage_pulls_in_skills_outside_the_role():
     w = CraftingWorld(task="forge_vanguard", seed=2, influence_ids=(3,))  # the smelter agent sleeps
-    from mam_bench.controller import Decision
+    from mam_bench.protocol import Decision
 
     while not w.done and w.round < w.budget:
         w.play_round({3: Decision(action={"tool": "sleep"})})
@@ -65,8 +65,8 @@ def test_outcomes_vary_across_seeds_and_shared_plan_stays_available():
 
 
 def test_failure_tags_count_what_the_log_shows():
-    from mam_bench.controller import Decision
     from mam_bench.models.crafting.metrics import failure_tags
+    from mam_bench.protocol import Decision
 
     w = CraftingWorld(task="forge_vanguard", seed=4, influence_ids=(9,))
     for _ in range(5):  # the leader agent sleeps five times: sleeps 3, 4 and 5 are idle

@@ -1,11 +1,11 @@
 """Combat, survival, exploration and the atomic trade, each through the world's
 own action path (`execute`, or a round with influence decisions) so failures are logged, not raised."""
 
-from mam_bench.controller import Decision
 from mam_bench.models.crafting import combat, exploration, survival
 from mam_bench.models.crafting.actions import validate_action
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.observe import CraftingObservation
+from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, prepare, run_reference
 
 

@@ -11,7 +11,7 @@ from mam_bench.runner import PairSpec, run_pair
 @pytest.mark.parametrize("name", sorted(all_tasks()))
 @pytest.mark.parametrize("seed", [0, 7])
 def test_rule_treatment_equals_reference_round_by_round(name, seed, tmp_path):
-    res = run_pair(PairSpec.build(world="crafting", seed=seed, params={"task": name}, policy="rule"), out=tmp_path)
+    res = run_pair(PairSpec.build(world="crafting", seed=seed, params={"task": name}, controller="rule"), out=tmp_path)
     ref = read_jsonl(tmp_path / "reference.jsonl")
     tre = read_jsonl(tmp_path / "treatment.jsonl")
     # the runner marks only the reference's last row as exhausted; everything else must agree

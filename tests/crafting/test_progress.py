@@ -20,7 +20,7 @@ def test_progress_is_the_mean_of_the_held_psr_curve():
 def test_reference_progress_matches_its_per_round_psr_and_does_not_saturate():
     world, rows = run_reference(prepare(PairSpec.build(world="crafting", seed=0, params=PLAN)))
     m = world.metrics()
-    assert world.primary_metric == "progress" and world.secondary_metric == "psr"
+    assert world.scoring.metric == "progress" and world.scoring.secondary == "psr"
     assert m["sr"] == 1.0 and m["psr"] == 1.0 and world.round < world.budget
     curve = [r["metrics"]["psr"] for r in rows[1:]]
     assert curve == world.psr_curve and len(curve) == world.round
@@ -41,7 +41,7 @@ def test_progress_rewards_speed_and_output():
 def test_accelerate_lifts_progress_at_the_default_budget_where_psr_saturates():
     res = run_pair(
         PairSpec.build(
-            world="crafting", seed=21, params=PLAN, policy="heuristic", objective="accelerate", influence_ids=(3,)
+            world="crafting", seed=21, params=PLAN, controller="heuristic", objective="accelerate", influence_ids=(3,)
         )
     )
     ref, tre = res["reference"]["final"], res["treatment"]["final"]

@@ -13,9 +13,10 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from mam_bench.controller import Controller, Decision
+from mam_bench.controller import Controller
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
+from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, prepare, run_pair, run_treatment
 from mam_bench.steering.llm.controller import LLMController
 from tests.crafting.test_reproduction import PARAMS as REPRO
@@ -48,7 +49,7 @@ class Recorder(Controller):
 
 def _play(protocol: str):
     params = {"task": "forge_vanguard", "protocol": protocol, "board": "off", "rounds": 3}
-    prep = prepare(PairSpec.build(world="crafting", seed=7, params=params, influence=10, policy="stay"))
+    prep = prepare(PairSpec.build(world="crafting", seed=7, params=params, influence=10, controller="stay"))
     rec = Recorder()
     world, *_ = asyncio.run(run_treatment(prep, rec))
     return world, rec
@@ -124,7 +125,9 @@ def test_agentworld_prompts_and_fresh_chat_through_a_fake_chat_model(tmp_path, p
     world_cls = CraftingWorld
     n = len(world_cls(task=REPRO["task"]).actor_ids())
     params = {**REPRO, "protocol": protocol}
-    spec = PairSpec.build(world="crafting", seed=4, params=params, influence=n, policy="llm", objective="accelerate")
+    spec = PairSpec.build(
+        world="crafting", seed=4, params=params, influence=n, controller="llm", objective="accelerate"
+    )
     model = SpyModel(script=script, calls=[])
     ctl = LLMController(world_cls, "accelerate", chat_model=model, model="fake:spy", repair=0)
     res = run_pair(spec, tmp_path, controller=ctl)

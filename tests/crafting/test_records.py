@@ -6,13 +6,13 @@ from mam_bench.runner import PairSpec, prepare, run_pair
 
 
 def test_last_treatment_row_redraws_the_world(tmp_path):
-    spec = PairSpec.build(world="crafting", seed=2, params={"task": "muster"}, policy="stay", influence_ids=(4,))
+    spec = PairSpec.build(world="crafting", seed=2, params={"task": "muster"}, controller="stay", influence_ids=(4,))
     run_pair(spec, out=tmp_path)
     rows = read_jsonl(tmp_path / "treatment.jsonl")
     last = rows[-1]
     assert all(r["task"] == "muster" for r in rows)
     world = prepare(spec).new_world(treatment=True)  # a fresh world replays the recorded actions
-    from mam_bench.controller import Decision
+    from mam_bench.protocol import Decision
 
     for r in rows[1:]:
         world.play_round({4: Decision(action={"tool": "sleep"})})

@@ -47,7 +47,7 @@ def test_scripted_llm_drives_a_full_task_in_reproduction_mode(tmp_path, protocol
     n = len(CraftingWorld(task="fishing_gear").actor_ids())
     llm = ScriptedLLM(_script())
     params = {**PARAMS, "protocol": protocol}
-    spec = PairSpec.build(world="crafting", seed=4, params=params, influence=n, policy="llm")
+    spec = PairSpec.build(world="crafting", seed=4, params=params, influence=n, controller="llm")
     res = run_pair(spec, out=tmp_path, controller=llm)
     assert res["influence_ids"] == list(range(n)) and res["params"]["board"] is False
     final = res["treatment"]["final"]
@@ -77,7 +77,7 @@ def test_reproduction_mode_reaches_the_new_tools(tmp_path):
     script[sleeps[0]] = '{"tool": "explore"}'  # in place of sleeps, so the replay stays on course
     script[sleeps[1]] = '{"tool": "eat_food", "item": "apple"}'  # an AgentWorld-style alias
     n = len(w.actors)
-    spec = PairSpec.build(world="crafting", seed=2, params=params, influence=n, policy="llm")
+    spec = PairSpec.build(world="crafting", seed=2, params=params, influence=n, controller="llm")
     res = run_pair(spec, out=tmp_path, controller=ScriptedLLM(script))
     assert res["treatment"]["audit"]["identity_holds"]
     decisions = read_jsonl(tmp_path / "decisions.jsonl")

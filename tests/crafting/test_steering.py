@@ -3,9 +3,9 @@
 import json
 import statistics
 
-from mam_bench.controller import Decision
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.params import STATIC_WORLD
+from mam_bench.protocol import Decision
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
 
@@ -20,7 +20,7 @@ def test_shortage_two_agents_forge_vanguard_positive_mean_lift():
                 world="crafting",
                 seed=seed,
                 params={**PLAN, "task": "forge_vanguard"},
-                policy="heuristic",
+                controller="heuristic",
                 objective="shortage",
             )
         )
@@ -36,7 +36,7 @@ def test_accelerate_runs_and_keeps_the_audit_identity():
             world="crafting",
             seed=1,
             params={**PLAN, "task": "grand_armory"},
-            policy="heuristic",
+            controller="heuristic",
             objective="accelerate",
             influence=4,
         )
@@ -47,7 +47,11 @@ def test_accelerate_runs_and_keeps_the_audit_identity():
 
 def test_cli_equivalent_run_writes_a_complete_directory(tmp_path):
     spec = PairSpec.build(
-        world="crafting", seed=0, params={**PLAN, "task": "forge_vanguard"}, policy="heuristic", objective="shortage"
+        world="crafting",
+        seed=0,
+        params={**PLAN, "task": "forge_vanguard"},
+        controller="heuristic",
+        objective="shortage",
     )
     res = run_pair(spec, out=tmp_path)
     for name in ("spec.json", "result.json", "reference.jsonl", "treatment.jsonl", "board.jsonl", "decisions.jsonl"):
@@ -83,7 +87,7 @@ def test_accelerate_with_the_smelter_agent_finishes_earlier():
             world="crafting",
             seed=21,
             params={**PLAN, "task": "forge_vanguard", "rounds": 18},
-            policy="heuristic",
+            controller="heuristic",
             objective="accelerate",
             influence_ids=(3,),
         )

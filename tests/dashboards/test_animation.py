@@ -9,7 +9,7 @@ from mam_bench.runner import PairSpec, run_pair
 
 
 def test_frames_carry_chart_lift_and_legend(tmp_path) -> None:
-    spec = PairSpec.build(world="schelling", seed=22, policy="heuristic", rounds=4)
+    spec = PairSpec.build(world="schelling", seed=22, controller="heuristic", rounds=4)
     run_pair(spec, tmp_path)
     frames = [np.asarray(f) for f in animation.frames(tmp_path)]
     assert len(frames) == 5

@@ -26,7 +26,7 @@ SMALL = {"size": "12", "max_rounds": "60"}
 
 
 def test_rule_controller_steps_identically_in_both_panels() -> None:
-    s = PairSession(PairSpec.build(world="schelling", seed=3, policy="rule", params=SMALL, influence=4, rounds=6))
+    s = PairSession(PairSpec.build(world="schelling", seed=3, controller="rule", params=SMALL, influence=4, rounds=6))
     while s.step():
         pass
     assert s.state.round == 6
@@ -36,7 +36,7 @@ def test_rule_controller_steps_identically_in_both_panels() -> None:
 
 
 def test_live_session_matches_recorded_run(tmp_path: Path) -> None:
-    spec = PairSpec.build(world="schelling", seed=5, policy="random", params=SMALL, influence=4, rounds=5)
+    spec = PairSpec.build(world="schelling", seed=5, controller="random", params=SMALL, influence=4, rounds=5)
     run_pair(spec, tmp_path / "run")
     s = PairSession(spec)
     while s.step():
@@ -48,7 +48,7 @@ def test_live_session_matches_recorded_run(tmp_path: Path) -> None:
 
 
 def test_reset_returns_to_round_zero_and_replay_reveals_rounds(tmp_path: Path) -> None:
-    spec = PairSpec.build(world="schelling", seed=5, policy="random", params=SMALL, influence=4, rounds=4)
+    spec = PairSpec.build(world="schelling", seed=5, controller="random", params=SMALL, influence=4, rounds=4)
     run_pair(spec, tmp_path / "run")
     r = ReplaySession(tmp_path / "run")
     assert r.state.round == 0 and r.state.feed == []
@@ -63,7 +63,7 @@ def test_bad_influence_text_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="influence"):
         to_spec(DashConfig(influence="a,b"), "random")
     with pytest.raises(ConfigError, match="model"):
-        build_session(DashConfig(policy="llm"))
+        build_session(DashConfig(controller="llm"))
 
 
 def test_llm_controller_from_the_dashboard_reaches_a_loopback_server(monkeypatch):
@@ -79,7 +79,7 @@ def test_llm_controller_from_the_dashboard_reaches_a_loopback_server(monkeypatch
             world="schelling",
             seed=22,
             influence="2",
-            policy="llm",
+            controller="llm",
             model="openai:any",
             base_url=srv.base_url,
             api_key_env="DASH_TEST_KEY",
@@ -96,7 +96,7 @@ def test_baseline_lifts_are_the_runners_stay_and_mimic_pairs(world: str, tmp_pat
     `run_pair` records for the same seed and settings under those policies."""
     params = SMALL if world == "schelling" else {}
     # each world's own horizon: the runner compares at the treatment's last round only then
-    spec = PairSpec.build(world=world, seed=5, policy="heuristic", params=params)
+    spec = PairSpec.build(world=world, seed=5, controller="heuristic", params=params)
     s = PairSession(spec)
     assert s.baseline_lifts()  # before any step: round 0, from the cached baseline rows
     while s.step():
@@ -104,7 +104,7 @@ def test_baseline_lifts_are_the_runners_stay_and_mimic_pairs(world: str, tmp_pat
     got = s.baseline_lifts()
     assert set(got) == {"stay", "mimic"}
     for policy, lifts in got.items():
-        result = run_pair(spec.model_copy(update={"policy": policy}), tmp_path / policy)
+        result = run_pair(spec.model_copy(update={"controller": policy}), tmp_path / policy)
         assert lifts["lift"] == pytest.approx(result["lift"], abs=1e-12), policy
     s.reset()  # same seed and settings: the baselines are kept, not played again
     assert s.baselines() is s.baselines()
@@ -119,7 +119,7 @@ def test_a_world_without_rule_action_shows_mimic_as_not_available() -> None:
     table = registry.registrations()
     table["test-no-rule-schelling"] = WorldRegistration(world="tests.experiment.mimic_world:NoRuleSchelling")
     try:
-        s = PairSession(PairSpec.build(world="test-no-rule-schelling", seed=5, policy="random", params=SMALL))
+        s = PairSession(PairSpec.build(world="test-no-rule-schelling", seed=5, controller="random", params=SMALL))
         got = s.baseline_lifts()
         assert got["mimic"]["lift"] is None and isinstance(got["stay"]["lift"], float)
         s.close()

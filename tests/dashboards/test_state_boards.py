@@ -25,7 +25,7 @@ def pixels(fig: Figure) -> np.ndarray:
 
 @pytest.mark.parametrize("world", ["voter", "boltzmann", "civil_violence"])
 def test_boards_differ_once_the_runs_diverge_and_the_legend_names_the_states(world: str) -> None:
-    s = build_session(DashConfig(world=world, seed=4, influence="3", policy="heuristic"))
+    s = build_session(DashConfig(world=world, seed=4, influence="3", controller="heuristic"))
     diverged = False
     for _ in range(40):
         s.step()

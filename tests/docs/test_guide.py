@@ -44,7 +44,7 @@ def test_guide_heuristic_steers_the_guide_world(tmp_path: Path) -> None:
         "from mam_bench.runner import PairSpec, prepare, run_pair\n"
         "from voter_world import VoterWorld\n"
         "from voter_heuristic import VoterHeuristic\n"
-        "spec = PairSpec.build(world='my_voter', seed=4, policy='heuristic', influence=3)\n"
+        "spec = PairSpec.build(world='my_voter', seed=4, controller='heuristic', influence=3)\n"
         "r = run_pair(spec, None, controller=VoterHeuristic(VoterWorld, 'spread'), prep=prepare(spec, VoterWorld))\n"
         "print(f\"{r['lift']:+.4f}\")\n"
     )

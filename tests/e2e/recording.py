@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
+from mam_bench.protocol import Decision, Request
 from mam_bench.runner import PairSpec, run_pair
 
 
@@ -45,5 +46,5 @@ class DeclaringController(Controller):
 
 
 def record_schelling(out: Path, seed: int = 22, rounds: int = 6, influence: int = 4) -> dict[str, Any]:
-    spec = PairSpec.build(world="schelling", seed=seed, policy="llm", influence=influence, rounds=rounds)
+    spec = PairSpec.build(world="schelling", seed=seed, controller="llm", influence=influence, rounds=rounds)
     return run_pair(spec, out, controller=DeclaringController())

@@ -22,7 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_animate_schelling_gif(tmp_path: Path, shots: Path) -> None:
     run_dir = tmp_path / "run"
     spec = PairSpec.build(
-        world="schelling", seed=22, policy="random", rounds=8, params={"size": "12", "max_rounds": "40"}, influence=4
+        world="schelling",
+        seed=22,
+        controller="random",
+        rounds=8,
+        params={"size": "12", "max_rounds": "40"},
+        influence=4,
     )
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright may hold this thread's loop
         pool.submit(run_pair, spec, run_dir).result()

@@ -56,7 +56,7 @@ def test_horizon_axis_and_settle_report_the_persisting_lift(tmp_path) -> None:
             world="schelling",
             seed=0,
             params={"size": 10, "max_rounds": 40},
-            policy="random",
+            controller="random",
             influence=4,
             rounds=2,
             settle=True,
@@ -68,7 +68,7 @@ def test_horizon_axis_and_settle_report_the_persisting_lift(tmp_path) -> None:
 
 
 def test_rule_settles_to_zero() -> None:
-    res = run_pair(PairSpec.build(world="schelling", seed=3, policy="rule", rounds=3, settle=True))
+    res = run_pair(PairSpec.build(world="schelling", seed=3, controller="rule", rounds=3, settle=True))
     assert res["settled"]["lift"] == 0.0
 
 

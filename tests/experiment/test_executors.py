@@ -1,5 +1,6 @@
-"""2 worlds x 2 controllers x 10 seeds: local processes and a local Ray give the same table
-(wall times aside); the report of that suite opens in a browser with its table and chart."""
+"""Local processes and a local one-CPU Ray give the same table (wall times aside) for a small
+suite; 2 worlds x 2 controllers x 4 seeds run locally, and the report of that suite opens in a
+browser with its table and chart."""
 
 from __future__ import annotations
 
@@ -15,26 +16,39 @@ from mam_bench.experiment.table import TIMING_COLUMNS
 from tests.experiment.conftest import cli, two_by_two
 
 
-def test_local_and_ray_tables_match_and_report_opens(tmp_path, write_suite) -> None:
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    suite = parse_suite(two_by_two(10))
-    local = run_experiment(suite, tmp_path / "local", executor="local", jobs=2)
-    ray = run_experiment(suite, tmp_path / "ray", executor="ray", jobs=2)
-    # 2 worlds x 2 controllers x 10 seeds, plus each world's baselines on the same seeds (`stay`, and
-    # `mimic` where the world has rule_action, which the worlds branch added)
+def expected_pairs(suite, seeds: int) -> int:
+    """The cases on every seed, plus each world's baselines on the same seeds (`stay`, and `mimic`
+    where the world has rule_action)."""
     baselines = {(c.world, b) for c in suite.cases for b in suite.baseline_policies(c)}
-    expected = 10 * (len(suite.cases) + len(baselines))
+    return seeds * (len(suite.cases) + len(baselines))
+
+
+def test_local_and_ray_tables_match(tmp_path) -> None:
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    suite = parse_suite(two_by_two(2))
+    local = run_experiment(suite, tmp_path / "local", executor="local", jobs=1)
+    ray = run_experiment(suite, tmp_path / "ray", executor="ray", jobs=1)  # a one-CPU local cluster
+    expected = expected_pairs(suite, 2)
     assert local.finished == ray.finished == expected and not local.failed and not ray.failed
     a = pd.read_csv(tmp_path / "local" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     b = pd.read_csv(tmp_path / "ray" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     pd.testing.assert_frame_equal(a, b)
+    assert len(a) == expected and a["pair_id"].is_unique
+
+
+def test_a_four_seed_table_and_its_report(tmp_path) -> None:
+    suite = parse_suite(two_by_two(4))
+    local = run_experiment(suite, tmp_path / "local", executor="local", jobs=2)
+    expected = expected_pairs(suite, 4)
+    assert local.finished == expected and not local.failed
+    a = pd.read_csv(tmp_path / "local" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     assert len(a) == expected and a["pair_id"].is_unique
     assert a["world"].nunique() == 2 or a["case"].nunique() == 4
     parquet = pd.read_parquet(tmp_path / "local" / "table.parquet")
     assert list(parquet["pair_id"]) == list(a["pair_id"])
     summary = pd.read_csv(tmp_path / "local" / "summary.csv")
     pooled = summary[summary["reference_status"] == "all"]
-    assert len(pooled[pooled["test"] == "lift"]) == 4 and set(pooled["n"]) == {10}
+    assert len(pooled[pooled["test"] == "lift"]) == 4 and set(pooled["n"]) == {4}
     rule = pooled[(pooled["controller"] == "rule") & (pooled["test"] == "lift")]
     assert (rule["mean"] == 0).all()  # null steering is exact
 

@@ -156,7 +156,9 @@ def test_the_model_name_the_provider_returned_is_recorded(tmp_path, monkeypatch)
             "api_key_env": "MAM_TEST_PROV_KEY",
             "cache": str(tmp_path / "cache.sqlite"),
         }
-        spec = PairSpec.build(world="schelling", seed=22, policy="llm", rounds=1, influence=2, controller_options=opts)
+        spec = PairSpec.build(
+            world="schelling", seed=22, controller="llm", rounds=1, influence=2, controller_options=opts
+        )
         first = run_pair(spec, tmp_path / "a")
         again = run_pair(spec, tmp_path / "b")  # answered from the cache: the returned name is kept there
     assert first["provenance"]["provider_models"] == ["scripted"]

@@ -43,7 +43,7 @@ def llm_spec(base_url: str, cache: Path | str | None, rounds: int = 3, influence
     if cache is not None:
         options["cache"] = str(cache)
     return PairSpec.build(
-        world="schelling", seed=22, policy="llm", rounds=rounds, influence=influence, controller_options=options
+        world="schelling", seed=22, controller="llm", rounds=rounds, influence=influence, controller_options=options
     )
 
 

@@ -9,10 +9,9 @@ from typing import Any
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from mam_bench.controller import Decision, Request
 from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.protocol import FAILED_OUTCOMES, Decision, Request
 from mam_bench.steering.llm import LLMController
-from mam_bench.world import FAILED_OUTCOMES
 
 IDS = [0, 1, 150, 151]
 
@@ -124,4 +123,4 @@ def test_corpus_through_the_world_is_audited_as_policy_error() -> None:
     decisions = {aid: Decision.policy_error("unreadable") for aid in IDS}
     entries = world.play_round(decisions)
     assert {e.outcome for e in entries} == {"policy_error"}
-    assert all(e.proposal == {"stay": True} for e in entries)
+    assert all(e.action == {"stay": True} for e in entries)

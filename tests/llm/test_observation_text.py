@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mam_bench.controller import Decision
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.observe import SchellingObservation
+from mam_bench.protocol import Decision
 
 IDS = [*range(8), *range(150, 158)]
 

@@ -74,7 +74,7 @@ def test_swarmbench_reproduction_mode_through_the_llm_controller(task, tmp_path)
     spec = PairSpec.build(
         world=task,
         seed=0,
-        policy="llm",
+        controller="llm",
         influence=n,
         rounds=3,
         params={"board": "off", "rules": "mam"},
@@ -115,7 +115,7 @@ def test_swarmbench_reproduction_mode_reads_answers_as_upstream(tmp_path):
     model = FakeListChatModel(responses=answers * 4)
     world_cls = get_world("synchronization")
     spec = PairSpec.build(
-        world="synchronization", seed=0, policy="llm", influence=10, rounds=1, params={"board": "off"}
+        world="synchronization", seed=0, controller="llm", influence=10, rounds=1, params={"board": "off"}
     )
     ctl = LLMController(world_cls, "help", chat_model=model, model="fake:list", max_concurrency=1)
     result = run_pair(spec, tmp_path, controller=ctl)
@@ -142,7 +142,7 @@ def test_agentworld_reproduction_mode_through_the_llm_controller(tmp_path):
     world_cls = get_world("crafting")
     n = len(world_cls(task=CRAFT_PARAMS["task"]).actor_ids())
     spec = PairSpec.build(
-        world="crafting", seed=4, params=CRAFT_PARAMS, influence=n, policy="llm", objective="accelerate"
+        world="crafting", seed=4, params=CRAFT_PARAMS, influence=n, controller="llm", objective="accelerate"
     )
     ctl = LLMController(world_cls, "accelerate", chat_model=model, model="fake:scripted", repair=0)
     result = run_pair(spec, tmp_path, controller=ctl)

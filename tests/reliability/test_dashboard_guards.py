@@ -8,7 +8,7 @@ from mam_bench.dashboards.config import DashConfig, to_spec
 from mam_bench.dashboards.security import ENV_ALLOW_KEYS, ENV_ALLOW_URLS, ENV_REPLAY_DIR, origin_allowed
 from mam_bench.errors import ConfigError
 
-LLM = dict(world="schelling", policy="llm", model="openai:gpt-4o-mini")
+LLM = dict(world="schelling", controller="llm", model="openai:gpt-4o-mini")
 
 
 def test_key_variables_come_only_from_the_allow_list(monkeypatch):
@@ -48,8 +48,8 @@ def test_replays_only_from_the_replay_directory(monkeypatch, tmp_path):
     monkeypatch.setenv(ENV_REPLAY_DIR, str(tmp_path / "runs"))
     for bad in ("/etc", "../outside", str(tmp_path)):
         with pytest.raises(ConfigError, match="replay: only runs under the replay directory"):
-            to_spec(DashConfig(world="schelling", policy="replay", replay=bad), "replay")
-    spec = to_spec(DashConfig(world="schelling", policy="replay", replay="a-run"), "replay")
+            to_spec(DashConfig(world="schelling", controller="replay", replay=bad), "replay")
+    spec = to_spec(DashConfig(world="schelling", controller="replay", replay="a-run"), "replay")
     assert spec.controller_options["replay"] == str(tmp_path / "runs" / "a-run")
 
 

@@ -1,9 +1,9 @@
 """The fast paths play the residents' own rule bit for bit, on random states.
 
 The reference is `Resident.decide` then `apply`, played through the AgentSet (`fast_path =
-False`). The array path (`array_rule`, what the world's rounds run on) must keep the same record
+False`). The array path (`fast.array_rule`, what the world's rounds run on) must keep the same record
 rows, audit entries, status and step count round by round, with influence agents deferring,
-staying, claiming empty cells or failing; the compiled landscape kernel (`fast_kernel`, reference
+staying, claiming empty cells or failing; the compiled landscape kernel (`fast.kernel`, reference
 runs only) the same boards round by round and the same end. Cases are drawn from fixed seeds.
 On the runner's path `steps` and the DataCollector count the rounds played, also in references
 that come to rest (Mesa's own `step()` loop counts its last call too, the one that finds the
@@ -17,11 +17,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from mam_bench.controller import Decision
 from mam_bench.errors import ConfigError
-from mam_bench.models.schelling.fast_kernel import fast_reference, fast_reference_outcome
+from mam_bench.models.schelling.fast.kernel import fast_reference, fast_reference_outcome
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
+from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, prepare, run_reference, step_reference
 
 CASES = 200
@@ -172,7 +172,7 @@ def test_the_landscape_kernel_plays_the_agents_rule_round_by_round():
     for _ in range(CASES):
         params = _params(rng, max_rounds=int(rng.integers(1, 13)))
         seed = int(rng.integers(0, 100_000))
-        spec = PairSpec.build(world="schelling", seed=seed, params=params, policy="rule", influence=0)
+        spec = PairSpec.build(world="schelling", seed=seed, params=params, controller="rule", influence=0)
         prep = prepare(spec, world_cls=AgentRule)
         world, rows = run_reference(prep)
         status, rounds, board, _ = fast_reference(prep.params, seed)

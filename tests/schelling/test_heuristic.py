@@ -11,7 +11,8 @@ from mam_bench.runner import PairSpec, run_pair
 
 def _lifts(policy: str, objective: str, seeds: range) -> list[float]:
     return [
-        run_pair(PairSpec.build(world="schelling", seed=s, policy=policy, objective=objective))["lift"] for s in seeds
+        run_pair(PairSpec.build(world="schelling", seed=s, controller=policy, objective=objective))["lift"]
+        for s in seeds
     ]
 
 
@@ -27,7 +28,7 @@ def test_integrate_heuristic_beats_random():
 def test_heuristic_never_collides_with_itself(priority):
     """Distinct targets: no collision among its own agents. Under `first` nothing is reserved before
     its claims, so none fails; under `turn` a claim can lose its cell to an earlier ordinary agent."""
-    result = run_pair(PairSpec.build(world="schelling", seed=22, policy="heuristic", params={"priority": priority}))
+    result = run_pair(PairSpec.build(world="schelling", seed=22, controller="heuristic", params={"priority": priority}))
     outcomes = result["treatment"]["audit"]["outcomes"]
     assert outcomes.get("collision", 0) == 0
     if priority == "first":

@@ -32,10 +32,10 @@ def test_ordinary_draws_do_not_depend_on_who_is_steered(data):
 
     actors = prepare(probe).new_world(treatment=False).actor_ids()
     ids = influence_sample(data, actors, 16)
-    spec = PairSpec.build(world="schelling", seed=seed, params=params, policy=policy, influence_ids=ids)
+    spec = PairSpec.build(world="schelling", seed=seed, params=params, controller=policy, influence_ids=ids)
     drew = assert_round0_isolated(spec)
     assert drew > 0, "no ordinary agent drew through its agent stream in round 0"
-    rule = run_pair(PairSpec.build(world="schelling", seed=seed, params=params, policy="rule", influence_ids=ids))
+    rule = run_pair(PairSpec.build(world="schelling", seed=seed, params=params, controller="rule", influence_ids=ids))
     assert rule["lift"] == 0.0 and rule["delta"] == 0.0
 
 
@@ -43,12 +43,12 @@ def test_the_pilot_streams_are_not_isolated():
     """The check above has teeth: the pilot's shared permutation draws through no agent stream (so the
     property's non-empty check fails on it), and `stay` alone then moves seed 22 by +0.36."""
     params = {"streams": "pilot"}
-    pilot_stay = PairSpec.build(world="schelling", seed=22, params=params, policy="stay")
+    pilot_stay = PairSpec.build(world="schelling", seed=22, params=params, controller="stay")
     assert assert_round0_isolated(pilot_stay) == 0
-    ref = run_pair(PairSpec.build(world="schelling", seed=22, params=params, policy="rule"))
-    stay = run_pair(PairSpec.build(world="schelling", seed=22, params=params, policy="stay"))
-    iso_ref = run_pair(PairSpec.build(world="schelling", seed=22, policy="rule"))
-    iso_stay = run_pair(PairSpec.build(world="schelling", seed=22, policy="stay"))
+    ref = run_pair(PairSpec.build(world="schelling", seed=22, params=params, controller="rule"))
+    stay = run_pair(PairSpec.build(world="schelling", seed=22, params=params, controller="stay"))
+    iso_ref = run_pair(PairSpec.build(world="schelling", seed=22, controller="rule"))
+    iso_stay = run_pair(PairSpec.build(world="schelling", seed=22, controller="stay"))
     assert round(stay["lift"], 2) == 0.36
     assert ref["lift"] == iso_ref["lift"] == 0.0
     assert abs(iso_stay["lift"]) < abs(stay["lift"])

@@ -35,7 +35,7 @@ def test_satisfied_agents_stay_and_asking_changes_nothing():
 
 @pytest.mark.parametrize("streams", ["isolated", "pilot"])
 def test_mimic_runs_and_its_audit_identity_holds(streams):
-    result = run_pair(PairSpec.build(world="schelling", seed=22, policy="mimic", params={"streams": streams}))
+    result = run_pair(PairSpec.build(world="schelling", seed=22, controller="mimic", params={"streams": streams}))
     audit = result["treatment"]["audit"]
     assert audit["identity_holds"]
     assert audit["accepted"] > 0  # unhappy influence agents really move through the influence path

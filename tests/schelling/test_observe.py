@@ -10,7 +10,7 @@ from mam_bench.steering.random_policy import RandomController
 
 
 def test_compact_text_round_trips_and_is_shorter_than_naive():
-    prep = prepare(PairSpec.build(world="schelling", seed=22, policy="random"))
+    prep = prepare(PairSpec.build(world="schelling", seed=22, controller="random"))
     ctl = RandomController(prep.world_cls)
     world, _, _, _ = asyncio.run(run_treatment(prep, ctl))
     for aid in prep.influence_ids:

@@ -13,7 +13,7 @@ from mam_bench.runner import PairSpec, run_pair
 
 
 def test_seed_22_reference_matches_the_page(tmp_path):
-    spec = PairSpec.build(world="schelling", seed=22, policy="rule", params={"streams": "pilot"})
+    spec = PairSpec.build(world="schelling", seed=22, controller="rule", params={"streams": "pilot"})
     result = run_pair(spec, tmp_path)
     ref = result["reference"]
     assert ref["status"] == "equilibrium"
@@ -47,7 +47,7 @@ def test_landscape_cells_match_the_page(threshold, mean, sd, statuses):
 
 
 def test_isolated_default_keeps_the_pages_initial_board(tmp_path):
-    result = run_pair(PairSpec.build(world="schelling", seed=22, policy="rule"), tmp_path)
+    result = run_pair(PairSpec.build(world="schelling", seed=22, controller="rule"), tmp_path)
     assert result["params"]["streams"] == "isolated"
     assert round(result["reference"]["initial"]["oeh"], 4) == 0.5169
     assert result["lift"] == 0.0 and result["delta"] == 0.0
@@ -58,7 +58,7 @@ def test_landscape_kernel_equals_the_world(streams):
     """The bare kernel used by landscapes gives the world's own reference outcome."""
     for seed in (0, 3, 22):
         params = SchellingParams(threshold="3/4", streams=streams)
-        spec = PairSpec.build(world="schelling", seed=seed, policy="rule", influence=0, params={"streams": streams})
+        spec = PairSpec.build(world="schelling", seed=seed, controller="rule", influence=0, params={"streams": streams})
         result = run_pair(spec)
         fast = reference_outcome(params, seed)
         assert fast["status"] == result["reference"]["status"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mam_bench.controller import Decision
-from mam_bench.models.schelling.array_rule import ordinary_phase
 from mam_bench.models.schelling.draws import IsolatedDraws, rule_keys
+from mam_bench.models.schelling.fast.array_rule import ordinary_phase
 from mam_bench.models.schelling.model import SchellingWorld
+from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, run_pair
 from tests.support.cli import cli_in_process
 
@@ -87,7 +87,7 @@ def test_influence_agents_on_one_cell_are_ordered_by_their_keys_not_their_ids():
 def test_null_steering_is_exact_under_both_priorities(priority, streams, seed):
     """Rule-driven influence agents defer to their ordinary slot: the treatment is the reference."""
     params = {"priority": priority, "streams": streams, "rounds": "8"}
-    result = run_pair(PairSpec.build(world="schelling", seed=seed, policy="rule", params=params))
+    result = run_pair(PairSpec.build(world="schelling", seed=seed, controller="rule", params=params))
     assert result["lift"] == 0.0 and result["delta"] == 0.0
     counts = ("ordinary_moves", "influence_moves")  # the last round's moves: the held reference has none
     same = {k: v for k, v in result["treatment"]["final"].items() if k not in counts}
@@ -96,7 +96,7 @@ def test_null_steering_is_exact_under_both_priorities(priority, streams, seed):
 
 def test_stay_makes_no_claim_so_both_priorities_play_the_same_pair():
     runs = [
-        run_pair(PairSpec.build(world="schelling", seed=SEED, policy="stay", params={"priority": p}))
+        run_pair(PairSpec.build(world="schelling", seed=SEED, controller="stay", params={"priority": p}))
         for p in ("turn", "first")
     ]
     assert runs[0]["treatment"]["final"] == runs[1]["treatment"]["final"]
@@ -107,7 +107,7 @@ def test_mimic_and_the_heuristic_differ_between_priorities():
     """The parameter has teeth: claims that win under `first` lose cells under `turn`."""
     for policy in ("mimic", "heuristic"):
         turn, first = (
-            run_pair(PairSpec.build(world="schelling", seed=SEED, policy=policy, params={"priority": p}))
+            run_pair(PairSpec.build(world="schelling", seed=SEED, controller=policy, params={"priority": p}))
             for p in ("turn", "first")
         )
         assert turn["treatment"]["audit"]["outcomes"].get("occupied", 0) > 0
@@ -119,7 +119,7 @@ def test_pilot_priority_first_reproduces_the_published_seed_22_lifts():
     """`streams=pilot priority=first`, seed 22: the figures the README published before `turn`."""
     params = {"streams": "pilot", "priority": "first"}
     got = {
-        p: round(run_pair(PairSpec.build(world="schelling", seed=22, policy=p, params=params))["lift"], 4)
+        p: round(run_pair(PairSpec.build(world="schelling", seed=22, controller=p, params=params))["lift"], 4)
         for p in ("heuristic", "stay", "mimic")
     }
     assert got == {"heuristic": 0.4222, "stay": 0.3597, "mimic": 0.3370}

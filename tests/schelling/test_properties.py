@@ -9,8 +9,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.models.schelling.metrics import edge_homophily
+from mam_bench.protocol import Decision, Request
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference, run_treatment
 
 THRESHOLDS = ["0", "1/4", "1/3", "1/2", "3/5", "2/3", "3/4", "4/5", "6/7", "1"]
@@ -38,7 +39,7 @@ def small_setting(draw):
 @given(small_setting())
 def test_null_steering_is_exact_round_by_round(setting):
     params, seed, n_inf = setting
-    spec = PairSpec.build(world="schelling", seed=seed, params=params, policy="rule", influence=n_inf)
+    spec = PairSpec.build(world="schelling", seed=seed, params=params, controller="rule", influence=n_inf)
     prep = prepare(spec)
     ref, ref_rows = run_reference(prep)
     tre, tre_rows, _, _ = asyncio.run(run_treatment(prep, _rule()))
@@ -89,13 +90,13 @@ class ScriptedRandomMoves(Controller):
 def test_invariants_under_arbitrary_influence(setting):
     params, seed, n_inf = setting
     n_inf = max(n_inf, 1)
-    spec = PairSpec.build(world="schelling", seed=seed, params=params, policy="rule", influence=n_inf)
+    spec = PairSpec.build(world="schelling", seed=seed, params=params, controller="rule", influence=n_inf)
     prep = prepare(spec)
     size = prep.params.size
     tre, rows, _, _ = asyncio.run(run_treatment(prep, ScriptedRandomMoves(size, seed)))
     n_agents = prep.params.n_agents
     influence = set(prep.influence_ids)
-    accepted = {(e.round, e.actor_id): e.proposal for e in tre.audit if e.outcome == "accepted"}
+    accepted = {(e.round, e.actor_id): e.action for e in tre.audit if e.outcome == "accepted"}
     for before, after in zip(rows, rows[1:]):
         pos = after["positions"]
         # agents conserved, one agent per cell
@@ -122,7 +123,7 @@ def test_invariants_under_arbitrary_influence(setting):
 def test_masked_metrics_ignore_influence_ids_in_both_runs(setting):
     params, seed, n_inf = setting
     n_inf = max(n_inf, 1)
-    spec = PairSpec.build(world="schelling", seed=seed, params=params, policy="random", influence=n_inf)
+    spec = PairSpec.build(world="schelling", seed=seed, params=params, controller="random", influence=n_inf)
     prep = prepare(spec)
     for world in (prep.new_world(False), prep.new_world(True)):
         scored = np.ones(prep.params.n_agents, dtype=bool)

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("policy, threshold", [("heuristic", "3/4"), ("random", "3/5")])
 def test_final_picture_rebuilds_from_treatment_jsonl_alone(tmp_path, policy, threshold):
-    prep = prepare(PairSpec.build(world="schelling", seed=21, policy=policy, params={"threshold": threshold}))
+    prep = prepare(PairSpec.build(world="schelling", seed=21, controller=policy, params={"threshold": threshold}))
     records = RunRecords(tmp_path)
     controller = make_controller(policy, prep.world_cls, prep.objective)
     world, _, _, _ = asyncio.run(run_treatment(prep, controller, records))
@@ -78,7 +78,7 @@ def test_huge_threshold_on_the_command_line(tmp_path):
 
 def test_exact_comparison_at_the_largest_denominator():
     """A threshold a hair above 3/4 makes a 6-of-8 neighbourhood dissatisfied; int64 stays exact."""
-    from mam_bench.models.schelling.array_rule import satisfied_cells
+    from mam_bench.models.schelling.board import satisfied_cells
 
     den = 2**40
     num = 3 * den // 4 + 1

@@ -24,7 +24,7 @@ def round0_draws(spec: PairSpec) -> tuple[DrawLog, DrawLog, tuple[int, ...], lis
     reference = prep.new_world(treatment=False)
     with record_draws() as ref_log:
         step_reference(reference)
-    controller = make_controller(spec.policy, prep.world_cls, prep.objective, dict(spec.controller_options))
+    controller = make_controller(spec.controller, prep.world_cls, prep.objective, dict(spec.controller_options))
     run = Treatment(prep, controller)
     with record_draws() as tre_log:
         asyncio.run(run.step())
@@ -40,7 +40,7 @@ def assert_round0_isolated(spec: PairSpec) -> int:
         if aid in steered:
             continue
         ref, tre = ref_log.of(aid, 0), tre_log.of(aid, 0)
-        assert ref == tre, f"ordinary agent {aid} drew differently in round 0 under {spec.policy}"
+        assert ref == tre, f"ordinary agent {aid} drew differently in round 0 under {spec.controller}"
         drew += bool(ref)
     return drew
 
@@ -62,9 +62,9 @@ def whole_run(spec: PairSpec) -> tuple[DrawLog, DrawLog, list[dict[str, Any]], l
     reference = prep.new_world(treatment=False)
     ref_rows = [round_row(reference)]
     with record_draws() as ref_log:
-        while len(ref_rows) <= prep.rounds and step_reference(reference):
+        while len(ref_rows) <= prep.horizon and step_reference(reference):
             ref_rows.append(round_row(reference))
-    controller = make_controller(spec.policy, prep.world_cls, prep.objective, dict(spec.controller_options))
+    controller = make_controller(spec.controller, prep.world_cls, prep.objective, dict(spec.controller_options))
     run = Treatment(prep, controller)
     with record_draws() as tre_log:
         while not run.finished:
@@ -128,11 +128,13 @@ def assert_whole_run_isolated(spec: PairSpec) -> int:
             for key in ref.keys() & tre.keys():
                 calls = ref_log.calls[(key[0], r, aid)], tre_log.calls[(key[0], r, aid)]
                 assert _same_stream(ref[key], tre[key], *calls), (
-                    f"ordinary agent {aid} drew differently from stream {key} under {spec.policy}"
+                    f"ordinary agent {aid} drew differently from stream {key} under {spec.controller}"
                 )
             compared += bool(ref)
             if agent_action(ref_rows[r + 1], aid, n) == agent_action(tre_rows[r + 1], aid, n):
                 mine = ref_log.consumed.get((r, aid), []), tre_log.consumed.get((r, aid), [])
                 for a, b in zip(*mine):
-                    assert a == b, f"ordinary agent {aid}'s action in round {r} drew {b}, not {a}, under {spec.policy}"
+                    assert a == b, (
+                        f"ordinary agent {aid}'s action in round {r} drew {b}, not {a}, under {spec.controller}"
+                    )
     return compared

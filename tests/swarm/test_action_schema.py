@@ -6,8 +6,8 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from mam_bench.controller import Decision
 from mam_bench.models.swarm.params import TASKS
+from mam_bench.protocol import Decision
 from mam_bench.registry import get_world
 from tests.support.schema_draws import draw_instances
 

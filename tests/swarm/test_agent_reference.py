@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mam_bench.controller import Decision
 from mam_bench.models.swarm.params import TASKS, strategies
+from mam_bench.protocol import Decision
 from mam_bench.registry import get_world
 from mam_bench.streams import record_draws
 

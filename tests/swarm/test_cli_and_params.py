@@ -87,7 +87,7 @@ def test_heuristic_hinder_lowers_sync():
 
     for world in ("synchronization",):
         lifts = [
-            run_pair(PairSpec.build(world=world, seed=s, policy="heuristic", objective="hinder"))["lift"]
+            run_pair(PairSpec.build(world=world, seed=s, controller="heuristic", objective="hinder"))["lift"]
             for s in range(4)
         ]
         assert sum(lifts) > 0, (world, lifts)

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mam_bench.controller import Decision
 from mam_bench.models.swarm.flocking.model import FlockingWorld
 from mam_bench.models.swarm.params import TASKS
 from mam_bench.models.swarm.pursuit.model import PursuitWorld
 from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
+from mam_bench.protocol import Decision
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
 
@@ -27,9 +27,9 @@ def test_help_scores_the_ordinary_agents_and_hinder_everyone(task):
     cls = get_world(task)
     assert cls.metric_for("help") == "ordinary_score"
     assert cls.metric_for("hinder") == "score"
-    res = run_pair(PairSpec.build(world=task, seed=1, policy="stay", objective="help", params={"rounds": "6"}))
+    res = run_pair(PairSpec.build(world=task, seed=1, controller="stay", objective="help", params={"rounds": "6"}))
     assert res["metric"] == "ordinary_score" and "score" in res["outcomes"]  # the other count beside it
-    res = run_pair(PairSpec.build(world=task, seed=1, policy="stay", objective="hinder", params={"rounds": "6"}))
+    res = run_pair(PairSpec.build(world=task, seed=1, controller="stay", objective="hinder", params={"rounds": "6"}))
     assert res["metric"] == "score" and "ordinary_score" in res["outcomes"]
 
 

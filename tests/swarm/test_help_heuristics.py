@@ -9,7 +9,9 @@ SEEDS = range(3)
 
 
 def _lifts(world: str) -> list[float]:
-    return [run_pair(PairSpec.build(world=world, seed=s, policy="heuristic", objective="help"))["lift"] for s in SEEDS]
+    return [
+        run_pair(PairSpec.build(world=world, seed=s, controller="heuristic", objective="help"))["lift"] for s in SEEDS
+    ]
 
 
 def test_flocking_help_breaks_deadlocks_without_costing_the_ordinary_fit():
@@ -58,7 +60,7 @@ def test_every_swarm_default_objective_moves_the_outcome():
     # not move it, so its default objective is help)
     from mam_bench.models.swarm.params import TASKS
 
-    lifts = {w: run_pair(PairSpec.build(world=w, seed=0, policy="heuristic"))["lift"] for w in TASKS}
+    lifts = {w: run_pair(PairSpec.build(world=w, seed=0, controller="heuristic"))["lift"] for w in TASKS}
     # flocking's help lift on seed 0 was the influence agents' own slots, which the conservative
     # count no longer scores (notes/ownwork.md): it must not be negative
     assert lifts.pop("flocking") >= 0, lifts

@@ -11,8 +11,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mam_bench.controller import Decision
 from mam_bench.models.swarm.params import TASKS
+from mam_bench.protocol import Decision
 from mam_bench.registry import get_world
 from mam_bench.streams import record_draws
 

@@ -18,7 +18,7 @@ STRATEGIES = {task: list(strategies(get_world(task).Params)) for task in TASKS}
 
 
 def _check(world: str, seed: int, params: dict, influence: int) -> None:
-    spec = PairSpec.build(world=world, seed=seed, policy="rule", params=params, influence=influence)
+    spec = PairSpec.build(world=world, seed=seed, controller="rule", params=params, influence=influence)
     prep = prepare(spec)
     _, ref = run_reference(prep)
     _, tre, _, _ = asyncio.run(run_treatment(prep, RuleController()))
@@ -55,8 +55,8 @@ def test_null_steering_every_world_default_params():
 
 def test_deferring_influence_agent_does_not_shift_others():
     """A steered agent changes only its own draws: the others' first-round actions are unchanged."""
-    from mam_bench.controller import Decision
     from mam_bench.models.swarm.pursuit.model import PursuitWorld
+    from mam_bench.protocol import Decision
 
     ref = PursuitWorld(seed=3, strategy="greedy")
     tre = PursuitWorld(PursuitWorld.Params(strategy="greedy"), seed=3, influence_ids=[0])

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mam_bench.controller import Decision
 from mam_bench.models.swarm import physics
 from mam_bench.models.swarm.flocking.model import FlockingWorld
 from mam_bench.models.swarm.foraging.metrics import settle
@@ -18,6 +17,7 @@ from mam_bench.models.swarm.messages import MessageBus, clip_message
 from mam_bench.models.swarm.pursuit.model import PursuitWorld
 from mam_bench.models.swarm.pursuit.prey import flee, respawn
 from mam_bench.models.swarm.transport.model import TransportWorld
+from mam_bench.protocol import Decision
 
 
 def agents_at(*cells, size=10):

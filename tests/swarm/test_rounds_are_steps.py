@@ -31,7 +31,7 @@ def _check(world, rows: list) -> None:
 
 @pytest.mark.parametrize("task,params,stop", CASES)
 def test_steps_are_the_rounds_played(task, params, stop):
-    spec = PairSpec.build(world=task, seed=2, policy="random", params=params, influence=2)
+    spec = PairSpec.build(world=task, seed=2, controller="random", params=params, influence=2)
     prep = prepare(spec)
     ref, ref_rows = run_reference(prep)
     _check(ref, ref_rows)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mam_bench.controller import Decision
 from mam_bench.models.swarm.flocking.model import FlockingWorld
 from mam_bench.models.swarm.foraging.model import ForagingWorld
 from mam_bench.models.swarm.pursuit.model import PursuitWorld
 from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
 from mam_bench.models.swarm.transport.model import TransportWorld
+from mam_bench.protocol import Decision
 
 
 def act(*names):

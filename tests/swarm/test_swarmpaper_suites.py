@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mam_bench.controller import Request
 from mam_bench.errors import ConfigError
 from mam_bench.experiment.overrides import apply_overrides
 from mam_bench.experiment.suite import parse_suite
 from mam_bench.models.swarm.prompts import OBJECTIVES, REPRODUCTION_SYSTEM, SwarmPrompts
+from mam_bench.protocol import Request
 from mam_bench.registry import get_world
 
 SUITES = sorted((Path(__file__).parents[2] / "suites").glob("swarmbench-*.yaml"))

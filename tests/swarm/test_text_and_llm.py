@@ -9,8 +9,9 @@ from itertools import cycle
 
 import pytest
 
-from mam_bench.controller import Controller, Decision, Request
+from mam_bench.controller import Controller
 from mam_bench.models.swarm.answer import AnswerError, parse_answer
+from mam_bench.protocol import Decision, Request
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
 
@@ -99,7 +100,7 @@ def test_scripted_llm_run_is_parsed_and_recorded(world, tmp_path):
     cls = get_world(world)
     answers = [f"I think.\nACTION: {a}\nMSG: hello from {a.lower()}" for a in cls.allowed] + ["no idea"]
     controller = ScriptedModel(cls, answers)
-    spec = PairSpec.build(world=world, seed=1, policy="rule", params={"rounds": 12, "board": "off"})
+    spec = PairSpec.build(world=world, seed=1, controller="rule", params={"rounds": 12, "board": "off"})
     result = run_pair(spec, out=tmp_path, controller=controller)
     assert result["treatment"]["audit"]["identity_holds"]
     rows = [json.loads(line) for line in (tmp_path / "decisions.jsonl").read_text().splitlines()]

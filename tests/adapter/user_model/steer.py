@@ -4,8 +4,10 @@ from pydantic import BaseModel
 from rumour.model import Rumour, informed_share
 
 from mam_bench.adapter import MesaWorld
-from mam_bench.controller import Controller, Decision
+from mam_bench.controller import Controller
+from mam_bench.protocol import Decision
 from mam_bench.registry import WorldRegistration
+from mam_bench.scoring import Scoring
 
 
 class Tell(BaseModel):
@@ -14,7 +16,7 @@ class Tell(BaseModel):
 
 class SteeredRumour(MesaWorld):
     name, model_class, rounds, Action = "rumour", Rumour, 12, Tell
-    objectives, primary_metric = {"spread": +1, "contain": -1}, "informed"
+    scoring = Scoring(metric="informed", objectives={"spread": +1, "contain": -1})
 
     def apply(self, agent, action):
         if action.informed is not None:

@@ -8,8 +8,10 @@ from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
 from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
-from mam_bench.controller import Controller, Decision
+from mam_bench.controller import Controller
+from mam_bench.protocol import Decision
 from mam_bench.registry import WorldRegistration
+from mam_bench.scoring import Scoring
 
 
 def infected_share(model):
@@ -56,7 +58,7 @@ class Vaccinate(BaseModel):
 
 class SteeredEpidemic(MesaWorld):
     name, model_class, rounds, Action = "epidemic", Epidemic, 20, Vaccinate
-    objectives, primary_metric = {"contain": -1, "spread": +1}, "ever_infected"
+    scoring = Scoring(metric="ever_infected", objectives={"contain": -1, "spread": +1})
     default_influence = 12
 
     def apply(self, agent, action):

@@ -1,4 +1,4 @@
-"""Foraging and transport speed paths give the answers (and draws) of the code they replace.
+"""Foraging and transport fast paths give the answers (and draws) of the code they replace.
 
 `Exits` and `Slope` memoise `navigation.wander` and `navigation.downhill` per cell; settling and
 looking are vectorised over agents; transport keeps its plan while the box stands still. Each is
