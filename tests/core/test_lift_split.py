@@ -13,7 +13,7 @@ from mam_bench.runner import PairSpec, run_pair
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_pursuit_hinder_stay_splits_into_own_and_ordinary(tmp_path, seed: int) -> None:
-    result = run_pair(PairSpec.build(world="pursuit", seed=seed, policy="stay", objective="hinder"), tmp_path)
+    result = run_pair(PairSpec.build(world="pursuit", seed=seed, controller="stay", objective="hinder"), tmp_path)
     split = result["lift_split"]
     assert split["ordinary"] + split["own"] == pytest.approx(result["lift"])
     tre = read_jsonl(tmp_path / "treatment.jsonl")[-1]["metrics"]
@@ -22,9 +22,9 @@ def test_pursuit_hinder_stay_splits_into_own_and_ordinary(tmp_path, seed: int) -
 
 
 def test_null_steering_splits_nothing() -> None:
-    result = run_pair(PairSpec.build(world="pursuit", seed=0, policy="rule", objective="hinder"))
+    result = run_pair(PairSpec.build(world="pursuit", seed=0, controller="rule", objective="hinder"))
     assert result["lift_split"] == {"ordinary": 0.0, "own": 0.0}
 
 
 def test_a_world_without_an_ordinary_count_has_no_split() -> None:
-    assert "lift_split" not in run_pair(PairSpec.build(world="schelling", seed=0, policy="stay", rounds=2))
+    assert "lift_split" not in run_pair(PairSpec.build(world="schelling", seed=0, controller="stay", rounds=2))

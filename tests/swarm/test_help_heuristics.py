@@ -27,7 +27,7 @@ def test_pursuit_help_lifts_ordinary_catches_above_stay():
     # help (+2.2 on seeds 500-509); hemming the prey in from its diagonals, off its sides, does more
     def lifts(policy: str) -> list[float]:
         return [
-            run_pair(PairSpec.build(world="pursuit", seed=s, policy=policy, objective="help"))["lift"]
+            run_pair(PairSpec.build(world="pursuit", seed=s, controller=policy, objective="help"))["lift"]
             for s in range(500, 510)
         ]
 
