@@ -77,28 +77,3 @@ def build_controller(spec: Any, prep: Any) -> Any:
     if isinstance(controller, SourceChecked):
         controller.verify_source(spec, prep)
     return controller
-
-
-def discard(controller: Any) -> None:
-    """Close a controller built only to check it; no event loop for one with nothing to close."""
-    from mam_bench.controller import Controller
-
-    if type(controller).aclose is not Controller.aclose:
-        from mam_bench.runner import run_async
-
-        run_async(controller.aclose())
-
-
-def check_suite_controllers(suite: Any) -> None:
-    """Every case's controller builds (options, key variables, replay sources), on the first seed."""
-    from mam_bench.runner import prepare_run
-
-    seed = suite.seed_list()[0]
-    for i, case in enumerate(suite.cases):
-        try:
-            discard(prepare_run(case.pair_spec(seed)).controller)
-        except ConfigError as exc:
-            field = exc.field if exc.field.startswith("controller_options") else f"controller_options.{exc.field}"
-            if exc.field in ("model", "policy"):
-                field = exc.field
-            raise ConfigError(f"cases[{i}].{field}", exc.message) from None

@@ -578,3 +578,22 @@ def run_pair(
 ) -> dict[str, Any]:
     """Synchronous wrapper around `arun_pair`."""
     return run_async(arun_pair(spec, out, controller, **kw))
+
+
+def discard(controller: Any) -> None:
+    """Close a controller built only to check it; no event loop for one with nothing to close."""
+    if type(controller).aclose is not Controller.aclose:
+        run_async(controller.aclose())
+
+
+def check_suite_controllers(suite: Any) -> None:
+    """Every case's controller builds (options, key variables, replay sources), on the first seed."""
+    seed = suite.seed_list()[0]
+    for i, case in enumerate(suite.cases):
+        try:
+            discard(prepare_run(case.pair_spec(seed)).controller)
+        except ConfigError as exc:
+            field = exc.field if exc.field.startswith("controller_options") else f"controller_options.{exc.field}"
+            if exc.field in ("model", "policy"):
+                field = exc.field
+            raise ConfigError(f"cases[{i}].{field}", exc.message) from None

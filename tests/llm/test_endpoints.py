@@ -143,8 +143,7 @@ def test_bad_llm_flags_are_refused_before_any_call(
 def test_a_suite_case_takes_the_same_options(tmp_path: Path, api_key: str) -> None:
     from mam_bench.errors import ConfigError
     from mam_bench.experiment.suite import parse_suite
-    from mam_bench.preflight import check_suite_controllers
-    from mam_bench.runner import run_pair
+    from mam_bench.runner import check_suite_controllers, run_pair
 
     def suite(base_url: str, **opts: object) -> object:
         options = {"base_url": base_url, "api_key_env": KEY_ENV, **opts}
