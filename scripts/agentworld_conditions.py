@@ -2,7 +2,7 @@
 
     python scripts/agentworld_conditions.py [--task forge_vanguard] [--seeds 20]
 
-For each `condition`, the reference run (every seat on the world's rule, no influence agent) of
+For each `condition`, the reference run (every agent on the world's rule, no influence agent) of
 seeds 0..N-1: SR (share of seeds whose verifier passed), mean PSR, mean rounds and chats, printed
 as a markdown table beside AgentWorld's Gemini 3 Flash SR / rounds / chats for the same condition
 (its Tables 3 and 4; the ablations were run on a 35-task subset, the baselines on all 100 tasks).
@@ -35,7 +35,7 @@ def main() -> None:
     ap.add_argument("--task", default="forge_vanguard")
     ap.add_argument("--seeds", type=int, default=20)
     args = ap.parse_args()
-    print(f"task {args.task}, seeds 0-{args.seeds - 1}, every seat on the rule (no influence agent)\n")
+    print(f"task {args.task}, seeds 0-{args.seeds - 1}, every agent on the rule (no influence agent)\n")
     print(
         "| condition | all-rule SR | all-rule PSR (mean, SD) | rounds | chats | AgentWorld LLM SR % | rounds | chats |"
     )

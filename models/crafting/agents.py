@@ -1,4 +1,4 @@
-"""Ordinary agents: one Mesa agent per seat, whose `step()` is its turn: it sees its site, receives
+"""Ordinary agents: one Mesa agent per member of the team, whose `step()` is its turn: it sees its site, receives
 what was sent to it, and acts by its strategy's rule (the market's, or the shared plan's).
 """
 

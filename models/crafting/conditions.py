@@ -2,22 +2,22 @@
 the paper's Tables 3 and 4), applied to this world's agents, rule-driven and influence alike.
 
 - `standard`: the world as it is.
-- `single_agent`: one agent with every seat's skills (the best level of each), items and equipment,
-  at the first seat's spawn; it alone must reach every target (AgentWorld's solo upper bound).
+- `single_agent`: one agent with every agent's skills (the best level of each), items and equipment,
+  at the first agent's spawn; it alone must reach every target (AgentWorld's solo upper bound).
 - `no_communication`: no chat, request, transfer or trade tools; no chat history, no pending
   requests or offers, and no other agent visible (team and co-located lists) in the observation.
 - `shared_plan_only`: communication cut as above, with the task's shared plan in the prompt
-  (`shared_plan`, else its relevant context); ordinary seats follow the shared-plan strategy.
-- `oracle_communication`: one agent (the task's coordinator seat, else seat 0) reads every chat
+  (`shared_plan`, else its relevant context); ordinary agents follow the shared-plan strategy.
+- `oracle_communication`: one agent (the task's coordinator agent, else agent 0) reads every chat
   message of the team, addressed to it or not.
 - `no_roles`: names and roles are hidden (generic Agent_k) and the prompt says roles are not
-  pre-assigned; skills, items and seats stay as they are.
-- `random_spawn`: each seat spawns at a site drawn from its own stream (`spawn`, seat index) among
+  pre-assigned; skills, items and agents stay as they are.
+- `random_spawn`: each agent spawns at a site drawn from its own stream (`spawn`, agent index) among
   the sites on everyone's map.
 - `no_docs`: the prompt carries no task documentation (relevant context).
 
 Prompt-only conditions (`no_roles`, `no_docs`, and the plan of `shared_plan_only`) do not change
-what the rule-driven seats do; the README says so beside their figures.
+what the rule-driven agents do; the README says so beside their figures.
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ def task_under(task: Task, condition: str, seed: int, cat: Catalog) -> Task:
 
 
 def solo(task: Task, cat: Catalog) -> Task:
-    """One agent holding every seat's abilities: skills at their best level, items summed,
-    equipment joined, everything any seat makes; every target and checkpoint is its own."""
+    """One agent holding every agent's abilities: skills at their best level, items summed,
+    equipment joined, everything any agent makes; every target and checkpoint is its own."""
     first = task.agents[0]
     skills: dict[str, int] = {}
     inventory: dict[str, int] = {}
@@ -88,6 +88,6 @@ def solo(task: Task, cat: Catalog) -> Task:
     return task.model_copy(update={"agents": [agent], "targets": targets, "checkpoints": checkpoints})
 
 
-def oracle_seat(task: Task, cat: Catalog) -> int:
-    """The seat that reads every message under `oracle_communication`."""
+def oracle_agent(task: Task, cat: Catalog) -> int:
+    """The agent that reads every message under `oracle_communication`."""
     return next((i for i, a in enumerate(task.agents) if cat.roles[a.role].coordinator), 0)

@@ -3,7 +3,7 @@
 shortage: hoard (never transfer, ignore requests), drain the nodes the target tree needs, and
 mis-route intermediates by requesting them from their makers for oneself.
 inequality: funnel. Follow the rule, and every few rounds ask a maker of a target item to deliver
-one unit to an ordinary seat that consumes none (the coordinator).
+one unit to an ordinary agent that consumes none (the coordinator).
 accelerate: follow the shared plan (the rule) and defer to it by default; depart only to keep a
 station busy (craft owed output before handing over) and, when owing nothing, to pass true surplus
 (never an input its own obligations still need) to a co-located consumer.
@@ -79,7 +79,7 @@ class AccelerateHeuristic(Controller):
     (keeps the station busy, so a batch is ready sooner), and, when it owes nothing to anyone,
     it passes *surplus* demanded stock (what its own obligations will never use) to a co-located
     consumer. It never gives away an item or a recipe input its own obligations still need
-    (doing so starved a smith seat of its own heavysword inputs), and it leaves requests to the
+    (doing so starved a smith agent of its own heavysword inputs), and it leaves requests to the
     rule, which accepts them and so books the delivery. Everything else is `Decision(defer=True)`.
     """
 
@@ -150,15 +150,15 @@ class AccelerateHeuristic(Controller):
 
 
 class InequalityHeuristic(Controller):
-    """Raise the ordinary seats' wealth Gini by funnelling finished goods to one of them.
+    """Raise the ordinary agents' wealth Gini by funnelling finished goods to one of them.
 
     What it knows: the team's ids and roles (every observation lists them), the public task
-    targets and recipes, and which seats it steers itself (the batch it is asked about). The sink
-    is the ordinary seat whose role makes nothing (the leader), else the highest ordinary id.
+    targets and recipes, and which agents it steers itself (the batch it is asked about). The sink
+    is the ordinary agent whose role makes nothing (the leader), else the highest ordinary id.
     Every `every` rounds it sends one structured request, cycling over the makers of the task's
     target items, for one unit delivered to the sink (ordinary makers obey requests, so what they
-    forge goes to one seat instead of staying spread over the makers). The other rounds it follows
-    the rule, so the economy it funnels keeps producing; a seat that stops producing lowers
+    forge goes to one agent instead of staying spread over the makers). The other rounds it follows
+    the rule, so the economy it funnels keeps producing; an agent that stops producing lowers
     everyone's holdings and, with them, the spread.
     """
 

@@ -7,7 +7,7 @@ success both raise it, and it is defined at the final round of a run that ended 
 finals of a treatment and a reference that stopped at different rounds compare. Unlike PSR it
 does not saturate when the rule already succeeds within the budget. `progress` (the primary
 metric) is the same area over own work only (`states.own_state`): units made or delivered
-by the influence seats do not count, in the treatment and, for the same seats, in the reference,
+by the influence agents do not count, in the treatment and, for the same agents, in the reference,
 so an influence agent cannot score by doing the job itself.
 
 CCE (AgentWorld F.1) = |C| / |T|, C = success actions plus all their causal ancestors, T = every
@@ -213,8 +213,8 @@ def gini(values: list[float]) -> float:
 
 
 def wealth(world: CraftingWorld, own: bool) -> list[float]:
-    """Holdings at current prices (unpriced items at 1), one value per seat. `own`: the unmasked
-    seats only, counting only units from their own work (`own_state`), so an influence agent
+    """Holdings at current prices (unpriced items at 1), one value per agent. `own`: the unmasked
+    agents only, counting only units from their own work (`own_state`), so an influence agent
     cannot move the Gini by giving away what it made itself."""
     if not own:
         return [sum(q * world.price(i) for i, q in a.inventory().items()) for a in world.actors]
@@ -228,7 +228,7 @@ def wealth(world: CraftingWorld, own: bool) -> list[float]:
 
 
 def economy(world: CraftingWorld) -> dict[str, float]:
-    """Economy-level outcomes: wealth Gini over the ordinary seats' own work (`gini`, scored by the
+    """Economy-level outcomes: wealth Gini over the ordinary agents' own work (`gini`, scored by the
     `inequality` objective) and over everyone (`gini_all`), throughput (units crafted or harvested
     per round played), price level (mean price of the items that have one) and volatility (SD of
     per-round log-price changes, pooled over items), and time to completion (the round the

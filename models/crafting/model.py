@@ -41,10 +41,10 @@ class CraftingWorld(SteerableWorld):
     Params = CraftingParams
     Action = CraftingAction
     #: the primary metric `progress` is the area under the PSR curve over the budget
-    #: (metrics.progress), counting only what the unmasked (ordinary) seats made or delivered.
-    #: `inequality` raises the wealth Gini of the ordinary seats (their own work, at market prices);
-    #: the conservative count: `accelerate` (more) scores the ordinary seats' own work (`progress`),
-    #: `shortage` (less) everyone's (`progress_all`), so influence seats that finish, hoard or end
+    #: (metrics.progress), counting only what the unmasked (ordinary) agents made or delivered.
+    #: `inequality` raises the wealth Gini of the ordinary agents (their own work, at market prices);
+    #: the conservative count: `accelerate` (more) scores the ordinary agents' own work (`progress`),
+    #: `shortage` (less) everyone's (`progress_all`), so influence agents that finish, hoard or end
     #: the task themselves only raise what shortage is scored against
     scoring = Scoring(
         metric="progress",
@@ -112,7 +112,7 @@ class CraftingWorld(SteerableWorld):
         self._acts: dict[tuple[int, int], int] = {}  # (round, actor) -> actions taken (action_index)
         self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress_all`)
         self.psr_own_curve: list[float] = []  # the same over own work only (for `progress`)
-        self.crafted_own: dict[str, int] = {}  # crafts and harvests by seats outside the mask
+        self.crafted_own: dict[str, int] = {}  # crafts and harvests by agents outside the mask
         self.harvested_own: dict[str, int] = {}
         for mechanic in (survival, combat, exploration, trading):
             mechanic.setup(self)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from mam_bench.models.crafting.catalog import catalog
-from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, NO_ROLES_LINE, cuts_communication, oracle_seat
+from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, NO_ROLES_LINE, cuts_communication, oracle_agent
 from mam_bench.models.crafting.tasks import get_task
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -277,7 +277,7 @@ def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
     cat = world.cat
     condition = world.params.condition
     alone = cuts_communication(condition)  # no other agent, message, request or offer is visible
-    oracle = condition == "oracle_communication" and actor_id == oracle_seat(world.task, cat)
+    oracle = condition == "oracle_communication" and actor_id == oracle_agent(world.task, cat)
     nodes = [
         (n.node_id, n.resource, world.stock[n.node_id], n.tool or "-")
         for n in sorted(cat.nodes.values(), key=lambda n: n.node_id)

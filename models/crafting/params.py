@@ -19,7 +19,7 @@ class CraftingParams(WorldParams):
         "forge_vanguard", description="task name from data/tasks (aliases accepted), or a path to your own task .yaml"
     )
     rounds: int | None = Field(None, ge=1, le=500, description="round budget; default: the task's")
-    influence: int = Field(2, ge=0, le=20, description="influence seats when none are named")
+    influence: int = Field(2, ge=0, le=20, description="influence agents when none are named")
     board: bool = Field(True, description="coordination board; off in AgentWorld reproduction mode")
     turn_order: Literal["fixed", "shuffle"] = Field(
         "shuffle", description="round-robin by index, or a seeded shuffle per round (stream 'order')"
@@ -62,11 +62,11 @@ class CraftingParams(WorldParams):
     )
 
     def influence_count(self) -> int:
-        """A solo run has one seat: it is the influence agent when any is asked for."""
+        """A solo run has one agent: it is the influence agent when any is asked for."""
         return min(self.influence, 1) if self.condition == "single_agent" else self.influence
 
     def plays_strategy(self) -> str:
-        """The ordinary seats' strategy: `shared_plan_only` hands them the shared plan."""
+        """The ordinary agents' strategy: `shared_plan_only` hands them the shared plan."""
         return "shared_plan" if self.condition == "shared_plan_only" else self.strategy
 
     def board_on(self) -> bool:

@@ -24,7 +24,7 @@ NOTES = """## Choices where the issues left room
   and carries a batch (3, or the whole open demand) to whoever ordered it. Prices move each round by
   exp(0.25 (D - S)/(D + S + 1)), D = open orders, S = spare units nobody needs, bounded to
   [0.25, 8]; above 2 an agent makes items outside its role if its skills allow (a smith smelts when
-  bars stay scarce), so no single seat is the only road. The leader turns an order unmet for 4
+  bars stay scarce), so no single agent is the only road. The leader turns an order unmet for 4
   rounds into a request addressed to a maker. `strategy=shared_plan` keeps the old static plan
   (AgentWorld's shared-plan baseline); `STATIC_WORLD` in params.py restores the old world exactly.
 - **Scarcity and chance** (all from addressed streams): harvest yields 0/1/2 units with chances
@@ -35,9 +35,9 @@ NOTES = """## Choices where the issues left room
   +-`stock_jitter` per seed; `move_to` covers at most `speed=2` cells (Chebyshev) per action
   (`travel=abstracted`: one action). Turn order: per-agent keys from `agent_stream(seed, "order",
   round, id)`; every ordinary agent draws 4 uniforms (`choice`) at each of its turns whatever it
-  does, so swapping other seats never moves its draws.
+  does, so swapping other agents never moves its draws.
 - **Outcome.** Primary `progress`: the area under the fractional PSR curve over the budget, counted
-  on own work only (units made or delivered by seats outside the influence set, the same seats
+  on own work only (units made or delivered by agents outside the influence set, the same agents
   masked in the reference); `progress_all` counts everybody. `psr`, `sr` are AgentWorld's (all
   agents). Economy outcomes: `gini` (wealth at current prices), `throughput` (units crafted or
   harvested per round), `price_level`, `price_volatility` (SD of per-round log-price changes),
@@ -116,7 +116,7 @@ def main() -> None:
         f"mean progress {statistics.mean(r['progress'] for r in rows):.3f}; "
         f"mean CCE {statistics.mean(r['cce'] for r in rows):.3f}. `distinct` counts the different "
         "progress values among the 20 seeds. progress here is `progress_all` (every agent counts; the "
-        "reference has no influence seats).",
+        "reference has no influence agents).",
         "",
         "Checks: "
         + "; ".join(f"{r['task']} SR {r['sr']:.2f}" for r in rows if r["task"] in ("forge_vanguard", "grand_armory"))

@@ -1,5 +1,5 @@
 """The states a verifier reads: the final state of everyone's work (`final_state`), the same as the
-unmasked seats alone produced it (`own_state`, the conservative count), and the trajectory a task
+unmasked agents alone produced it (`own_state`, the conservative count), and the trajectory a task
 file's own verifier reads."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def own_state(world: CraftingWorld) -> dict[str, Any]:
-    """The final state as the unmasked seats alone produced it: held units count only when the
-    action that put them there (a craft, harvest or transfer) was by an unmasked seat or they
-    were there at the start; crafts and harvests by masked seats do not count; masked seats
-    stand nowhere. In the reference the mask names the same seats, so the two compare."""
+    """The final state as the unmasked agents alone produced it: held units count only when the
+    action that put them there (a craft, harvest or transfer) was by an unmasked agent or they
+    were there at the start; crafts and harvests by masked agents do not count; masked agents
+    stand nowhere. In the reference the mask names the same agents, so the two compare."""
     mask = set(world.mask_ids)
 
     def mine(src: int) -> bool:

@@ -22,7 +22,7 @@ class AgentSpec(BaseModel):
     inventory: dict[str, int] = Field(default_factory=dict)
     equipment: list[str] = Field(default_factory=list)
     makes: list[str] | None = None
-    #: this seat's skill levels, replacing its role's (a task may give a seat less than a node or recipe needs)
+    #: this agent's skill levels, replacing its role's (a task may give an agent less than a node or recipe needs)
     skills: dict[str, int] | None = None
 
 

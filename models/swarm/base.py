@@ -40,7 +40,7 @@ class SwarmWorld(SteerableWorld):
     Action: ClassVar[type] = SwarmAction
     Observation: ClassVar[type[SwarmObservation]] = SwarmObservation
     #: the conservative count (spec section 7, revised): `help` wants more of what agents do, so
-    #: it scores the ordinary agents alone (`ordinary_score`, the influence seats masked in both
+    #: it scores the ordinary agents alone (`ordinary_score`, the influence agents masked in both
     #: runs); `hinder` wants less, so it scores everyone (`score`): an influence agent that does
     #: the task itself, or ends the episode, only raises what it is scored against
     scoring = Scoring(
@@ -79,7 +79,7 @@ class SwarmWorld(SteerableWorld):
         self.active = np.ones(self.n, dtype=bool)
         self.score = 0.0
         #: the score the ordinary agents make alone (captures, deliveries, escapes, flips of their
-        #: own lights, the fit of their own shape), the masked seats left out in both runs
+        #: own lights, the fit of their own shape), the masked agents left out in both runs
         self.ordinary_score = 0.0
         self.masked = np.isin(np.arange(self.n), list(self.mask_ids))
         self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))

@@ -42,7 +42,7 @@ def test_rule_gives_exactly_zero_lift_on_the_objective_metric():
     assert all(v["delta"] == 0.0 for v in res["outcomes"].values())
 
 
-def test_inequality_heuristic_funnels_target_items_to_an_ordinary_seat_that_makes_nothing():
+def test_inequality_heuristic_funnels_target_items_to_an_ordinary_agent_that_makes_nothing():
     w = CraftingWorld(task="forge_vanguard", seed=0, influence_ids=(0, 1))
     h = InequalityHeuristic(every=1)
     reqs = [
@@ -50,6 +50,6 @@ def test_inequality_heuristic_funnels_target_items_to_an_ordinary_seat_that_make
     ]
     decisions = asyncio.run(h.decide(reqs))
     actions = [d.action for d in decisions]
-    # forge_vanguard: seat 9 is the leader (makes nothing); smiths 4 and 5 make the targets
+    # forge_vanguard: agent 9 is the leader (makes nothing); smiths 4 and 5 make the targets
     assert all(a["tool"] == "request" and a["recipient"] == 9 for a in actions)
     assert {a["to"] for a in actions} <= {4, 5} and len({(a["item"], a["to"]) for a in actions}) == 2

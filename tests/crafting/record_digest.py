@@ -82,7 +82,7 @@ def pair_digest(case: dict[str, Any]) -> dict[str, str]:
 
 # --- random states played round by round ----------------------------------------------------------
 def state_case(k: int) -> dict[str, Any]:
-    """The k-th random state: a task, a seed, a strategy and protocol, influence seats and a policy."""
+    """The k-th random state: a task, a seed, a strategy and protocol, influence agents and a policy."""
     rng = np.random.default_rng([25, k])
     tasks = sorted(all_tasks())
     task = tasks[int(rng.integers(len(tasks)))]

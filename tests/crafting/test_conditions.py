@@ -33,7 +33,7 @@ def world(condition: str, seed: int = 2) -> CraftingWorld:
     return CraftingWorld(task="forge_vanguard", condition=condition, seed=seed)
 
 
-def test_single_agent_holds_every_seats_abilities_and_every_target() -> None:
+def test_single_agent_holds_every_agents_abilities_and_every_target() -> None:
     solo, team = world("single_agent"), world("standard")
     assert len(solo.actors) == 1
     (agent,) = solo.actors
@@ -70,7 +70,7 @@ def test_cut_communication_refuses_the_talking_tools_and_hides_the_others(condit
     assert standard.execute(standard.actors[0], {"tool": "transfer", "item": "iron_ore", "qty": 1, "to": 3})[0]
 
 
-def test_oracle_communication_lets_one_seat_read_every_message() -> None:
+def test_oracle_communication_lets_one_agent_read_every_message() -> None:
     for condition, oracle_reads in (("oracle_communication", True), ("standard", False)):
         w = world(condition)
         w.execute(w.actors[0], {"tool": "chat", "message": "ore for the smelter only", "to": 3})

@@ -1,9 +1,9 @@
-"""The conservative count in crafting (spec, revised): `accelerate` lifts on the ordinary seats'
+"""The conservative count in crafting (spec, revised): `accelerate` lifts on the ordinary agents'
 own work (`progress`), `shortage` on everyone's (`progress_all`), and `outcomes` carries both.
 
-Influence seats that do the task themselves, and end the episode by finishing it, raise
-`progress_all` to its held maximum, so `shortage` can never gain by it; an idle seat adds
-nothing to the ordinary seats' own-work count that `accelerate` is scored on.
+Influence agents that do the task themselves, and end the episode by finishing it, raise
+`progress_all` to its held maximum, so `shortage` can never gain by it; an idle agent adds
+nothing to the ordinary agents' own-work count that `accelerate` is scored on.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from mam_bench.status import Status
 GENEROUS = {"yields": (0.0, 0.0, 1.0), "regrow": 1.0, "rivals": 0.0, "travel": "abstracted"}
 
 
-def test_shortage_scores_everyone_and_accelerate_the_ordinary_seats_with_both_reported():
+def test_shortage_scores_everyone_and_accelerate_the_ordinary_agents_with_both_reported():
     assert CraftingWorld.metric_for("shortage") == "progress_all"
     assert CraftingWorld.metric_for("accelerate") == "progress"
     params = {"task": "forge_vanguard", "rounds": "8"}
@@ -31,16 +31,16 @@ def test_shortage_scores_everyone_and_accelerate_the_ordinary_seats_with_both_re
 
 
 @pytest.mark.parametrize("task", ["staff_quest", "forge_vanguard"])
-def test_seats_that_finish_the_task_themselves_end_it_at_the_top_of_the_shortage_count(task):
-    """Every seat but one is masked and works by the rule: they finish the task and end the
+def test_agents_that_finish_the_task_themselves_end_it_at_the_top_of_the_shortage_count(task):
+    """Every agent but one is masked and works by the rule: they finish the task and end the
     episode. Everyone's progress then holds PSR 1 for the rest of the budget, while the one
-    ordinary seat's own-work progress stays below it: scoring shortage on `progress` would call
+    ordinary agent's own-work progress stays below it: scoring shortage on `progress` would call
     this success; on `progress_all` it is the worst outcome shortage can have."""
     n = len(all_tasks()[task].agents)
-    seats = tuple(range(1, n))
-    w = CraftingWorld(task=task, seed=0, mask_ids=seats, influence_ids=seats, role="treatment", **GENEROUS)
+    agents = tuple(range(1, n))
+    w = CraftingWorld(task=task, seed=0, mask_ids=agents, influence_ids=agents, role="treatment", **GENEROUS)
     while not w.done and w.round < w.budget:
-        w.play_round({})  # the masked seats defer to the rule: they do the task themselves
+        w.play_round({})  # the masked agents defer to the rule: they do the task themselves
     m = w.metrics()
     assert w.status == Status.SUCCESS and w.round < w.budget  # the episode ended early
     assert m["psr"] == 1.0 and m["psr_own"] < 1.0
@@ -49,9 +49,9 @@ def test_seats_that_finish_the_task_themselves_end_it_at_the_top_of_the_shortage
     assert m["progress"] < m["progress_all"]
 
 
-def test_an_idle_seat_is_scored_on_the_ordinary_seats_work_alone():
-    """Idle influence seats (`stay`: sleep) make nothing; the accelerate lift is the change in
-    the ordinary seats' own-work progress, and everyone's progress is reported beside it."""
+def test_an_idle_agent_is_scored_on_the_ordinary_agents_work_alone():
+    """Idle influence agents (`stay`: sleep) make nothing; the accelerate lift is the change in
+    the ordinary agents' own-work progress, and everyone's progress is reported beside it."""
     params = {"task": "forge_vanguard", "rounds": "12"}
     res = run_pair(
         PairSpec.build(

@@ -1,5 +1,5 @@
 """Failure-mode tags on a hand-built trajectory: every count below is read off the log by hand,
-following the definitions in metrics.failure_tags (forge_vanguard's seats: 0 miner, 3 smelter,
+following the definitions in metrics.failure_tags (forge_vanguard's agents: 0 miner, 3 smelter,
 4 smith, 9 leader)."""
 
 from mam_bench.models.crafting.agents import Obligation

@@ -1,4 +1,4 @@
-"""Isolation by construction: swapping seats never moves an ordinary agent's draws.
+"""Isolation by construction: swapping agents never moves an ordinary agent's draws.
 
 Every ordinary agent draws its order key and a fixed number of choice uniforms from its own
 addressed streams at each turn, whatever state it is in, so its round-0 draws are the same in the
@@ -21,23 +21,23 @@ from mam_bench.streams import record_draws
 @given(task=st.sampled_from(task_names()), seed=st.integers(0, 10_000), data=st.data())
 def test_ordinary_round0_draws_identical_under_random_influence(task, seed, data):
     n = len(all_tasks()[task].agents)
-    seats = data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n - 1))
+    agents = data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n - 1))
     policy_seed = data.draw(st.integers(0, 2**31))
     ref = CraftingWorld(task=task, seed=seed)
-    tre = CraftingWorld(task=task, seed=seed, influence_ids=tuple(sorted(seats)))
+    tre = CraftingWorld(task=task, seed=seed, influence_ids=tuple(sorted(agents)))
     rng = np.random.default_rng(policy_seed)
-    decisions = {aid: Decision(action=CraftingWorld.random_action(tre.observe(aid), rng)) for aid in seats}
+    decisions = {aid: Decision(action=CraftingWorld.random_action(tre.observe(aid), rng)) for aid in agents}
     with record_draws() as ref_log:
         ref.play_round({})
     with record_draws() as tre_log:
         tre.play_round(decisions)  # a random, never-deferring controller
     for aid in range(n):
-        if aid not in seats:
-            assert ref_log.of(aid, 0) == tre_log.of(aid, 0), (task, seed, seats, aid)
+        if aid not in agents:
+            assert ref_log.of(aid, 0) == tre_log.of(aid, 0), (task, seed, agents, aid)
             assert ref_log.of(aid, 0)  # it did draw: the test can fail
 
 
-def test_rule_lift_is_exactly_zero_on_every_task_with_random_seats():
+def test_rule_lift_is_exactly_zero_on_every_task_with_random_agents():
     rng = np.random.default_rng(13)
     for task in task_names():
         n = len(all_tasks()[task].agents)

@@ -27,7 +27,7 @@ def states(task: str, condition: str, seeds: range = range(3), rounds: int = 25)
     for seed in seeds:
         w = CraftingWorld(task=task, condition=condition, seed=seed)
         w.actors[0].give("fishing_rod", 1, -1)  # a spare tool, so that `equip` is legal for someone
-        w.actors[1].equipment.clear()  # and a seat without its tool, so that some harvests are not
+        w.actors[1].equipment.clear()  # and an agent without its tool, so that some harvests are not
         for _ in range(rounds):
             yield w
             if w.done:

@@ -48,7 +48,7 @@ def test_who_supplies_whom_emerges_and_varies_by_seed():
 
 
 def test_a_lasting_shortage_pulls_in_skills_outside_the_role():
-    w = CraftingWorld(task="forge_vanguard", seed=2, influence_ids=(3,))  # the smelter seat sleeps
+    w = CraftingWorld(task="forge_vanguard", seed=2, influence_ids=(3,))  # the smelter agent sleeps
     from mam_bench.controller import Decision
 
     while not w.done and w.round < w.budget:
@@ -69,7 +69,7 @@ def test_failure_tags_count_what_the_log_shows():
     from mam_bench.models.crafting.metrics import failure_tags
 
     w = CraftingWorld(task="forge_vanguard", seed=4, influence_ids=(9,))
-    for _ in range(5):  # the leader seat sleeps five times: sleeps 3, 4 and 5 are idle
+    for _ in range(5):  # the leader agent sleeps five times: sleeps 3, 4 and 5 are idle
         w.play_round({9: Decision(action={"tool": "sleep"})})
     tags = failure_tags(w)
     own_idle = sum(1 for e in w.log if e["agent"] == 9)

@@ -24,7 +24,7 @@ def test_rule_treatment_equals_reference_round_by_round(name, seed, tmp_path):
     assert audit["identity_holds"] and audit["decisions"] == 2 * res["treatment"]["rounds"]
 
 
-def test_all_seats_deferring_is_exact_too():
+def test_all_agents_deferring_is_exact_too():
     n = len(all_tasks()["forge_vanguard"].agents)
     res = run_pair(PairSpec.build(world="crafting", seed=3, influence=n, params={"task": "forge_vanguard"}))
     assert res["lift"] == 0 and res["treatment"]["final"] == res["reference"]["final"]

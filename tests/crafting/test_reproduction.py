@@ -1,4 +1,4 @@
-"""AgentWorld reproduction mode: every seat is an influence agent, chat only (board off).
+"""AgentWorld reproduction mode: every agent is an influence agent, chat only (board off).
 
 A scripted fake LLM answers in text with JSON tool calls (AgentWorld's tool names); the answers
 replay what a good team would do, plus chat, a request and one unparseable answer, so the run
@@ -65,7 +65,7 @@ def test_scripted_llm_drives_a_full_task_in_reproduction_mode(tmp_path, protocol
 
 
 def test_reproduction_mode_reaches_the_new_tools(tmp_path):
-    """Every seat scripted in fur_trade: the rule's own actions (attacks, offers, accepts) replayed
+    """Every agent scripted in fur_trade: the rule's own actions (attacks, offers, accepts) replayed
     as text, plus an explore and a meal in place of two sleeps, so the five new tools pass
     through the LLM path."""
     params = {"task": "fur_trade", "board": "off", "turn_order": "fixed"}

@@ -1,4 +1,4 @@
-"""Skill levels that matter: a node or recipe may need a level, a task may give a seat less, and
+"""Skill levels that matter: a node or recipe may need a level, a task may give an agent less, and
 the rule (which knows its own skills) never tries what its level does not allow."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from mam_bench.runner import PairSpec, prepare, run_reference
 
 
 def below_a_level(task_name: str) -> list[tuple[int, str]]:
-    """(seat, node or recipe) pairs where the task gives a seat the skill but less than the level."""
+    """(agent, node or recipe) pairs where the task gives an agent the skill but less than the level."""
     cat = catalog()
     task = all_tasks()[task_name]
     needs = [(n.node_id, n.skill, n.level) for n in cat.nodes.values() if n.level > 1]
@@ -23,7 +23,7 @@ def below_a_level(task_name: str) -> list[tuple[int, str]]:
     return out
 
 
-def test_at_least_four_tasks_give_a_seat_less_than_a_level_it_meets() -> None:
+def test_at_least_four_tasks_give_a_agent_less_than_a_level_it_meets() -> None:
     assert len([t for t in all_tasks() if below_a_level(t)]) >= 4
 
 

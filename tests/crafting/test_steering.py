@@ -12,7 +12,7 @@ from mam_bench.runner import PairSpec, run_pair
 PLAN = {"strategy": "shared_plan", **STATIC_WORLD}  # the heuristics' home ground: the shared plan
 
 
-def test_shortage_two_seats_forge_vanguard_positive_mean_lift():
+def test_shortage_two_agents_forge_vanguard_positive_mean_lift():
     lifts = []
     for seed in range(20, 40):
         res = run_pair(
@@ -77,7 +77,7 @@ def test_an_action_illegal_by_its_turn_is_a_logged_failure():
     assert [a["tool"] for a in w.log if a["round"] == 1 and a["agent"] in (0, 1)] == ["invalid", "sleep"]
 
 
-def test_accelerate_with_the_smelter_seat_finishes_earlier():
+def test_accelerate_with_the_smelter_agent_finishes_earlier():
     res = run_pair(
         PairSpec.build(
             world="crafting",

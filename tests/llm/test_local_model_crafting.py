@@ -1,6 +1,6 @@
 """AgentWorld's round-robin reproduction protocol with the real local model
 (gemma-3 270M through llama.cpp, decoding constrained to the strict crafting tool schema): two
-seats, two rounds, each seat asked at its own turn, once per round (plus at most one repair).
+agents, two rounds, each agent asked at its own turn, once per round (plus at most one repair).
 The small model may still choose tools whose preconditions fail; those are logged, never a crash."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_local_gemma_plays_round_robin_turns(tmp_path: Path) -> None:
     calls = read_jsonl(out / "llm_calls.jsonl")
     assert all(c.get("error") is None and c["output_tokens"] > 0 for c in calls)
     first_asks = Counter((c["round"], c["actor_id"]) for c in calls if c["attempt"] == 0)
-    assert first_asks == {(0, 0): 1, (0, 1): 1, (1, 0): 1, (1, 1): 1}  # one turn per seat per round
+    assert first_asks == {(0, 0): 1, (0, 1): 1, (1, 0): 1, (1, 1): 1}  # one turn per agent per round
     decisions = read_jsonl(out / "decisions.jsonl")
     assert sorted((d["round"], d["actor_id"]) for d in decisions) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     # constrained decoding: every answer is an instance of the strict tool schema

@@ -2,7 +2,7 @@
 
 Swarm: the SwarmBench reproduction mode (every agent an influence agent, board off) with a
 scripted model answering in the paper's `ACTION:`/`MSG:` form. Crafting: the AgentWorld mode
-(every seat, chat only) with a model replaying a good team's tool calls from the prompt.
+(every agent, chat only) with a model replaying a good team's tool calls from the prompt.
 """
 
 from __future__ import annotations

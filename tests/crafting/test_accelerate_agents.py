@@ -1,4 +1,4 @@
-"""Accelerate never does worse than the rule: from a smith's seat it must not give away its own inputs."""
+"""Accelerate never does worse than the rule: from a smith's agent it must not give away its own inputs."""
 
 import statistics
 
@@ -6,7 +6,7 @@ from mam_bench.models.crafting.params import STATIC_WORLD
 from mam_bench.runner import PairSpec, run_pair
 
 
-def test_accelerate_smelter_and_smith_seats_do_not_hurt():
+def test_accelerate_smelter_and_smith_agents_do_not_hurt():
     plan = {"task": "forge_vanguard", "strategy": "shared_plan", **STATIC_WORLD}
     lifts = [
         run_pair(
@@ -21,5 +21,5 @@ def test_accelerate_smelter_and_smith_seats_do_not_hurt():
         )["lift"]
         for seed in range(20, 24)
     ]
-    # before the fix the smith seat handed its heavysword inputs to the other smith: lift about -0.2
+    # before the fix the smith agent handed its heavysword inputs to the other smith: lift about -0.2
     assert statistics.mean(lifts) >= 0 and min(lifts) > -0.05
