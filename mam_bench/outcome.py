@@ -19,8 +19,8 @@ def lift_split(
     ordinary_metric: str | None, lift: float, treatment: dict[str, float], reference: dict[str, float], direction: int
 ) -> dict[str, float] | None:
     """A lift on a count over everyone, split: the ordinary agents' part (the same count over them
-    only, same seats masked in both runs) and the rest, the influence seats' own part (in `hinder`,
-    `stay` gains by the catches its idle seats no longer make). None where the metric has no split."""
+    only, same influence agents masked in both runs) and the rest, the influence agents' own part (in `hinder`,
+    `stay` gains by the catches its idle influence agents no longer make). None where the metric has no split."""
     if ordinary_metric is None or ordinary_metric not in treatment or ordinary_metric not in reference:
         return None
     ordinary = direction * (float(treatment[ordinary_metric]) - float(reference[ordinary_metric])) + 0.0
