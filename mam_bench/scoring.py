@@ -32,6 +32,9 @@ class Scoring(BaseModel):
     reported: tuple[str, ...] = ()
     #: True: influence agents' ids are masked from the outcome in both runs (conservative count)
     masks_influence: bool = False
+    #: a metric counted over everyone -> the same count over ordinary agents only: a lift on it is
+    #: split into the ordinary agents' part and the influence agents' own part (their missing work)
+    ordinary_metrics: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _known_objectives(self) -> Scoring:
