@@ -36,3 +36,17 @@ def initial_draws(seed: int, n_cells: int, n_citizens: int, mean: float, std: fl
     cells = rng.permutation(n_cells)
     prefs = [float(rng.normal(mean, std)) for _ in range(n_citizens)]
     return cells, prefs, rng
+
+
+def bounded(gen: Any, n: int) -> int:
+    """`gen.integers(n)` exactly as numpy draws it (Lemire's method on 32-bit words; nothing drawn
+    for n = 1), taken word by word, so what a recorded stream logs is the word, which does not
+    depend on how many options the board left the agent."""
+    if n == 1:
+        return 0
+    m = int(gen.integers(0, 2**32, dtype=np.uint32)) * n
+    if m & 0xFFFFFFFF < n:
+        threshold = (2**32 - n) % n
+        while m & 0xFFFFFFFF < threshold:
+            m = int(gen.integers(0, 2**32, dtype=np.uint32)) * n
+    return m >> 32

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from mam_bench.models.civil_violence_cascade.actions import CascadeAction, action_dict
-from mam_bench.models.civil_violence_cascade.draws import agent_rng, initial_draws, pilot_rng
+from mam_bench.models.civil_violence_cascade.draws import agent_rng, bounded, initial_draws, pilot_rng
 from mam_bench.models.civil_violence_cascade.observe import CascadeObservation
 from mam_bench.models.civil_violence_cascade.params import CascadeParams
 from mam_bench.protocol import AuditEntry, Decision
@@ -156,7 +156,7 @@ class CivilViolenceCascade(SteerableWorld):
     def _uniform(self, options: Any, phase: str, agent_id: int, purpose: str) -> Any:
         if not options:
             return None
-        return options[int(self._slot(phase, agent_id, purpose).integers(len(options)))]
+        return options[bounded(self._slot(phase, agent_id, purpose), len(options))]
 
     def _claim(self, agent_id: int, destination: Cell | None) -> None:
         if destination is not None:
@@ -186,7 +186,7 @@ class CivilViolenceCascade(SteerableWorld):
                 self.jail[i] -= 1
             elif self._vacant:
                 choices = sorted(self._vacant)
-                cell = choices[int(self._slot("citizen", i, "release").integers(len(choices)))]
+                cell = choices[bounded(self._slot("citizen", i, "release"), len(choices))]
                 self.location[i], self.active[i] = cell, False
                 self._at[cell] = i
                 self._vacant.discard(cell)
@@ -218,7 +218,7 @@ class CivilViolenceCascade(SteerableWorld):
                     self._arrests[i] = target
         for target in self._arrests.values():
             self.location[target] = None
-            self.jail[target] = int(self._slot("police", target, "jail").integers(self.params.max_jail + 1))
+            self.jail[target] = bounded(self._slot("police", target, "jail"), self.params.max_jail + 1)
         for i, cell in self._moves.items():
             self.location[i] = cell
         self._begin(None)
