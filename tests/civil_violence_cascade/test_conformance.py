@@ -29,3 +29,18 @@ def test_check_world_sees_a_broken_rule(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(CivilViolenceCascade, "citizen_rule", leaky)
     with pytest.raises(AssertionError, match="null steering"):
         check_world(CivilViolenceCascade, seeds=(0,), rounds=4, influence=3, params={**SMALL, "threshold": "5"})
+
+
+def test_a_deep_copy_forks_the_run():
+    """A copy taken mid-run plays on exactly as the original (what a fork relies on)."""
+    import copy
+
+    from mam_bench.models.civil_violence_cascade.params import CascadeParams
+
+    w = CivilViolenceCascade(CascadeParams(size=12), seed=4, influence_ids=(3,))
+    w.play_round()
+    twin = copy.deepcopy(w)
+    for _ in range(3):
+        w.play_round()
+        twin.play_round()
+    assert twin.snapshot() == w.snapshot() and twin.metrics() == w.metrics()
