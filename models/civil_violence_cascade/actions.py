@@ -31,7 +31,9 @@ class CascadeAction(BaseModel):
         return None if self.target_row is None or self.target_col is None else (self.target_row, self.target_col)
 
 
-def action_dict(active: bool | None, destination: tuple[int, int] | None, target: tuple[int, int] | None = None) -> dict:
+def action_dict(
+    active: bool | None, destination: tuple[int, int] | None, target: tuple[int, int] | None = None
+) -> dict:
     """The action as the audit records it (only the fields it sets)."""
     out: dict = {}
     if active is not None:

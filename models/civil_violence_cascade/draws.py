@@ -29,7 +29,9 @@ def agent_rng(seed: int, step: int, phase: str, agent_id: int, purpose: str) -> 
     return recorded(pilot_rng(seed, step, phase, agent_id, purpose), f"{phase}.{purpose}", step, agent_id)
 
 
-def initial_draws(seed: int, n_cells: int, n_citizens: int, mean: float, std: float) -> tuple[np.ndarray, list[float], Any]:
+def initial_draws(
+    seed: int, n_cells: int, n_citizens: int, mean: float, std: float
+) -> tuple[np.ndarray, list[float], Any]:
     """The pilot's set-up, in its order on one `default_rng(seed)`: the cell permutation, one
     normal preference per citizen, then the generator (it draws the replaced ids next)."""
     rng = np.random.default_rng(seed)

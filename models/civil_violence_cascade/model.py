@@ -45,6 +45,7 @@ class CivilViolenceCascade(SteerableWorld):
         secondary="revolution",
         reported=("active", "jailed"),
         masks_influence=True,
+        pilot_points={"participation": 100, "revolution": 100},
     )
     default_influence: ClassVar[int] = 16
     #: an influence agent decides at its turn of its phase (a police officer sees the settled citizens)
@@ -277,7 +278,13 @@ class CivilViolenceCascade(SteerableWorld):
             return AuditEntry(self.round, aid, action_dict(active, dest), outcome, deferred=True)
         action, failed = self._parse(aid, decision)
         if action is not None and action.target is not None:
-            failed = AuditEntry(self.round, aid, action_dict(action.active, action.destination, action.target), "invalid", "citizens do not arrest")
+            failed = AuditEntry(
+                self.round,
+                aid,
+                action_dict(action.active, action.destination, action.target),
+                "invalid",
+                "citizens do not arrest",
+            )
         elif action is not None and (why := self._destination_error(aid, action.destination)):
             failed = AuditEntry(self.round, aid, action_dict(action.active, action.destination), *why)
         if failed is not None:  # the whole action fails: activity kept, no move

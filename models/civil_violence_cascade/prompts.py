@@ -60,7 +60,9 @@ class CascadePrompts(WorldPrompts):
         if req.observation.role == "citizen":
             shape = '{"active": true|false, "row": R, "col": C} (leave out row and col to stay)'
         else:
-            shape = '{"row": R, "col": C, "target_row": R2, "target_col": C2} (leave out a pair to stay or make no arrest)'
+            shape = (
+                '{"row": R, "col": C, "target_row": R2, "target_col": C2} (leave out a pair to stay or make no arrest)'
+            )
         if phase == "decision":
             return f"Step {req.round}: answer with JSON only: {shape}."
         return f'Step {req.round}: answer with JSON only: {{"message": "<post for the others>", "action": {shape}}}'

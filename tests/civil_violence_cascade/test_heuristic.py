@@ -17,7 +17,9 @@ POLICE_CASE = {"police_density": "0.05", "threshold": "1.0", "max_jail": "6", "c
 def test_heuristic_lift_is_positive_on_average(case, seeds, objective):
     lifts = [
         run_pair(
-            PairSpec.build(world="civil_violence_cascade", seed=s, controller="heuristic", objective=objective, params=case)
+            PairSpec.build(
+                world="civil_violence_cascade", seed=s, controller="heuristic", objective=objective, params=case
+            )
         )["lift"]
         for s in seeds
     ]

@@ -87,7 +87,10 @@ def test_each_phase_moves_adjacent_onto_cells_empty_at_its_start(seed):
     for _ in range(3):
         start, middle = _phases(w)
         end = list(w.location)
-        for before, after, movers in ((start, middle, range(w.n_citizens)), (middle, end, range(w.n_citizens, len(end)))):
+        for before, after, movers in (
+            (start, middle, range(w.n_citizens)),
+            (middle, end, range(w.n_citizens, len(end))),
+        ):
             taken = {c for c in before if c is not None}
             for i in movers:
                 if before[i] is not None and after[i] is not None and after[i] != before[i]:
