@@ -65,8 +65,7 @@ class CivilViolenceCascade(SteerableWorld):
         self.active = [False] * self.n_citizens
         self.jail = [0] * self.n_citizens
         self._neighbours: dict[tuple[Cell, int], tuple[Cell, ...]] = {}
-        self._phase: str | None = None
-        self._begin(None)
+        self._begin()
 
     # --- identities and horizon ----------------------------------------------------------------
     def is_police(self, agent_id: int) -> bool:
@@ -96,9 +95,8 @@ class CivilViolenceCascade(SteerableWorld):
             self._neighbours[key] = tuple(sorted(around - {cell}))
         return self._neighbours[key]
 
-    def _begin(self, phase: str | None) -> None:
+    def _begin(self) -> None:
         """Freeze the board for a phase: who stands where, which cells are empty; nothing claimed."""
-        self._phase = phase
         self._at: dict[Cell, int] = {c: i for i, c in enumerate(self.location) if c is not None}
         self._vacant = {(r, c) for r in range(self.size) for c in range(self.size)} - set(self._at)
         self._moves: dict[int, Cell] = {}
@@ -195,7 +193,7 @@ class CivilViolenceCascade(SteerableWorld):
     def _step(self) -> Generator[int, Decision, list[AuditEntry]]:
         """One step; yields each influence agent's id at its turn and receives its decision."""
         influence, entries = set(self.influence_ids), []
-        self._begin("citizen")
+        self._begin()
         self._release()
         for i in self._order("citizen", list(range(self.n_citizens))):
             if i in influence:
@@ -208,7 +206,7 @@ class CivilViolenceCascade(SteerableWorld):
             self.active[i] = active
         for i, cell in self._moves.items():
             self.location[i] = cell
-        self._begin("police")
+        self._begin()
         for i in self._order("police", list(range(self.n_citizens, self.n_citizens + self.n_police))):
             if i in influence:
                 entries.append(self._police_turn(i, (yield i)))
@@ -222,7 +220,7 @@ class CivilViolenceCascade(SteerableWorld):
             self.jail[target] = bounded(self._slot("police", target, "jail"), self.params.max_jail + 1)
         for i, cell in self._moves.items():
             self.location[i] = cell
-        self._begin(None)
+        self._begin()
         if self.metrics()["revolution"]:
             self.status = REVOLUTION
         return sorted(entries, key=lambda e: e.actor_id)

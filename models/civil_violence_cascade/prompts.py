@@ -55,17 +55,21 @@ class CascadePrompts(WorldPrompts):
         )
 
     def instruction(self, req: Request, phase: str) -> str:
+        obs = req.observation
+        now = f"Participation now {obs.participation:.4f}."
+        if obs.location is None:
+            now += f" You are in jail for {obs.jail_remaining} more step(s) after this one."
         if phase == "coordination":
-            return f"Coordination, step {req.round}: write one short post (at most {self.post_chars} characters)."
-        if req.observation.role == "citizen":
+            return f"{now} Coordination, step {req.round}: write one short post (at most {self.post_chars} characters)."
+        if obs.role == "citizen":
             shape = '{"active": true|false, "row": R, "col": C} (leave out row and col to stay)'
         else:
             shape = (
                 '{"row": R, "col": C, "target_row": R2, "target_col": C2} (leave out a pair to stay or make no arrest)'
             )
         if phase == "decision":
-            return f"Step {req.round}: answer with JSON only: {shape}."
-        return f'Step {req.round}: answer with JSON only: {{"message": "<post for the others>", "action": {shape}}}'
+            return f"{now} Step {req.round}: answer with JSON only: {shape}."
+        return f'{now} Step {req.round}: answer with JSON only: {{"message": "<post for the others>", "action": {shape}}}'
 
     def legal_error(self, action: dict[str, Any], req: Request) -> str | None:
         obs = req.observation
