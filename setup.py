@@ -2,13 +2,10 @@
 
 pyproject.toml holds the metadata; this file only maps folders to packages, which
 `[tool.setuptools]` cannot discover under a prefix. Works for editable and regular installs.
+Research scripts live in `research/`, outside every installed folder.
 """
 
 from setuptools import find_namespace_packages, setup
-from setuptools.command.build_py import build_py
-
-#: research scripts that write a world's RESULTS.md: run from a checkout, never shipped in the wheel
-RESEARCH_MODULES = {"reference_table"}
 
 FOLDERS = {
     "mam_bench": "mam_bench",
@@ -26,11 +23,4 @@ def packages() -> list[str]:
     return found
 
 
-class BuildPy(build_py):
-    """Leaves the research scripts out of built packages (an editable install still sees them)."""
-
-    def find_package_modules(self, package, package_dir):
-        return [m for m in super().find_package_modules(package, package_dir) if m[1] not in RESEARCH_MODULES]
-
-
-setup(packages=packages(), package_dir=FOLDERS, cmdclass={"build_py": BuildPy})
+setup(packages=packages(), package_dir=FOLDERS)

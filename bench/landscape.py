@@ -12,7 +12,7 @@ The Mesa yardstick below is what a newcomer would write from the rule: CellAgent
 OrthogonalMooreGrid, each unhappy agent scans every vacancy. It draws from the same streams,
 so its results must equal the kernel's; the script checks that on every sampled run. Both use the
 pilot's shared streams (`streams=pilot`). The kernel replays both stream designs without leaving
-numba (the isolated design's per-agent streams through `compiled_streams`).
+numba (the isolated design's per-agent streams through `fast.compiled_streams`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pathlib import Path
 import mesa
 from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
 
-from mam_bench.models.schelling.fast_kernel import fast_reference_outcome
+from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
 from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 from mam_bench.streams import seeded

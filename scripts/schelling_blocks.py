@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mam_bench.models.schelling.array_rule import ordinary_phase
 from mam_bench.models.schelling.draws import IsolatedDraws
+from mam_bench.models.schelling.fast.array_rule import ordinary_phase
 
 NUM, DEN = 3, 4  # the suites' threshold (the default 3/4)
 

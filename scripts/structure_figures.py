@@ -8,12 +8,13 @@ import ast
 import subprocess
 import sys
 
+#: function -> the files it has lived in, newest first
 TARGETS = {
-    "run_kernel": "models/schelling/fast_kernel.py",
-    "resolve": "models/swarm/physics.py",
-    "PairedView": "dashboards/paired.py",
-    "run_experiment": "mam_bench/experiment/run_suite.py",
-    "arun_pair": "mam_bench/runner.py",
+    "run_kernel": ("models/schelling/fast/kernel.py", "models/schelling/fast_kernel.py"),
+    "resolve": ("models/swarm/physics.py",),
+    "PairedView": ("dashboards/paired.py",),
+    "run_experiment": ("mam_bench/experiment/run_suite.py",),
+    "arun_pair": ("mam_bench/runner.py",),
 }
 WORLDS = ("models/schelling", "models/swarm", "models/crafting")
 
@@ -23,7 +24,9 @@ def git(*args: str) -> str:
 
 
 def main(rev: str) -> None:
-    for name, path in TARGETS.items():
+    present = set(git("ls-tree", "-r", "--name-only", rev).split())
+    for name, paths in TARGETS.items():
+        path = next(p for p in paths if p in present)
         for node in ast.walk(ast.parse(git("show", f"{rev}:{path}"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
                 print(f"{name:16s} {node.end_lineno - node.lineno + 1:4d} lines  {path}")

@@ -1,17 +1,18 @@
 """The crafting world: a Mesa model of an AgentWorld-style economy with sequential turns.
 
 Each round every agent takes one turn in order (fixed, or a seeded shuffle per round), played
-through an AgentSet: an ordinary agent's turn is its own `step()` (its rule). Influence agents
-decide from the start-of-round state (`protocol=start_of_round`) or, as in AgentWorld, at their
-own turn from a fresh observation (`protocol=round_robin`); their action resolves at their turn,
-and an action that became illegal by then is a logged failure ("blocked"). An action executes
+through an AgentSet (`turns`, the one round loop Mesa's `step()` drives): an ordinary agent's turn
+is its own `step()` (its rule). Influence agents decide from the start-of-round state
+(`protocol=start_of_round`) or, as in AgentWorld, at their own turn from a fresh observation
+(`protocol=round_robin`); their action resolves at their turn, and an action that became illegal
+by then is a logged failure ("blocked"). An action executes
 through its typed form (`action_table.py`) and is logged with its causal parents (item
 provenance, moves, equips, requests) so CCE is exact.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from typing import Any, ClassVar
 
 from mesa.agent import AgentSet
@@ -118,6 +119,108 @@ class CraftingWorld(SteerableWorld):
         for mechanic in (survival, combat, exploration, trading):
             mechanic.setup(self)
 
+    # --- the round: every agent's turn in order ---------------------------------------------------
+    def turn_order(self) -> list[int]:
+        """Round-robin by index, or by per-agent order keys (so nobody's key depends on who is steered)."""
+        n = len(self.actors)
+        if self.params.turn_order == "fixed":
+            return list(range(n))
+        keys = [float(agent_stream(self.seed, "order", self.round, i).random()) for i in range(n)]
+        return sorted(range(n), key=lambda i: (keys[i], i))
+
+    def round_order(self) -> AgentSet:
+        """This round's agents, in their turn order."""
+        return AgentSet([self.actors[i] for i in self.turn_order()], random=self.random)
+
+    @property
+    def decides_per_turn(self) -> bool:
+        """AgentWorld's protocol: each influence agent is asked at its own turn, after the agents
+        before it in the round have acted (`protocol=round_robin`)."""
+        return self.params.protocol == "round_robin"
+
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        """The round with every influence decision taken from the start-of-round state."""
+        turns, decision = self.turns(), None
+        while True:
+            try:
+                aid = turns.send(decision)
+            except StopIteration as done:
+                return done.value
+            decision = decisions.get(aid)
+
+    async def aresolve_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
+        """The same round, each influence agent asked at its own turn, once it has received what
+        was sent to it: its observation shows every earlier turn."""
+        turns, decision = self.turns(), None
+        while True:
+            try:
+                aid = turns.send(decision)
+            except StopIteration as done:
+                return done.value
+            decision = await decide(aid)
+
+    def turns(self) -> Generator[int, Decision | None, list[AuditEntry]]:
+        """Every agent's turn in the round's order: an ordinary one steps by its rule; an influence
+        agent receives, yields its id and plays the decision sent back. Returns the audit."""
+        entries: list[AuditEntry] = []
+        for agent in self.round_order():
+            if agent.actor_id not in self.influence_ids:
+                agent.step()
+                continue
+            agent.receive()
+            decision = yield agent.actor_id
+            entries.append(self.steered_turn(agent, decision))
+        self._settle()
+        return entries
+
+    def steered_turn(self, a: CraftingAgent, decision: Decision | None) -> AuditEntry:
+        """An influence agent's turn, resolved at once, and its audit entry: no decision (or a
+        deferring one) plays the rule, a policy error sleeps, an invalid action is logged as such."""
+        aid = a.actor_id
+        with acting(aid, self.round):
+            if decision is None or decision.defer:
+                action = a.rule()
+                ok, detail = self.execute(a, action)
+                return AuditEntry(self.round, aid, action, _outcome(action, ok), detail, deferred=True)
+            if decision.error is not None:
+                self.execute(a, self.null_action())
+                return AuditEntry(self.round, aid, decision.action, "policy_error", decision.error)
+            action, reason = validate_action(decision.action)
+            if action is None:
+                self._record(a, {"tool": "invalid", "raw": decision.action}, False, reason, [])
+                return AuditEntry(self.round, aid, decision.action, "invalid", reason)
+            ok, detail = self.execute(a, action)
+            return AuditEntry(self.round, aid, action, _outcome(action, ok), detail)
+
+    def _settle(self) -> None:
+        every = self.params.refill_every
+        if every and (self.round + 1) % every == 0:
+            for nid in self.stock:
+                self.stock[nid] = min(self.max_stock[nid], self.stock[nid] + 1)
+        self._world_events()
+        survival.drain(self)
+        combat.respawn(self)
+        if self.strategy == "market":
+            market.update_prices(self)
+        self.price_history.append({i: round(p, 4) for i, p in sorted(self.prices.items())})
+        shared_plan.update_blocked(self, since=self.round + 1)  # a block found now counts from the next round
+        self.psr_curve.append(crafting_metrics.current_psr(self))
+        self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
+        self._metrics_cache = None
+        if self.verify()[0]:
+            self.status = Status.SUCCESS
+
+    def _world_events(self) -> None:
+        """Regrowth and rival orders: one fixed-size draw per round from world streams."""
+        nodes = list(self.cat.node_order)
+        grow = stream(self.seed, "regrow", self.round).random(len(nodes))
+        rival = stream(self.seed, "rivals", self.round).random(len(nodes))
+        for k, nid in enumerate(nodes):
+            if grow[k] < self.params.regrow and self.stock[nid] < self.max_stock[nid]:
+                self.stock[nid] += 1
+            if rival[k] < self.params.rivals and self.stock[nid] > 0:
+                self.stock[nid] -= 1
+
     # --- contract: identities and horizon -----------------------------------------------------
     def actor_ids(self) -> list[int]:
         return list(range(len(self.actors)))
@@ -193,105 +296,13 @@ class CraftingWorld(SteerableWorld):
     def random_action(cls, observation: CraftingObservation, rng: Any) -> dict[str, Any]:
         return observation.random_action(rng)
 
-    def turn_order(self) -> list[int]:
-        """Round-robin by index, or by per-agent order keys (so nobody's key depends on who is steered)."""
-        n = len(self.actors)
-        if self.params.turn_order == "fixed":
-            return list(range(n))
-        keys = [float(agent_stream(self.seed, "order", self.round, i).random()) for i in range(n)]
-        return sorted(range(n), key=lambda i: (keys[i], i))
-
-    def round_order(self) -> AgentSet:
-        """This round's agents, in their turn order."""
-        return AgentSet([self.actors[i] for i in self.turn_order()], random=self.random)
-
-    @property
-    def decides_per_turn(self) -> bool:
-        """AgentWorld's protocol: each influence agent is asked at its own turn, after the agents
-        before it in the round have acted (`protocol=round_robin`)."""
-        return self.params.protocol == "round_robin"
-
-    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
-        """Every agent's turn in the round's order: an ordinary one steps by its rule, an influence
-        agent plays the decision taken from the start-of-round state."""
-        entries: list[AuditEntry] = []
-        for agent in self.round_order():
-            if agent.actor_id not in self.influence_ids:
-                agent.step()
-                continue
-            agent.receive()
-            entries.append(self.steered_turn(agent, decisions.get(agent.actor_id)))
-        self._settle()
-        return entries
-
-    async def aresolve_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
-        """The same turns, but an influence agent's decision is asked for at its turn, once the
-        agent has received what was sent to it: its observation shows every earlier turn."""
-        entries: list[AuditEntry] = []
-        for agent in self.round_order():
-            if agent.actor_id not in self.influence_ids:
-                agent.step()
-                continue
-            agent.receive()
-            entries.append(self.steered_turn(agent, await decide(agent.actor_id)))
-        self._settle()
-        return entries
-
-    def steered_turn(self, a: CraftingAgent, decision: Decision | None) -> AuditEntry:
-        """An influence agent's turn, resolved at once, and its audit entry: no decision (or a
-        deferring one) plays the rule, a policy error sleeps, an invalid action is logged as such."""
-        aid = a.actor_id
-        with acting(aid, self.round):
-            if decision is None or decision.defer:
-                action = a.rule()
-                ok, detail = self.execute(a, action)
-                return AuditEntry(self.round, aid, action, _outcome(action, ok), detail, deferred=True)
-            if decision.error is not None:
-                self.execute(a, self.null_action())
-                return AuditEntry(self.round, aid, decision.action, "policy_error", decision.error)
-            action, reason = validate_action(decision.action)
-            if action is None:
-                self._record(a, {"tool": "invalid", "raw": decision.action}, False, reason, [])
-                return AuditEntry(self.round, aid, decision.action, "invalid", reason)
-            ok, detail = self.execute(a, action)
-            return AuditEntry(self.round, aid, action, _outcome(action, ok), detail)
-
-    def _settle(self) -> None:
-        every = self.params.refill_every
-        if every and (self.round + 1) % every == 0:
-            for nid in self.stock:
-                self.stock[nid] = min(self.max_stock[nid], self.stock[nid] + 1)
-        self._world_events()
-        survival.drain(self)
-        combat.respawn(self)
-        if self.strategy == "market":
-            market.update_prices(self)
-        self.price_history.append({i: round(p, 4) for i, p in sorted(self.prices.items())})
-        shared_plan.update_blocked(self, since=self.round + 1)  # a block found now counts from the next round
-        self.psr_curve.append(crafting_metrics.current_psr(self))
-        self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
-        self._metrics_cache = None
-        if self.verify()[0]:
-            self.status = Status.SUCCESS
-
-    def _world_events(self) -> None:
-        """Regrowth and rival orders: one fixed-size draw per round from world streams."""
-        nodes = list(self.cat.node_order)
-        grow = stream(self.seed, "regrow", self.round).random(len(nodes))
-        rival = stream(self.seed, "rivals", self.round).random(len(nodes))
-        for k, nid in enumerate(nodes):
-            if grow[k] < self.params.regrow and self.stock[nid] < self.max_stock[nid]:
-                self.stock[nid] += 1
-            if rival[k] < self.params.rivals and self.stock[nid] > 0:
-                self.stock[nid] -= 1
-
+    # --- action execution -------------------------------------------------------------------
     def action_index(self, a: CraftingAgent) -> int:
         """How many actions this agent has taken this round before the current one: with the round,
         the node or mob and the agent's id, the address of its yields and blows, which no other
         agent's actions can shift."""
         return self._acts.get((self.round, a.actor_id), 0)
 
-    # --- action execution -------------------------------------------------------------------
     def _record(self, a: CraftingAgent, action: dict[str, Any], ok: bool, detail: str, parents: list[int]) -> int:
         rid = len(self.log)
         self._acts[(self.round, a.actor_id)] = self._acts.get((self.round, a.actor_id), 0) + 1

@@ -4,7 +4,7 @@ The rule is simultaneous: in the round's seeded order (`draws`), each dissatisfi
 reserves the nearest vacancy of the frozen start-of-round board that would satisfy it, its own
 origin counted as empty, breaking ties with its own draw (`decide`); then everyone moves
 together (`apply`). This is the reference. The world's rounds run the same rule on arrays
-(`array_rule`) for speed, held to this one bit for bit by tests.
+(`fast/array_rule.py`) for speed, held to this one bit for bit by tests.
 """
 
 from __future__ import annotations

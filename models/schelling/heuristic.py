@@ -15,7 +15,7 @@ import numpy as np
 
 from mam_bench.controller import Controller
 from mam_bench.models.schelling.agents import GROUPS
-from mam_bench.models.schelling.array_rule import neighbour_counts
+from mam_bench.models.schelling.board import neighbour_counts
 from mam_bench.models.schelling.observe import SchellingObservation
 from mam_bench.protocol import Decision, Request
 

@@ -17,10 +17,10 @@ from mam_bench.streams import seeded
 def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
     """Status, transitions, final satisfaction (all agents) and final OEH of one reference run.
 
-    Runs the compiled kernel (models/schelling/fast_kernel.py), which tests hold to the very
+    Runs the compiled kernel (models/schelling/fast/kernel.py), which tests hold to the very
     same draws and boards as `scan_reference_outcome` and the world.
     """
-    from mam_bench.models.schelling.fast_kernel import fast_reference_outcome
+    from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
 
     return fast_reference_outcome(params, seed, max_rounds)
 
@@ -35,8 +35,9 @@ class SchellingLandscape:
 
 def scan_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
     """The same run on `ordinary_phase` (a numpy scan of every vacancy per agent): the yardstick."""
-    from mam_bench.models.schelling.array_rule import ordinary_phase, settle
+    from mam_bench.models.schelling.board import settle
     from mam_bench.models.schelling.draws import IsolatedDraws, PilotDraws
+    from mam_bench.models.schelling.fast.array_rule import ordinary_phase
     from mam_bench.models.schelling.metrics import edge_homophily, satisfaction
 
     cap = params.max_rounds if max_rounds is None else max_rounds

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mam_bench.models.schelling.array_rule import neighbour_counts, satisfied_cells, type_grid
+from mam_bench.models.schelling.board import neighbour_counts, satisfied_cells, type_grid
 
 _HALF_OFFSETS = ((0, 1), (1, -1), (1, 0), (1, 1))
 

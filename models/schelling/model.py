@@ -1,4 +1,9 @@
-"""The Schelling pilot as a steerable Mesa model (spec/schelling.md sections 1-3 and 5)."""
+"""The Schelling pilot as a steerable Mesa model (spec/schelling.md sections 1-3 and 5).
+
+Mesa's `step()` plays one round, `resolve_round` below: the influence agents' moves, then every
+unhappy resident's `decide` in the round's seeded order on the frozen board, then everyone's
+`apply`. `fast/` plays the same wave on arrays, which the world uses by default for speed.
+"""
 
 from __future__ import annotations
 
@@ -10,16 +15,12 @@ from mesa.agent import AgentSet
 from mesa.datacollection import DataCollector
 from mesa.discrete_space import OrthogonalMooreGrid
 
-from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target, parse_action
+from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target
 from mam_bench.models.schelling.agents import GROUPS, Resident
-from mam_bench.models.schelling.array_rule import (
-    neighbour_counts,
-    ordinary_phase,
-    satisfied_cells,
-    settle,
-    type_grid,
-)
+from mam_bench.models.schelling.board import neighbour_counts, satisfied_cells, settle, type_grid
 from mam_bench.models.schelling.draws import IsolatedDraws, PilotDraws, rule_keys, tie_index
+from mam_bench.models.schelling.fast.array_rule import world_wave
+from mam_bench.models.schelling.influence import InfluenceMoves, target_text
 from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
 from mam_bench.models.schelling.observe import SchellingObservation, render_grid
 from mam_bench.models.schelling.params import SchellingParams
@@ -31,14 +32,6 @@ from mam_bench.scoring import Scoring
 from mam_bench.status import Status
 from mam_bench.streams import seeded
 from mam_bench.world import SteerableWorld
-
-
-def _target_text(proposal: Any) -> str:
-    """`r,c` for a well-formed move, `stay` for a stay, `?` for anything invalid."""
-    action, _ = parse_action(proposal) if isinstance(proposal, dict) else (None, None)
-    if action is None:
-        return "?"
-    return "stay" if action.get("stay") else f"{action['row']},{action['col']}"
 
 
 class SchellingWorld(SteerableWorld):
@@ -56,8 +49,8 @@ class SchellingWorld(SteerableWorld):
     )
     treatment_stops_early: ClassVar[bool] = False
     default_influence: ClassVar[int] = 16
-    #: rounds run on the array fast path (`array_rule`); False plays every round through the
-    #: agents' own rule (`Resident.decide`, then `apply`), the reference the fast path is held to
+    #: the wave runs on the array fast path (`fast/array_rule.py`); False plays it through the
+    #: residents' own rule (`Resident.decide`), the reference the fast path is held to
     fast_path: ClassVar[bool] = True
 
     def __init__(self, params: SchellingParams | None = None, seed: int = 0, **kwargs: Any):
@@ -73,7 +66,6 @@ class SchellingWorld(SteerableWorld):
         self._order_rng = seeded(stream_words(ORDER, p, self.seed))
         self._tie_rng = seeded(stream_words(TIES, p, self.seed))
         influence = set(self.influence_ids)
-        self.movable = np.ones(p.n_agents, dtype=bool)
         self.scored = np.ones(p.n_agents, dtype=bool)
         self.scored[list(self.mask_ids)] = False
         self.ordinary_moves = 0
@@ -96,6 +88,78 @@ class SchellingWorld(SteerableWorld):
         self._wave_cache: tuple[int, Wave] | None = None
         self._refresh_satisfaction()
         self.datacollector.collect(self)
+
+    # --- the round -------------------------------------------------------------------------------
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry] | None:
+        """One round: the influence agents' moves are checked against the start-of-round board,
+        the residents decide in the round's seeded order (`wave`), and everyone moves at once
+        (`apply`). A reference that finds nothing to do is at rest and plays no round (None)."""
+        influence = InfluenceMoves(self, decisions)
+        plan = self.wave(influence.steered, influence.reserved, influence.wave_claims)
+        if self.role == "reference" and self._at_rest(plan):
+            return None
+        entries = influence.outcomes(plan)
+        self.apply(influence.first + plan.moves)
+        self.last_outcomes = tuple((e.actor_id, e.outcome, target_text(e.action)) for e in entries)
+        return entries
+
+    def wave(self, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
+        """Every unhappy resident but the `steered` influence agents, in the seeded order, reserves
+        a vacancy of the frozen board (`Resident.decide`); `reserved` cells were taken before the
+        wave, `claims` are tried at their owners' slots. The array fast path makes the same plan."""
+        if self.fast_path:
+            return world_wave(self, steered, reserved, claims)
+        draws = self.draws()
+        wave = Wave(self, draws, reserved)
+        unhappy = self.agents.select(lambda a: a.actor_id not in steered and not a.is_satisfied())
+        wave.plan.unhappy = len(unhappy)
+        ids = np.array(sorted(a.actor_id for a in unhappy), dtype=np.int64)
+        order = draws.order(ids) if ids.size else ids
+        slots = draws.slots(order, claims) if claims else [(int(aid), None) for aid in order.tolist()]
+        for claim in claims:
+            self.residents[claim.actor_id].claim = self.grid[divmod(claim.cell, self.size)]
+        AgentSet([self.residents[aid] for aid, _ in slots], random=self.random).do("decide", wave)
+        for claim in claims:
+            self.residents[claim.actor_id].claim = None
+        return wave.plan
+
+    def apply(self, moves: list[tuple[int, int, int]]) -> None:
+        """Every reserved move at once, on the arrays the metrics read and on the residents."""
+        influence = set(self.influence_ids)
+        self.ordinary_moves = sum(1 for aid, _, _ in moves if aid not in influence)
+        self.influence_moves = len(moves) - self.ordinary_moves
+        settle(self.board, self.pos, moves)
+        for aid, _, dest in moves:
+            self.residents[aid].destination = self.grid[divmod(dest, self.size)]
+        self.agents.do("apply")
+        self._metrics_cache = None
+        self._view_cache = None
+        self._wave_cache = None
+        self._refresh_satisfaction()
+
+    def _at_rest(self, plan: OrdinaryPlan) -> bool:
+        """Nobody unhappy (equilibrium), or nobody unhappy can move (blocked): the reference stops."""
+        if plan.unhappy == 0:
+            self.status = Status.EQUILIBRIUM
+        elif not plan.moves:
+            self.status = Status.BLOCKED
+        return self.status != Status.RUNNING
+
+    def draws(self) -> PilotDraws | IsolatedDraws:
+        """This round's order and tie draws in the chosen stream design."""
+        if self.params.streams == "pilot":
+            return PilotDraws(self._order_rng, self._tie_rng)
+        return IsolatedDraws(self.seed, self.round)
+
+    def _refresh_satisfaction(self) -> None:
+        """Who is satisfied on the current board: computed once per board state, read by the
+        metrics, the observations and the Mesa agents."""
+        tg = type_grid(self.board, self.types)
+        ca, cb = neighbour_counts(tg)
+        self.satisfied_grid = satisfied_cells(tg, ca, cb, self.num, self.den)
+        sat = self.satisfied_grid.ravel()
+        for aid, agent in self.residents.items():
+            agent.satisfied = bool(sat[self.pos[aid]])
 
     @classmethod
     def reference_outcome(cls, params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
@@ -175,12 +239,6 @@ class SchellingWorld(SteerableWorld):
             return dict(STAY)
         return {"row": vac[k][0], "col": vac[k][1]}
 
-    def _draws(self) -> PilotDraws | IsolatedDraws:
-        """This round's order and tie draws in the chosen stream design."""
-        if self.params.streams == "pilot":
-            return PilotDraws(self._order_rng, self._tie_rng)
-        return IsolatedDraws(self.seed, self.round)
-
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the rule would do for `actor_id` now: stay when satisfied, else the nearest vacancy of
         the start-of-round board that would satisfy it (ties by its own tie key), else stay.
@@ -205,189 +263,6 @@ class SchellingWorld(SteerableWorld):
         if self._wave_cache is None or self._wave_cache[0] != self.round:
             self._wave_cache = (self.round, Wave(self, None))
         return self._wave_cache[1]
-
-    def _influence_phase(self, decisions: Mapping[int, Decision]) -> tuple[list[AuditEntry], list[int], list[Claim]]:
-        """Classify influence proposals against the start-of-round board, in stable-id order: what
-        fails or stays now, who defers to the rule, and the claims on cells empty at round start."""
-        entries: list[AuditEntry] = []
-        deferred: list[int] = []
-        claims: list[Claim] = []
-        flat = self.board.ravel()
-        for aid in self.influence_ids:
-            d = decisions.get(aid, Decision.follow_rule())
-            if d.defer:
-                deferred.append(aid)
-                continue
-            if d.error:
-                entries.append(AuditEntry(self.round, aid, dict(STAY), "policy_error", d.error))
-                continue
-            action, reason = parse_action(d.action)
-            if action is None:
-                entries.append(
-                    AuditEntry(
-                        self.round,
-                        aid,
-                        d.action if isinstance(d.action, dict) else repr(d.action),
-                        "invalid",
-                        reason or "",
-                    )
-                )
-                continue
-            if action.get("stay"):
-                entries.append(AuditEntry(self.round, aid, action, "stay"))
-                continue
-            r, c = action["row"], action["col"]
-            if not (0 <= r < self.size and 0 <= c < self.size):
-                entries.append(AuditEntry(self.round, aid, action, "out_of_bounds"))
-                continue
-            cell = r * self.size + c
-            if flat[cell] >= 0:
-                entries.append(AuditEntry(self.round, aid, action, "occupied", f"held by {int(flat[cell])}"))
-                continue
-            key = rule_keys(self.seed, self.round, aid)[0] if self.params.priority == "turn" else 0.0
-            claims.append(Claim(aid, cell, key))
-        return entries, deferred, claims
-
-    def _claims_first(self, claims: list[Claim]) -> tuple[list[AuditEntry], list[tuple[int, int, int]]]:
-        """`priority=first` (the pilot): claims accepted before the wave, lower id wins a duplicate."""
-        entries: list[AuditEntry] = []
-        moves: list[tuple[int, int, int]] = []
-        taken: set[int] = set()
-        for claim in claims:
-            aid, cell = claim.actor_id, claim.cell
-            action = {"row": cell // self.size, "col": cell % self.size}
-            if cell in taken:
-                entries.append(AuditEntry(self.round, aid, action, "collision"))
-            else:
-                taken.add(cell)
-                moves.append((aid, int(self.pos[aid]), cell))
-                entries.append(AuditEntry(self.round, aid, action, "accepted"))
-        return entries, moves
-
-    def _claims_in_turn(self, claims: list[Claim], resolved: dict[int, int | None]) -> list[AuditEntry]:
-        """`priority=turn`: each claim's fate at its slot in the wave. A cell an ordinary agent
-        reserved earlier makes it `occupied`; one an influence agent reserved earlier, `collision`."""
-        entries: list[AuditEntry] = []
-        influence = set(self.influence_ids)
-        for claim in claims:
-            action = {"row": claim.cell // self.size, "col": claim.cell % self.size}
-            holder = resolved[claim.actor_id]
-            if holder is None:
-                entries.append(AuditEntry(self.round, claim.actor_id, action, "accepted"))
-            elif holder in influence:
-                entries.append(
-                    AuditEntry(self.round, claim.actor_id, action, "collision", f"reserved earlier by {holder}")
-                )
-            else:
-                entries.append(
-                    AuditEntry(self.round, claim.actor_id, action, "occupied", f"reserved earlier by {holder}")
-                )
-        return entries
-
-    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry] | None:
-        """One round: influence proposals checked against the start-of-round board, the reservation
-        wave (claims at their own slots under `priority=turn`, all before it under `first`), then
-        every move at once. A reference that finds nothing to do is at rest and plays no round
-        (None: the runner stops it there)."""
-        entries, deferred, claims = self._influence_phase(decisions)
-        turn = self.params.priority == "turn"
-        ia_moves: list[tuple[int, int, int]] = []
-        if not turn:
-            first_entries, ia_moves = self._claims_first(claims)
-            entries += first_entries
-        steered = set(self.influence_ids) - set(deferred)
-        plan = self._wave(steered, {dest for _, _, dest in ia_moves}, claims if turn else [])
-        if self.role == "reference" and self._at_rest(plan):
-            return None
-        if turn:
-            entries += self._claims_in_turn(claims, plan.claims)
-        entries += self._deferred_entries(deferred, plan)
-        entries.sort(key=lambda e: e.actor_id)
-        self._settle(ia_moves + plan.moves)
-        self.last_outcomes = tuple((e.actor_id, e.outcome, _target_text(e.action)) for e in entries)
-        return entries
-
-    def _wave(self, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
-        """The round's reservation wave on the frozen board: unhappy agents the rule decides for
-        (everyone but the `steered` influence agents) and the claims, in the stream design's seeded
-        order; `reserved` cells were taken before the wave. Played on arrays when `fast_path`."""
-        if not self.fast_path:
-            return self._agents_wave(steered, reserved, claims)
-        self.movable[:] = True
-        if steered:
-            self.movable[list(steered)] = False
-        return ordinary_phase(
-            self.board,
-            self.types,
-            self.pos,
-            self.movable,
-            self.num,
-            self.den,
-            reserved,
-            self._draws(),
-            self.params.move_rule,
-            claims or None,
-        )
-
-    def _agents_wave(self, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
-        """The reference: each resident in the wave's order decides through the AgentSet."""
-        draws = self._draws()
-        wave = Wave(self, draws, reserved)
-        unhappy = self.agents.select(lambda a: a.actor_id not in steered and not a.is_satisfied())
-        wave.plan.unhappy = len(unhappy)
-        ids = np.array(sorted(a.actor_id for a in unhappy), dtype=np.int64)
-        order = draws.order(ids) if ids.size else ids
-        slots = draws.slots(order, claims) if claims else [(int(aid), None) for aid in order.tolist()]
-        for claim in claims:
-            self.residents[claim.actor_id].claim = self.grid[divmod(claim.cell, self.size)]
-        AgentSet([self.residents[aid] for aid, _ in slots], random=self.random).do("decide", wave)
-        for claim in claims:
-            self.residents[claim.actor_id].claim = None
-        return wave.plan
-
-    def _at_rest(self, plan: OrdinaryPlan) -> bool:
-        """Nobody unhappy (equilibrium), or nobody unhappy can move (blocked): the reference stops."""
-        if plan.unhappy == 0:
-            self.status = Status.EQUILIBRIUM
-        elif not plan.moves:
-            self.status = Status.BLOCKED
-        return self.status != Status.RUNNING
-
-    def _deferred_entries(self, deferred: list[int], plan: OrdinaryPlan) -> list[AuditEntry]:
-        """Influence agents that deferred to the rule: where the rule took them, or that they stayed."""
-        moved = {aid: dest for aid, _, dest in plan.moves}
-        entries = []
-        for aid in deferred:
-            if aid in moved:
-                r, c = divmod(moved[aid], self.size)
-                entries.append(AuditEntry(self.round, aid, {"row": r, "col": c}, "accepted", deferred=True))
-            else:
-                entries.append(AuditEntry(self.round, aid, dict(STAY), "stay", deferred=True))
-        return entries
-
-    def _settle(self, moves: list[tuple[int, int, int]]) -> None:
-        """Every reserved move at once, on the arrays the metrics read and on the Mesa agents."""
-        influence = set(self.influence_ids)
-        self.ordinary_moves = sum(1 for aid, _, _ in moves if aid not in influence)
-        self.influence_moves = len(moves) - self.ordinary_moves
-        settle(self.board, self.pos, moves)
-        for aid, _, dest in moves:
-            self.residents[aid].destination = self.grid[divmod(dest, self.size)]
-        self.agents.do("apply")
-        self._metrics_cache = None
-        self._view_cache = None
-        self._wave_cache = None
-        self._refresh_satisfaction()
-
-    def _refresh_satisfaction(self) -> None:
-        """Who is satisfied on the current board: computed once per board state, read by the
-        metrics, the observations and the Mesa agents."""
-        tg = type_grid(self.board, self.types)
-        ca, cb = neighbour_counts(tg)
-        self.satisfied_grid = satisfied_cells(tg, ca, cb, self.num, self.den)
-        sat = self.satisfied_grid.ravel()
-        for aid, agent in self.residents.items():
-            agent.satisfied = bool(sat[self.pos[aid]])
 
     # --- outcome --------------------------------------------------------------------------------
     def metrics(self) -> dict[str, float]:

@@ -1,10 +1,12 @@
 """SwarmWorld: the shared steerable grid world the five SwarmBench tasks subclass.
 
-A round (spec section 1) has two phases, as simultaneous moves need. Decide: every rule agent
+Mesa's `step()` plays one round, `resolve_round` below, in two phases, as simultaneous moves
+need (spec section 1). Decide: every rule agent
 (`SwarmAgent.decide`, through `model.agents`) chooses from the start-of-round state; influence
 agents that defer run exactly the ordinary rule with the same addressed stream (seed, "policy",
 id, round), so null steering is exact. Apply: physics, then the task rule, then messages are
-sent (heard next round), then metrics. Ordinary agents never read message text.
+sent (heard next round). Ordinary agents never read message text. The group-dynamics research
+metrics are computed from each round's inputs only when read (`dynamics.GroupDynamics`).
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ class SwarmWorld(SteerableWorld):
     #: False: every agent looks for itself (the reference); True: the plan also carries what the
     #: whole swarm sees, computed in one pass and kept while it holds (tests hold the two equal)
     fast_paths: bool = True
+    #: the group-dynamics research metrics (spec section 6) in `metrics()`, computed when read;
+    #: False (set before the first round) leaves them out, for rollouts and speed runs
+    track_dynamics: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -91,10 +96,7 @@ class SwarmWorld(SteerableWorld):
         self.frames: deque[FrameData] = deque(maxlen=p.memory)
         self.last_actions: list[str | None] = [None] * self.n
         self.last_messages: list[str | None] = [None] * self.n
-        self.tracker = dynamics.DynamicsTracker((p.size, p.size), self.n, self.reach)
-        self.tracker.start(self.pos, self.active)
-        self._dyn = dynamics.zero()
-        self._dyn["exploration_rate"] = float(self.tracker.visited.sum())
+        self.group_dynamics = dynamics.GroupDynamics((p.size, p.size), self.n, self.reach, self.pos, self.active)
         self.grid = OrthogonalVonNeumannGrid((p.size, p.size), torus=False, random=self.random)
         self.swarm = [self.agent_class(self, self.grid[tuple(int(x) for x in self.pos[i])], i) for i in range(self.n)]
         #: this round's policy streams, which the agents' `decide` reads (see `policy_draws`)
@@ -104,6 +106,117 @@ class SwarmWorld(SteerableWorld):
         self.reproduction = p.upstream and not p.board and len(self.influence_ids) == self.n
         self.datacollector = DataCollector(model_reporters={"score": lambda m: m.score})
         self.datacollector.collect(self)
+
+    # --- the round ----------------------------------------------------------------------------
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        """One round: every rule agent decides from the start-of-round state (the influence agents
+        a controller steers skip their rule), then all actions are resolved at once (`_apply`)."""
+        steered, verdict = self._steer(decisions)
+        self.policy_draws()  # this round's streams, set up once for the swarm
+        self.agents.do("decide", self.plan())  # phase one: every rule agent chooses, nobody moves
+        actions = [a.action for a in self.swarm]
+        messages = [a.message for a in self.swarm]
+        for aid, (a, m) in steered.items():
+            actions[aid], messages[aid] = a, m
+        return self._apply(actions, messages, verdict)
+
+    def _steer(
+        self, decisions: Mapping[int, Decision]
+    ) -> tuple[dict[int, tuple[str, str | None]], dict[int, tuple[str, str, bool]]]:
+        """The influence agents' validated choices, and each one's audit verdict; those that
+        defer (or have none) are left to the rule, exactly as an ordinary agent."""
+        steered: dict[int, tuple[str, str | None]] = {}
+        verdict: dict[int, tuple[str, str, bool]] = {}
+        for aid in self.influence_ids:
+            d = decisions.get(aid)
+            agent = self.swarm[aid]
+            if agent.escaped:
+                verdict[aid] = ("stay", "escaped", bool((d or Decision.follow_rule()).defer))
+            elif d is None or d.defer:
+                verdict[aid] = ("", "", True)
+            elif d.error:
+                steered[aid], verdict[aid] = ("STAY", None), ("policy_error", d.error, False)
+            else:
+                a, m, problem = self._decision_action(d)
+                steered[aid] = ("STAY" if a is None else a, m)
+                verdict[aid] = ("invalid", problem, False) if a is None else ("", "", False)
+            agent.steered = aid in steered
+        return steered, verdict
+
+    def _apply(
+        self, actions: list[str | None], messages: list[str | None], verdict: dict[int, tuple[str, str, bool]]
+    ) -> list[AuditEntry]:
+        """Phase two: resolve every agent's action at once (task actions, pushes, the task rule),
+        send the messages, keep the records, and audit the influence agents."""
+        r = self.round
+        self.before_physics(actions)
+        moves = [a if a in DELTA else None for a in actions]
+        prev, was_active = self.pos.copy(), self.active.copy()
+        res = self.resolve_pushes(self.static_mask(), self.pos, self.active, moves, self.bodies)
+        self.pos, self.bodies = res.positions, res.bodies
+        off = ~(
+            (self.pos[:, 0] >= 0) & (self.pos[:, 0] < self.size) & (self.pos[:, 1] >= 0) & (self.pos[:, 1] < self.size)
+        )
+        escaped = [int(i) for i in np.flatnonzero(off & self.active)]
+        self.active &= ~off
+        self.after_physics(escaped)
+        before, after, live = prev.tolist(), self.pos.tolist(), self.active.tolist()
+        for aid in range(self.n):
+            if messages[aid]:
+                self.bus.send(r, aid, (before[aid][0], before[aid][1]), messages[aid])
+            if actions[aid] is not None:
+                self.history[aid].append(ActionRecord(round=r, action=actions[aid], message=messages[aid]))
+            if live[aid]:
+                self.recent[aid].append((after[aid][0], after[aid][1]))
+        self.inbox = self.bus.deliver(r + 1, self.pos, self.active)
+        self._sync_mesa(before, after, was_active.tolist(), live)
+        if self.track_dynamics:
+            self.group_dynamics.record(prev, self.pos, was_active, self.active, actions, messages, res.push_events)
+        self.last_actions, self.last_messages = actions, messages
+        entries = []
+        for aid in self.influence_ids:
+            outcome, detail, deferred = verdict[aid]
+            a = actions[aid] or "STAY"
+            if not outcome:
+                outcome = self._outcome(a, res.moved[aid], aid in escaped)
+                detail = "escaped" if aid in escaped else ("automatic" if a in self.aliases else "")
+            proposal = {"action": a, "message": messages[aid]} if messages[aid] else {"action": a}
+            entries.append(AuditEntry(r, aid, proposal, outcome, detail, deferred))
+        self._record_frame(next_round=r + 1)
+        return entries
+
+    def _outcome(self, action: str, moved: np.ndarray, escaped: bool) -> str:
+        if action in DELTA:
+            dr, dc = DELTA[action]
+            return "accepted" if (moved[0] * dr + moved[1] * dc) > 0 or escaped else "blocked"
+        if action == "STAY" or action in self.aliases:
+            return "stay"
+        return "accepted"
+
+    def _sync_mesa(
+        self, before: list[list[int]], after: list[list[int]], was_active: list[bool], live: list[bool]
+    ) -> None:
+        for aid in range(self.n):
+            if was_active[aid] and not live[aid]:
+                agent = self.swarm[aid]
+                agent.escaped = True
+                agent.cell = None
+            elif live[aid] and before[aid] != after[aid]:
+                self.swarm[aid].cell = self.grid[(after[aid][0], after[aid][1])]
+
+    def _record_frame(self, next_round: int = 0) -> None:
+        box = frozenset(c for b in self.bodies if b.symbol == "B" for c in b.cells)
+        self.frames.append(
+            FrameData(
+                next_round,
+                self.terrain,
+                self.pos.copy(),
+                self.active.copy(),
+                self.alt_state().copy(),
+                box,
+                dict(self.marks),
+            )
+        )
 
     # --- task hooks -----------------------------------------------------------------------------
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
@@ -233,122 +346,13 @@ class SwarmWorld(SteerableWorld):
     def clip(self, text: Any) -> str | None:
         return clip_message(text, self.params.upstream)
 
-    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
-        steered, verdict = self._steer(decisions)
-        self.policy_draws()  # this round's streams, set up once for the swarm
-        self.agents.do("decide", self.plan())  # phase one: every rule agent chooses, nobody moves
-        actions = [a.action for a in self.swarm]
-        messages = [a.message for a in self.swarm]
-        for aid, (a, m) in steered.items():
-            actions[aid], messages[aid] = a, m
-        return self._apply(actions, messages, verdict)
-
-    def _steer(
-        self, decisions: Mapping[int, Decision]
-    ) -> tuple[dict[int, tuple[str, str | None]], dict[int, tuple[str, str, bool]]]:
-        """The influence agents' validated choices, and each one's audit verdict; those that
-        defer (or have none) are left to the rule, exactly as an ordinary agent."""
-        steered: dict[int, tuple[str, str | None]] = {}
-        verdict: dict[int, tuple[str, str, bool]] = {}
-        for aid in self.influence_ids:
-            d = decisions.get(aid)
-            agent = self.swarm[aid]
-            if agent.escaped:
-                verdict[aid] = ("stay", "escaped", bool((d or Decision.follow_rule()).defer))
-            elif d is None or d.defer:
-                verdict[aid] = ("", "", True)
-            elif d.error:
-                steered[aid], verdict[aid] = ("STAY", None), ("policy_error", d.error, False)
-            else:
-                a, m, problem = self._decision_action(d)
-                steered[aid] = ("STAY" if a is None else a, m)
-                verdict[aid] = ("invalid", problem, False) if a is None else ("", "", False)
-            agent.steered = aid in steered
-        return steered, verdict
-
-    def _apply(
-        self, actions: list[str | None], messages: list[str | None], verdict: dict[int, tuple[str, str, bool]]
-    ) -> list[AuditEntry]:
-        """Phase two: resolve every agent's action at once (task actions, pushes, the task rule),
-        send the messages, keep the records, and audit the influence agents."""
-        r = self.round
-        self.before_physics(actions)
-        moves = [a if a in DELTA else None for a in actions]
-        prev, was_active = self.pos.copy(), self.active.copy()
-        res = self.resolve_pushes(self.static_mask(), self.pos, self.active, moves, self.bodies)
-        self.pos, self.bodies = res.positions, res.bodies
-        off = ~(
-            (self.pos[:, 0] >= 0) & (self.pos[:, 0] < self.size) & (self.pos[:, 1] >= 0) & (self.pos[:, 1] < self.size)
-        )
-        escaped = [int(i) for i in np.flatnonzero(off & self.active)]
-        self.active &= ~off
-        self.after_physics(escaped)
-        before, after, live = prev.tolist(), self.pos.tolist(), self.active.tolist()
-        for aid in range(self.n):
-            if messages[aid]:
-                self.bus.send(r, aid, (before[aid][0], before[aid][1]), messages[aid])
-            if actions[aid] is not None:
-                self.history[aid].append(ActionRecord(round=r, action=actions[aid], message=messages[aid]))
-            if live[aid]:
-                self.recent[aid].append((after[aid][0], after[aid][1]))
-        self.inbox = self.bus.deliver(r + 1, self.pos, self.active)
-        self._sync_mesa(before, after, was_active.tolist(), live)
-        self._dyn = self.tracker.update(
-            prev, self.pos, was_active, self.active, actions, [m for m in messages if m], res.push_events
-        )
-        self.last_actions, self.last_messages = actions, messages
-        entries = []
-        for aid in self.influence_ids:
-            outcome, detail, deferred = verdict[aid]
-            a = actions[aid] or "STAY"
-            if not outcome:
-                outcome = self._outcome(a, res.moved[aid], aid in escaped)
-                detail = "escaped" if aid in escaped else ("automatic" if a in self.aliases else "")
-            proposal = {"action": a, "message": messages[aid]} if messages[aid] else {"action": a}
-            entries.append(AuditEntry(r, aid, proposal, outcome, detail, deferred))
-        self._record_frame(next_round=r + 1)
-        return entries
-
-    def _outcome(self, action: str, moved: np.ndarray, escaped: bool) -> str:
-        if action in DELTA:
-            dr, dc = DELTA[action]
-            return "accepted" if (moved[0] * dr + moved[1] * dc) > 0 or escaped else "blocked"
-        if action == "STAY" or action in self.aliases:
-            return "stay"
-        return "accepted"
-
-    def _sync_mesa(
-        self, before: list[list[int]], after: list[list[int]], was_active: list[bool], live: list[bool]
-    ) -> None:
-        for aid in range(self.n):
-            if was_active[aid] and not live[aid]:
-                agent = self.swarm[aid]
-                agent.escaped = True
-                agent.cell = None
-            elif live[aid] and before[aid] != after[aid]:
-                self.swarm[aid].cell = self.grid[(after[aid][0], after[aid][1])]
-
-    def _record_frame(self, next_round: int = 0) -> None:
-        box = frozenset(c for b in self.bodies if b.symbol == "B" for c in b.cells)
-        self.frames.append(
-            FrameData(
-                next_round,
-                self.terrain,
-                self.pos.copy(),
-                self.active.copy(),
-                self.alt_state().copy(),
-                box,
-                dict(self.marks),
-            )
-        )
-
     # --- outcome --------------------------------------------------------------------------------
     def metrics(self) -> dict[str, float]:
         return {
             "score": float(self.score),
             "ordinary_score": float(self.ordinary_score),
             **self.task_metrics(),
-            **self._dyn,
+            **(self.group_dynamics.values() if self.track_dynamics else {}),
         }
 
     def snapshot(self) -> dict[str, Any]:

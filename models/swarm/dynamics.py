@@ -1,4 +1,8 @@
-"""Group-dynamics metrics of spec section 6, computed every round from positions, actions, messages."""
+"""Group-dynamics metrics of spec section 6, from each round's positions, actions and messages.
+
+Research metrics, kept off the round: the world hands each round's inputs to `GroupDynamics`,
+which computes them only when the metrics are read (the records read them every round).
+"""
 
 from __future__ import annotations
 
@@ -438,3 +442,37 @@ class DynamicsTracker:
                 out["visibility_components"], out["separation_force"] = _visibility_small(
                     pos[live].tolist(), self.reach
                 )
+
+
+class GroupDynamics:
+    """The metrics' reporter: a round only appends its inputs; `values()` folds the rounds not yet
+    counted through the tracker, in order, and returns the last round's metrics."""
+
+    def __init__(self, shape: tuple[int, int], n_agents: int, reach: int, pos: np.ndarray, active: np.ndarray):
+        self.tracker = DynamicsTracker(shape, n_agents, reach)
+        self.tracker.start(pos, active)
+        self._last = zero()
+        self._last["exploration_rate"] = float(self.tracker.explored)
+        self._pending: list[tuple] = []
+
+    def record(
+        self,
+        prev: np.ndarray,
+        pos: np.ndarray,
+        was_active: np.ndarray,
+        active: np.ndarray,
+        actions: list[str | None],
+        messages: list[str | None],
+        push_events: int,
+    ) -> None:
+        """One round's inputs, copied: the world's arrays change in place afterwards."""
+        sent = [m for m in messages if m]
+        self._pending.append(
+            (prev.copy(), pos.copy(), was_active.copy(), active.copy(), list(actions), sent, push_events)
+        )
+
+    def values(self) -> dict[str, float]:
+        for inputs in self._pending:
+            self._last = self.tracker.update(*inputs)
+        self._pending.clear()
+        return self._last

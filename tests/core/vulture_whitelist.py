@@ -17,7 +17,6 @@ run_manager  # argument of LangChain's _generate signature, which the local mode
 _.load_overload  # numba calls it: numba_start gives the kernel dispatchers' caches a load without the target refresh
 
 # --- named by text: entry points (pyproject.toml) and "module:attr" registrations --------------------
-SchellingWorld  # WorldRegistration.world "module:attr" text
 PursuitWorld  # WorldRegistration.world "module:attr" text
 SynchronizationWorld  # WorldRegistration.world "module:attr" text
 ForagingWorld  # WorldRegistration.world "module:attr" text
@@ -42,10 +41,9 @@ SwarmPrompts  # WorldRegistration.prompts "module:attr" text
 chat_model_for  # entry point mam_bench.chat_models (pyproject.toml): registry.chat_model loads it
 make_heuristic  # entry point mam_bench.controllers (pyproject.toml) for --policy heuristic
 make_replay_controller  # entry point mam_bench.controllers (pyproject.toml) for --policy replay
-RuleController  # entry point mam_bench.controllers (pyproject.toml) for --policy rule
-StayController  # entry point mam_bench.controllers (pyproject.toml) for --policy stay
 MimicController  # entry point mam_bench.controllers (pyproject.toml) for --policy mimic
 RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
+OracleController  # entry point mam_bench.controllers (pyproject.toml) for --policy oracle
 providers  # entry point mam_bench.model_providers (pyproject.toml): the providers a model text may name
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)
@@ -67,5 +65,6 @@ _.to_naive_text  # the verbose rendering the compact text is measured against (t
 _.count_tokens  # local model tokenizer: the token-count comparison in tests/llm/test_observation_text.py
 _.place_prey  # test seam: tests/swarm/test_scores.py and test_parity.py place the prey by hand
 STATIC_WORLD  # crafting params restoring the old static world (RESULTS.md; tests/crafting)
+strategies  # a swarm task's ordinary strategies: research/swarm/reference_table.py and tests/swarm read them
 cohen_kappa  # judge agreement, run by bench/crafting_judge.py and tests/crafting/test_judge.py
 judge_chat_edges  # optional LLM judge of chat edges; only tests/crafting/test_cce.py calls it so far

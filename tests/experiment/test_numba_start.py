@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 WARM = """
-from mam_bench.models.schelling.fast_kernel import fast_reference_outcome
+from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
 from mam_bench.models.schelling.params import SchellingParams
 for streams in ("pilot", "isolated"):
     fast_reference_outcome(SchellingParams(streams=streams), 0, 5)
@@ -22,7 +22,7 @@ for streams in ("pilot", "isolated"):
 PROBE = """
 import json, sys
 from fractions import Fraction
-from mam_bench.models.schelling.fast_kernel import fast_reference_outcome
+from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
 from mam_bench.models.schelling.params import SchellingParams
 cells = [(s, t, v, seed) for s in ("pilot", "isolated") for t in ("1/2", "3/4", "6/7")
          for v in ("1/10", "1/4") for seed in (0, 1)]

@@ -6,6 +6,7 @@ import jsonschema
 import pytest
 
 from mam_bench.models.schelling.actions import SchellingAction
+from mam_bench.models.schelling.influence import InfluenceMoves
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.protocol import Decision
 from tests.support.schema_draws import draw_instances
@@ -20,8 +21,8 @@ def test_every_schema_instance_passes_the_validator_or_fails_only_for_occupancy(
     for action in draw_instances(SCHEMA, 1000, seed=7):
         VALIDATOR.validate(action)  # the sampler draws only schema-valid instances
         # actor 0 proposes the drawn action; actor 1 proposes the same, so a move can also collide
-        entries, _, claims = WORLD._influence_phase({0: Decision(action=action), 1: Decision(action=action)})
-        entries = sorted(entries + WORLD._claims_first(claims)[0], key=lambda e: e.actor_id)
+        moves = InfluenceMoves(WORLD, {0: Decision(action=action), 1: Decision(action=action)})
+        entries = sorted(moves.entries, key=lambda e: e.actor_id)
         outcomes = [e.outcome for e in entries]
         seen[outcomes[0]] = seen.get(outcomes[0], 0) + 1
         assert outcomes[0] in ("accepted", "stay", "occupied"), (action, entries[0])

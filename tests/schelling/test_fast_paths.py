@@ -1,9 +1,9 @@
 """The fast paths play the residents' own rule bit for bit, on random states.
 
 The reference is `Resident.decide` then `apply`, played through the AgentSet (`fast_path =
-False`). The array path (`array_rule`, what the world's rounds run on) must keep the same record
+False`). The array path (`fast.array_rule`, what the world's rounds run on) must keep the same record
 rows, audit entries, status and step count round by round, with influence agents deferring,
-staying, claiming empty cells or failing; the compiled landscape kernel (`fast_kernel`, reference
+staying, claiming empty cells or failing; the compiled landscape kernel (`fast.kernel`, reference
 runs only) the same boards round by round and the same end. Cases are drawn from fixed seeds.
 On the runner's path `steps` and the DataCollector count the rounds played, also in references
 that come to rest (Mesa's own `step()` loop counts its last call too, the one that finds the
@@ -18,7 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from mam_bench.errors import ConfigError
-from mam_bench.models.schelling.fast_kernel import fast_reference, fast_reference_outcome
+from mam_bench.models.schelling.fast.kernel import fast_reference, fast_reference_outcome
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.protocol import Decision

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mam_bench.models.schelling.array_rule import ordinary_phase
 from mam_bench.models.schelling.draws import IsolatedDraws, rule_keys
+from mam_bench.models.schelling.fast.array_rule import ordinary_phase
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, run_pair

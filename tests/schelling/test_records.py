@@ -78,7 +78,7 @@ def test_huge_threshold_on_the_command_line(tmp_path):
 
 def test_exact_comparison_at_the_largest_denominator():
     """A threshold a hair above 3/4 makes a 6-of-8 neighbourhood dissatisfied; int64 stays exact."""
-    from mam_bench.models.schelling.array_rule import satisfied_cells
+    from mam_bench.models.schelling.board import satisfied_cells
 
     den = 2**40
     num = 3 * den // 4 + 1

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mam_bench.models.swarm.fast.pursuit import slot_fields
 from mam_bench.models.swarm.grid import EMPTY, WALL
 from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.navigation import bfs
-from mam_bench.models.swarm.pursuit.agents import slot_fields
 from mam_bench.models.swarm.pursuit.prey import FLIGHT_ORDER, flee, threat_map
 
 

@@ -1,7 +1,7 @@
 """Pursuit rule agents: two seeded strategies (spec section 7).
 
 hungarian: agents are assigned to the prey's free neighbour cells by a Hungarian assignment on
-BFS distances (`slot_fields`, the same steps as `navigation.bfs`), then take a BFS step; the
+BFS distances (`bfs_slot_fields`; `fast.pursuit.SlotFields` on arrays), then take a BFS step; the
 rest close in to two steps and wait.
 greedy: each agent uses only its own view and memory: it heads for the nearest neighbour cell of
 the prey it last saw that no visible agent holds, and random-walks while it has no sighting.
@@ -9,6 +9,7 @@ the prey it last saw that no visible agent holds, and random-walks while it has 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,104 +21,23 @@ from mam_bench.models.swarm.grid import DELTA, MOVES, chebyshev, manhattan
 from mam_bench.models.swarm.navigation import FAR, LazyRng, bfs, downhill, toward, wander
 
 
-@dataclass
-class PursuitPlan:
-    slots: list[tuple[int, int]]
-    fields: list[np.ndarray]
-    nearest: np.ndarray | None
-    assigned: dict[int, int] = field(default_factory=dict)
-    passable: np.ndarray | None = None
+class PursuitAgent(SwarmAgent):
+    """Closes in on the prey and reports it in a message while it is in view."""
 
+    def rule(self, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
+        w, here = self.model, self.here
+        msg = f"P at {w.prey[0]},{w.prey[1]}" if chebyshev(here, w.prey) <= w.reach else None
+        if w.params.strategy == "hungarian":
+            return hungarian_rule(self.actor_id, here, plan, rng, self.recent), msg
+        view = plan if isinstance(plan, GreedyPlan) else self.view(plan)
+        return greedy_rule(here, w.seen[self.actor_id], view, w.reach, rng, self.recent), msg
 
-@dataclass
-class GreedyPlan:
-    """What every greedy agent reads this round, built once: passable cells, the cells agents
-    stand on, and the prey slots of each sighted cell (few distinct sightings, many agents)."""
-
-    passable: np.ndarray
-    cells: set[tuple[int, int]]
-    terrain: np.ndarray
-    slots: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)
-
-    def slots_of(self, prey: tuple[int, int]) -> list[tuple[int, int]]:
-        if prey not in self.slots:
-            self.slots[prey] = prey_slots(prey, self.terrain)
-        return self.slots[prey]
-
-
-def prey_slots(prey: tuple[int, int], terrain: np.ndarray) -> list[tuple[int, int]]:
-    return [
-        (prey[0] + dr, prey[1] + dc) for dr, dc in (DELTA[m] for m in MOVES) if terrain[prey[0] + dr, prey[1] + dc] == 0
-    ]
-
-
-def slot_fields(passable: np.ndarray, slots: list[tuple[int, int]]) -> np.ndarray:
-    """`bfs(passable, [slot])` for every slot at once, stacked: the same steps, found level by
-    level over the whole board (one array step per distance instead of one Python step per cell)."""
-    H, W = passable.shape
-    dist = np.full((len(slots), H, W), FAR, dtype=np.int64)
-    frontier = np.zeros(dist.shape, dtype=bool)
-    for k, cell in enumerate(slots):
-        frontier[(k, *cell)] = True
-    unseen = ~frontier
-    dist[frontier] = 0
-    steps = 0
-    while frontier.any():
-        steps += 1
-        grown = np.zeros_like(frontier)
-        grown[:, 1:, :] |= frontier[:, :-1, :]
-        grown[:, :-1, :] |= frontier[:, 1:, :]
-        grown[:, :, 1:] |= frontier[:, :, :-1]
-        grown[:, :, :-1] |= frontier[:, :, 1:]
-        frontier = grown & passable & unseen
-        unseen &= ~frontier
-        dist[frontier] = steps
-    return dist
-
-
-class SlotFields:
-    """The BFS field of each prey slot, and their minimum, kept while the prey and the passable
-    cells stay the same: the fields depend on nothing else (terrain never changes), and a prey
-    far from the swarm stands still for many rounds. `fast=False` (the reference) runs
-    `navigation.bfs` once per slot every time."""
-
-    def __init__(self, fast: bool = True) -> None:
-        self.fast = fast
-        self._key: tuple | None = None
-        self._value: tuple = ()
-
-    def __call__(
-        self, prey: tuple[int, int], terrain: np.ndarray, passable: np.ndarray
-    ) -> tuple[list[tuple[int, int]], list[np.ndarray], np.ndarray | None]:
-        if not self.fast:
-            slots = prey_slots(prey, terrain)
-            fields = [bfs(passable, [s]) for s in slots]
-            return slots, fields, np.min(fields, axis=0) if slots else None
-        key = (prey, passable.tobytes())
-        if key != self._key:
-            slots = prey_slots(prey, terrain)
-            fields = slot_fields(passable, slots)
-            self._key, self._value = key, (slots, list(fields), fields.min(axis=0) if slots else None)
-        return self._value
-
-
-def hungarian_plan(
-    prey: tuple[int, int],
-    terrain: np.ndarray,
-    passable: np.ndarray,
-    pos: np.ndarray,
-    active: np.ndarray,
-    slot_fields: SlotFields | None = None,
-) -> PursuitPlan:
-    slots, fields, nearest = (slot_fields or SlotFields())(prey, terrain, passable)
-    ids = np.flatnonzero(active)
-    assigned: dict[int, int] = {}
-    if slots and len(ids):
-        at = (pos[ids, 0], pos[ids, 1])
-        cost = np.stack([f[at] for f in fields], axis=1).astype(float)
-        rows, cols = linear_sum_assignment(cost)
-        assigned = {int(ids[r]): int(c) for r, c in zip(rows, cols) if cost[r, c] < FAR}
-    return PursuitPlan(slots, fields, nearest, assigned, passable)
+    def view(self, passable: np.ndarray) -> GreedyPlan:
+        """What I see for the greedy rule: the cells of the agents in my view (the reference for
+        the swarm's shared `GreedyPlan`, which holds every agent's cell)."""
+        w = self.model
+        near = w.active & (np.abs(w.pos - w.pos[self.actor_id]).max(axis=1) <= w.reach)
+        return GreedyPlan(passable, set(map(tuple, w.pos[near].tolist())), w.terrain)
 
 
 def hungarian_rule(aid: int, here: tuple[int, int], plan: PursuitPlan, rng: LazyRng, recent) -> str:
@@ -157,20 +77,63 @@ def greedy_rule(
     return step if step != "STAY" else wander(here, recent, plan.passable, rng)
 
 
-class PursuitAgent(SwarmAgent):
-    """Closes in on the prey and reports it in a message while it is in view."""
+@dataclass
+class PursuitPlan:
+    slots: list[tuple[int, int]]
+    fields: list[np.ndarray]
+    nearest: np.ndarray | None
+    assigned: dict[int, int] = field(default_factory=dict)
+    passable: np.ndarray | None = None
 
-    def rule(self, plan: Any, rng: LazyRng) -> tuple[str, str | None]:
-        w, here = self.model, self.here
-        msg = f"P at {w.prey[0]},{w.prey[1]}" if chebyshev(here, w.prey) <= w.reach else None
-        if w.params.strategy == "hungarian":
-            return hungarian_rule(self.actor_id, here, plan, rng, self.recent), msg
-        view = plan if isinstance(plan, GreedyPlan) else self.view(plan)
-        return greedy_rule(here, w.seen[self.actor_id], view, w.reach, rng, self.recent), msg
 
-    def view(self, passable: np.ndarray) -> GreedyPlan:
-        """What I see for the greedy rule: the cells of the agents in my view (the reference for
-        the swarm's shared `GreedyPlan`, which holds every agent's cell)."""
-        w = self.model
-        near = w.active & (np.abs(w.pos - w.pos[self.actor_id]).max(axis=1) <= w.reach)
-        return GreedyPlan(passable, set(map(tuple, w.pos[near].tolist())), w.terrain)
+@dataclass
+class GreedyPlan:
+    """What every greedy agent reads this round, built once: passable cells, the cells agents
+    stand on, and the prey slots of each sighted cell (few distinct sightings, many agents)."""
+
+    passable: np.ndarray
+    cells: set[tuple[int, int]]
+    terrain: np.ndarray
+    slots: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)
+
+    def slots_of(self, prey: tuple[int, int]) -> list[tuple[int, int]]:
+        if prey not in self.slots:
+            self.slots[prey] = prey_slots(prey, self.terrain)
+        return self.slots[prey]
+
+
+def prey_slots(prey: tuple[int, int], terrain: np.ndarray) -> list[tuple[int, int]]:
+    return [
+        (prey[0] + dr, prey[1] + dc) for dr, dc in (DELTA[m] for m in MOVES) if terrain[prey[0] + dr, prey[1] + dc] == 0
+    ]
+
+
+def hungarian_plan(
+    prey: tuple[int, int],
+    terrain: np.ndarray,
+    passable: np.ndarray,
+    pos: np.ndarray,
+    active: np.ndarray,
+    fields_of: Callable[..., tuple] | None = None,
+) -> PursuitPlan:
+    """The one assignment every hungarian agent follows; `fields_of(prey, terrain, passable)` gives
+    the slots, their BFS fields and the fields' minimum (default: `bfs_slot_fields`)."""
+    slots, fields, nearest = (fields_of or bfs_slot_fields)(prey, terrain, passable)
+    ids = np.flatnonzero(active)
+    assigned: dict[int, int] = {}
+    if slots and len(ids):
+        at = (pos[ids, 0], pos[ids, 1])
+        cost = np.stack([f[at] for f in fields], axis=1).astype(float)
+        rows, cols = linear_sum_assignment(cost)
+        assigned = {int(ids[r]): int(c) for r, c in zip(rows, cols) if cost[r, c] < FAR}
+    return PursuitPlan(slots, fields, nearest, assigned, passable)
+
+
+def bfs_slot_fields(
+    prey: tuple[int, int], terrain: np.ndarray, passable: np.ndarray
+) -> tuple[list[tuple[int, int]], list[np.ndarray], np.ndarray | None]:
+    """The prey's free neighbour cells, one `navigation.bfs` field each, and their minimum (the
+    reference `fast.pursuit.SlotFields` is held to)."""
+    slots = prey_slots(prey, terrain)
+    fields = [bfs(passable, [s]) for s in slots]
+    return slots, fields, np.min(fields, axis=0) if slots else None

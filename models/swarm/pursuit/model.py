@@ -1,5 +1,9 @@
 """Pursuit (spec section 5): corner a faster prey; a catch scores 1 and the prey respawns.
 
+A round is the swarm's (`SwarmWorld.resolve_round`, played by Mesa's `step()`): every
+`PursuitAgent` decides by its own rule (agents.py) from the start-of-round state and `plan()`,
+the pushes resolve at once, then the prey is caught or flees (`after_physics` below).
+
 Under `rules=swarmbench` the prey is upstream's (see `prey.py`): the first prey is a mass-1 body
 that agents can push, respawned preys are static. `rules=mam` keeps the fixed flight (H of the
 prey's own cell, any empty first step) and the exact respawn over all empty cells.
@@ -13,11 +17,12 @@ import numpy as np
 
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.base import SwarmWorld
+from mam_bench.models.swarm.fast.pursuit import SlotFields
 from mam_bench.models.swarm.grid import DELTA, EMPTY, MOVES, chebyshev
 from mam_bench.models.swarm.layouts import free_cells, place
 from mam_bench.models.swarm.physics import Body
 from mam_bench.models.swarm.pursuit import prey as upstream_prey
-from mam_bench.models.swarm.pursuit.agents import GreedyPlan, PursuitAgent, SlotFields, hungarian_plan
+from mam_bench.models.swarm.pursuit.agents import GreedyPlan, PursuitAgent, bfs_slot_fields, hungarian_plan
 from mam_bench.models.swarm.pursuit.metrics import captured, threat
 from mam_bench.models.swarm.pursuit.observe import PursuitObservation
 from mam_bench.models.swarm.pursuit.params import PursuitParams
@@ -91,7 +96,7 @@ class PursuitWorld(SwarmWorld):
         swarm's cells, which each agent reads only within its view."""
         passable = self.passable()
         if self.params.strategy == "hungarian":
-            fields = self.slot_fields if self.fast_paths else SlotFields(fast=False)
+            fields = self.slot_fields if self.fast_paths else bfs_slot_fields
             return hungarian_plan(self.prey, self.terrain, passable, self.pos, self.active, fields)
         if not self.fast_paths:
             return passable

@@ -1,14 +1,14 @@
 """The Schelling reference rule compiled with numba, for landscapes of tens of thousands of runs.
 
-Same rule and the same random draws as `agents.ordinary_phase` (and so as the world), in both
+Same rule and the same random draws as `fast.array_rule.ordinary_phase` (and so as the world), in both
 stream designs; tests hold it to the world board for board.
 - `streams=pilot`: the order stream permutes the unhappy ids sorted ascending, the tie stream
   draws only when two or more vacancies tie, ties are ordered by flat cell index. numpy's draws
-  are replayed bit for bit by PCG64 compiled in `compiled_streams` (`random_interval` for
+  are replayed bit for bit by PCG64 compiled in `fast.compiled_streams` (`random_interval` for
   shuffles, Lemire's method for `integers`), the placement shuffle too, so a whole run, board
   and final measures included, is one call from Python.
 - `streams=isolated`: each unhappy agent's (order key, tie key) for the round comes from its own
-  agent stream (`agents.rule_keys`), replayed inside the kernel by `compiled_streams`.
+  agent stream (`draws.rule_keys`), replayed inside the kernel by `fast.compiled_streams`.
 The nearest satisfactory vacancy is found by a ring
 search over Chebyshev distance when eligible vacancies are plentiful and by a scan of the
 eligible list when they are rare, never by scanning every vacancy for every agent.
@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from mam_bench import numba_start
-from mam_bench.models.schelling.compiled_streams import agent_doubles, next_uint32, pcg_seeded, stream_prefix
+from mam_bench.models.schelling.fast.compiled_streams import agent_doubles, next_uint32, pcg_seeded, stream_prefix
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, RULE_PURPOSE, TIES, stream_words
 from mam_bench.pcg_stream import entropy_words

@@ -1,4 +1,4 @@
-"""The Schelling rule on numpy arrays: the fast path the world's rounds run on.
+"""The Schelling rule on numpy arrays: the fast path the world's rounds run on by default.
 
 Same rule, same draws and the same plan as the agents' own two-phase step (`agents.Resident`,
 the reference): tests/schelling/test_fast_paths.py holds the two to each other bit for bit on
@@ -8,36 +8,13 @@ row-major indices.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from mam_bench.models.schelling.board import neighbour_counts, satisfied_cells, type_grid
 from mam_bench.models.schelling.draws import RuleDraws
 from mam_bench.models.schelling.wave import Claim, OrdinaryPlan
-
-_OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-
-
-def type_grid(grid: np.ndarray, types: np.ndarray) -> np.ndarray:
-    """Cell -> group (0/1) or -1 for a vacancy, from a cell -> actor id grid."""
-    return np.where(grid >= 0, types[np.maximum(grid, 0)], -1)
-
-
-def neighbour_counts(tgrid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per cell: how many Moore neighbours (torus) are of group A and of group B."""
-    a = (tgrid == 0).astype(np.int16)
-    b = (tgrid == 1).astype(np.int16)
-    ca = np.zeros_like(a)
-    cb = np.zeros_like(b)
-    for dr, dc in _OFFSETS8:
-        ca += np.roll(a, (dr, dc), axis=(0, 1))
-        cb += np.roll(b, (dr, dc), axis=(0, 1))
-    return ca, cb
-
-
-def satisfied_cells(tgrid: np.ndarray, ca: np.ndarray, cb: np.ndarray, num: int, den: int) -> np.ndarray:
-    """Occupied cells whose same-group share meets the threshold; isolated agents are satisfied."""
-    same = np.where(tgrid == 0, ca, cb).astype(np.int64)
-    occ = (ca + cb).astype(np.int64)
-    return (tgrid >= 0) & ((occ == 0) | (same * den >= num * occ))
 
 
 def _torus_distance(idx: np.ndarray, origin: int, size: int) -> np.ndarray:
@@ -138,11 +115,21 @@ def nearest_eligible(
     return np.flatnonzero(d == d.min())
 
 
-def settle(grid: np.ndarray, pos: np.ndarray, moves: list[tuple[int, int, int]]) -> None:
-    """All reserved moves at once: origins empty, destinations fill."""
-    flat = grid.reshape(-1)
-    for _, origin, _ in moves:
-        flat[origin] = -1
-    for aid, _, dest in moves:
-        flat[dest] = aid
-        pos[aid] = dest
+def world_wave(world: Any, steered: set[int], reserved: set[int], claims: list[Claim]) -> OrdinaryPlan:
+    """`SchellingWorld.wave` on the world's arrays: everyone but the `steered` influence agents
+    decides by the rule; the same plan the residents' own `decide` makes."""
+    movable = np.ones(world.params.n_agents, dtype=bool)
+    if steered:
+        movable[list(steered)] = False
+    return ordinary_phase(
+        world.board,
+        world.types,
+        world.pos,
+        movable,
+        world.num,
+        world.den,
+        reserved,
+        world.draws(),
+        world.params.move_rule,
+        claims or None,
+    )
