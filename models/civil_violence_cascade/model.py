@@ -85,6 +85,10 @@ class CivilViolenceCascade(SteerableWorld):
     def horizon(self) -> int:
         return self.params.max_steps
 
+    def fork_memo(self) -> dict[int, Any]:
+        """A fork shares the cached neighbourhoods: the same key always holds the same cells."""
+        return {**super().fork_memo(), id(self._neighbours): self._neighbours}
+
     # --- the board -------------------------------------------------------------------------------
     def neighbourhood(self, cell: Cell, radius: int) -> tuple[Cell, ...]:
         """The Moore cells within `radius` on the torus, without `cell`, sorted (the pilot's order)."""
@@ -353,6 +357,20 @@ class CivilViolenceCascade(SteerableWorld):
     @classmethod
     def null_action(cls) -> dict[str, Any]:
         return {}
+
+    @classmethod
+    def random_action(cls, observation: CascadeObservation, rng: Any) -> dict[str, Any]:
+        """Uniform over staying and every free cell; a citizen's activity a fair coin; an officer
+        that stays arrests a uniform one of its targets or nobody."""
+        if observation.location is None:
+            return {}
+        k = int(rng.integers(len(observation.vacancies) + 1))
+        dest = observation.vacancies[k] if k < len(observation.vacancies) else None
+        if observation.role == "citizen":
+            return action_dict(bool(rng.integers(2)), dest)
+        targets = observation.targets if dest is None else ()
+        t = int(rng.integers(len(targets) + 1))
+        return action_dict(None, dest, targets[t] if t < len(targets) else None)
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the rule would do now, from the board as the agent's phase freezes it."""

@@ -69,7 +69,9 @@ class CascadePrompts(WorldPrompts):
             )
         if phase == "decision":
             return f"{now} Step {req.round}: answer with JSON only: {shape}."
-        return f'{now} Step {req.round}: answer with JSON only: {{"message": "<post for the others>", "action": {shape}}}'
+        return (
+            f'{now} Step {req.round}: answer with JSON only: {{"message": "<post for the others>", "action": {shape}}}'
+        )
 
     def legal_error(self, action: dict[str, Any], req: Request) -> str | None:
         obs = req.observation

@@ -31,15 +31,14 @@ def test_check_world_sees_a_broken_rule(monkeypatch: pytest.MonkeyPatch) -> None
         check_world(CivilViolenceCascade, seeds=(0,), rounds=4, influence=3, params={**SMALL, "threshold": "5"})
 
 
-def test_a_deep_copy_forks_the_run():
-    """A copy taken mid-run plays on exactly as the original (what a fork relies on)."""
-    import copy
-
+def test_a_fork_plays_on_as_its_world():
+    """A fork taken mid-run plays on exactly as the original, and shares only the neighbourhoods."""
     from mam_bench.models.civil_violence_cascade.params import CascadeParams
 
     w = CivilViolenceCascade(CascadeParams(size=12), seed=4, influence_ids=(3,))
     w.play_round()
-    twin = copy.deepcopy(w)
+    twin = w.fork()
+    assert twin.location is not w.location and twin.active is not w.active
     for _ in range(3):
         w.play_round()
         twin.play_round()
