@@ -79,6 +79,22 @@ class LegalActions(Protocol):
 
 
 @runtime_checkable
+class ActionMenu(Protocol):
+    """Every legal action of one request, listed from its start-of-round observation (a
+    classmethod): the LLM prompts constrain an answer to exactly these, or number them as a menu."""
+
+    def legal_actions(self, observation: Any) -> list[dict[str, Any]]: ...
+
+
+@runtime_checkable
+class ActingNow(Protocol):
+    """The world says whether an influence agent can act this round (a jailed citizen cannot), a
+    classmethod; one that cannot only communicates, and its action is the world's null action."""
+
+    def can_act(self, observation: Any) -> bool: ...
+
+
+@runtime_checkable
 class DeclaredActions(Protocol):
     """The world reads the action an actor's own board post declares for itself (the pilot's
     'ID -> r,c'); the runner counts posts whose declared action is not the one taken."""

@@ -27,6 +27,12 @@ LLM_ONLY = (
     "max_retries",
     "deadline",
     "max_cost",
+    "prompt_style",
+    "menu_seed",
+    "agent",
+    "turn_requests",
+    "notebook_chars",
+    "context_tokens",
 )
 
 #: options only the oracle reads (the CLI's planner flags)

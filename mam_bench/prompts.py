@@ -3,14 +3,36 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import random
+from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import BaseModel, ValidationError
 
 from mam_bench.answers import MAX_ANSWER_CHARS, first_json, unwrap_action
 from mam_bench.board import CoordinationBoard
-from mam_bench.capabilities import AnswerReading, LegalActions
+from mam_bench.capabilities import ActionMenu, AnswerReading, LegalActions
 from mam_bench.protocol import Request
+
+#: how a request is put: the world's full prompt, or a short one ending in a numbered menu of
+#: the legal actions (small models)
+Style = Literal["full", "menu"]
+#: characters of the post a menu answer may carry (a small model fills whatever room it gets)
+MENU_MESSAGE_CHARS = 100
+
+
+def json_object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """An object schema whose properties come in the given order (constrained decoders keep it)."""
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def label(action: dict[str, Any]) -> str:
+    """An action as a menu line: `to=7`, `action="UP"`."""
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in action.items())
+
+
+def _bare(action: dict[str, Any]) -> dict[str, Any]:
+    """An action without its message and its unset fields, for comparing it with a legal one."""
+    return {k: v for k, v in action.items() if k != "message" and v is not None}
 
 
 class Parsed(BaseModel):
@@ -34,12 +56,23 @@ class WorldPrompts:
     #: worlds' actions take enums from strings
     strict: bool = False
 
-    def __init__(self, world_cls: Any, objective: str, post_chars: int = 600, message_cap: int = 4000):
+    def __init__(
+        self,
+        world_cls: Any,
+        objective: str,
+        post_chars: int = 600,
+        message_cap: int = 4000,
+        style: Style = "full",
+        menu_seed: int = 0,
+    ):
         self.world_cls = world_cls
         self.objective = objective
         self.post_chars = post_chars
         self.message_cap = message_cap
+        self.style = style
+        self.menu_seed = menu_seed
         self.Action: type[BaseModel] = world_cls.Action
+        self._menus: dict[tuple[int, int], list[dict[str, Any]]] = {}
 
     # --- schemas ------------------------------------------------------------------------------
     def action_schema(self) -> dict[str, Any]:
@@ -48,21 +81,82 @@ class WorldPrompts:
             cache["action"] = self.Action.model_json_schema()
         return cache["action"]
 
-    def answer_schema(self, phase: str) -> dict[str, Any] | None:
-        """JSON schema for structured output (None: free text, the coordination post).
+    def legal_actions(self, req: Request) -> list[dict[str, Any]] | None:
+        """Every legal action of this request (None: the world does not list them)."""
+        if not isinstance(self.world_cls, ActionMenu):
+            return None
+        return self.world_cls.legal_actions(req.observation)
 
-        Built once per phase: pydantic's schema generation costs milliseconds per call.
-        """
+    def request_action_schema(self, req: Request) -> dict[str, Any]:
+        """The schema an action of this request must match: one of its legal actions where the
+        world lists them, else the world's own (strict) action schema."""
+        legal = self.legal_actions(req)
+        return {"enum": legal} if legal else self.action_schema()
+
+    def menu(self, req: Request) -> list[dict[str, Any]] | None:
+        """Under the menu style, the request's legal actions shuffled by (menu_seed, round, actor),
+        so the same request gets the same menu in a resumed run and a menu position is not an
+        action's index (position bias is measured on the recorded positions)."""
+        if self.style != "menu":
+            return None
+        key = (req.round, req.actor_id)
+        if key not in self._menus:
+            legal = self.legal_actions(req)
+            if not legal:
+                return None
+            if len(self._menus) > 1024:
+                self._menus.clear()
+            random.Random(f"{self.menu_seed}:{req.round}:{req.actor_id}").shuffle(legal)
+            self._menus[key] = legal
+        return self._menus[key]
+
+    def answer_schema(self, phase: str, req: Request) -> dict[str, Any] | None:
+        """JSON schema of this request's answer (None: free text, the coordination post): the
+        action first (a small model that starts with a message never reaches it), the message
+        after it and bounded."""
         if phase == "coordination":
             return None
-        cache = self.__dict__.setdefault("_schemas", {})
-        if phase not in cache:
-            if phase == "decision":
-                cache[phase] = self.action_schema()
-            else:
-                both = create_model("Answer", message=(str, ...), action=(self.Action, ...))
-                cache[phase] = both.model_json_schema()
-        return cache[phase]
+        menu = self.menu(req)
+        if menu:
+            props: dict[str, Any] = {"choice": {"enum": list(range(1, len(menu) + 1))}}
+            if phase == "one_call":
+                props["message"] = {"type": "string", "maxLength": MENU_MESSAGE_CHARS}
+            return json_object(props, list(props))
+        action = self.request_action_schema(req)
+        if phase == "decision":
+            return action
+        return json_object(
+            {"action": action, "message": {"type": "string", "maxLength": self.post_chars}}, ["action", "message"]
+        )
+
+    def menu_record(self, text: str, req: Request, phase: str) -> dict[str, Any]:
+        """The menu's size and the position chosen (None: no valid choice), for the call's row."""
+        menu = self.menu(req) if phase != "coordination" else None
+        if not menu:
+            return {}
+        obj = first_json(text)
+        choice = obj.get("choice") if isinstance(obj, dict) else None
+        ok = isinstance(choice, int) and not isinstance(choice, bool) and 1 <= choice <= len(menu)
+        return {"menu_size": len(menu), "menu_position": choice if ok else None}
+
+    def menu_label(self, action: dict[str, Any], req: Request) -> str:
+        return label(action)
+
+    def menu_text(self, req: Request, phase: str) -> str:
+        menu = self.menu(req) or []
+        lines = [f"{i}. {self.menu_label(a, req)}" for i, a in enumerate(menu, 1)]
+        post = (
+            f', then "message": a post for the other influence agents (at most {MENU_MESSAGE_CHARS} characters)'
+            if phase == "one_call"
+            else ""
+        )
+        return "\n".join(
+            [
+                f"Your options in round {req.round}:",
+                *lines,
+                f'Answer with JSON only: "choice", the number of your option{post}.',
+            ]
+        )
 
     # --- prompts ------------------------------------------------------------------------------
     def system(self, req: Request) -> str:
@@ -93,14 +187,17 @@ class WorldPrompts:
         return "; ".join(lines) if lines else "(none)"
 
     def instruction(self, req: Request, phase: str) -> str:
-        schema = json.dumps(self.action_schema(), separators=(",", ":"))
         if phase == "coordination":
             return f"Write one short post (at most {self.post_chars} characters) for the other influence agents."
+        if self.menu(req):
+            return self.menu_text(req, phase)
+        schema = json.dumps(self.request_action_schema(req), separators=(",", ":"))
         if phase == "decision":
             return f"Choose your action for round {req.round}. Answer with one JSON object matching: {schema}"
         return (
-            f"Choose your action for round {req.round} and a post for the others. Answer with JSON only: "
-            f'{{"message": "<post>", "action": <object matching {schema}>}}'
+            f"Choose your action for round {req.round} and write a post for the others. Answer with one JSON "
+            f'object with two keys in this order: "action", an object matching {schema}, and "message", '
+            f"your post (at most {self.post_chars} characters)."
         )
 
     def user(self, req: Request, phase: str) -> str:
@@ -125,7 +222,12 @@ class WorldPrompts:
             return Parsed(error=f"answer too long ({len(text)} characters)")
         obj = first_json(text)
         message: str | None = None
-        if obj is not None and "message" not in self.Action.model_fields:
+        menu = self.menu(req) if phase != "coordination" else None
+        if menu and isinstance(obj, dict) and "choice" in obj:
+            obj, message = self._chosen(obj, menu)
+            if isinstance(obj, str):
+                return Parsed(error=obj)
+        elif obj is not None and "message" not in self.Action.model_fields:
             obj, message = unwrap_action(obj)
         else:  # the world's own reading (none without the AnswerReading capability)
             try:
@@ -154,6 +256,18 @@ class WorldPrompts:
             return Parsed(action=dumped, message=message, error=problem)
         return Parsed(action=dumped, message=message)
 
+    def _chosen(self, obj: dict[str, Any], menu: list[dict[str, Any]]) -> tuple[Any, str | None]:
+        """A menu answer -> (the action, its message), or (why not, None)."""
+        choice = obj.get("choice")
+        if not (isinstance(choice, int) and not isinstance(choice, bool) and 1 <= choice <= len(menu)):
+            return f"choice: expected a number from 1 to {len(menu)}, got {json.dumps(choice)[:40]}", None
+        message = obj.get("message") if isinstance(obj.get("message"), str) else None
+        action = dict(menu[choice - 1])
+        if message is not None and "message" in self.Action.model_fields:
+            action["message"] = message  # worlds whose actions carry their message
+            message = None
+        return action, message
+
     def legal_error(self, action: dict[str, Any], req: Request) -> str | None:
         """World-specific legality against the start-of-round observation (None: legal)."""
         if isinstance(self.world_cls, LegalActions):
@@ -161,6 +275,9 @@ class WorldPrompts:
                 return self.world_cls.legal_error(req.observation, action)
             except Exception as exc:  # noqa: BLE001
                 return f"action: {str(exc)[:200]}"
+        legal = self.legal_actions(req)
+        if legal is not None and _bare(action) not in [_bare(a) for a in legal]:
+            return f"action: {label(_bare(action)) or 'this'} is not one of this round's legal actions"
         return None
 
     def clean_post(self, text: str) -> str | None:

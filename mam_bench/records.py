@@ -22,6 +22,7 @@ RECORD_FILES = (
     "board.jsonl",
     "decisions.jsonl",
     "llm_calls.jsonl",
+    "sessions.jsonl",
 )
 
 

@@ -68,9 +68,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     llm.add_argument("--max-tokens", type=int, help="answer tokens per call (default 1024; local:gemma3-270m 96)")
     llm.add_argument(
         "--structured",
-        choices=("auto", "json_schema", "json_object", "none"),
-        help="structured output: auto (default) steps down json_schema -> json_object -> text when refused",
+        choices=("auto", "json_schema", "json_object_schema", "json_object", "none"),
+        help="structured output: auto (default) steps down json_schema -> json_object_schema -> json_object "
+        "-> text when refused",
     )
+    llm.add_argument(
+        "--prompt-style",
+        choices=("full", "menu"),
+        help="full: the world's whole prompt; menu: a short one with a numbered menu of the legal actions "
+        "(default: menu for local models, else full)",
+    )
+    llm.add_argument("--menu-seed", type=int, help="seed of the menu's shuffle (default 0)")
     llm.add_argument(
         "--stall-timeout",
         type=float,
@@ -97,6 +105,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "table); a call that would pass it stops the run with exit 3 (records kept); needs a priced model",
     )
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
+    llm.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="another controller option, e.g. agent=session or context_tokens=3000 (repeatable)",
+    )
     plan = p.add_argument_group("planner (--policy oracle, a named upper bound that plans on forks of the treatment)")
     plan.add_argument("--candidates", type=int, help="random legal actions tried per agent (default 3)")
     plan.add_argument("--lookahead", type=int, help="rounds each rollout plays (default: to the horizon)")
@@ -170,7 +184,13 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
             ) from None
         if not ids:
             raise ConfigError("influence_ids", f"expected comma-separated integers, got {args.influence_ids!r}")
-    options: dict[str, Any] = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
+    from mam_bench.params import parse_param_pairs
+
+    try:
+        options: dict[str, Any] = parse_param_pairs(args.option)
+    except ConfigError as exc:
+        raise ConfigError("option", exc.message) from None
+    options.update({k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None})
     if args.policy == "llm" and not args.model:
         raise ConfigError(
             "model",

@@ -87,6 +87,11 @@ class BoltzmannWorld(MesaWorld):
         return {"poorest": others[0][1], "richest": others[-1][1], "ids": sorted(i for _, i in others)}
 
     @classmethod
+    def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
+        """Keeping the unit, or giving it to any other existing agent."""
+        return [{"to": i} for i in (None, *observation.extra["ids"])]
+
+    @classmethod
     def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
         choices = [None, *observation.extra["ids"]]
         return {"to": choices[int(rng.integers(len(choices)))]}

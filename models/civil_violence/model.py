@@ -159,7 +159,13 @@ class CivilViolenceWorld(MesaWorld):
         return {
             "cops_in_sight": sum(isinstance(a, Cop) for a in seen),
             "active_in_sight": sum(isinstance(a, Citizen) and a.active for a in seen),
+            "jailed_rounds": agent.jail,
         }
+
+    @classmethod
+    def can_act(cls, observation: Any) -> bool:
+        """A jailed citizen serves its time whatever it chooses."""
+        return observation.extra.get("jailed_rounds", 0) <= 1
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """The stance the rule would take now. An influence citizen does not move, so the rule's

@@ -231,6 +231,11 @@ class SchellingWorld(SteerableWorld):
         return dict(STAY)
 
     @classmethod
+    def legal_actions(cls, observation: SchellingObservation) -> list[dict[str, Any]]:
+        """Staying, or a move to any cell empty at round start."""
+        return [dict(STAY), *({"row": r, "col": c} for r, c in observation.vacancies())]
+
+    @classmethod
     def random_action(cls, observation: SchellingObservation, rng: np.random.Generator) -> dict[str, Any]:
         """Uniform over staying and every cell empty at round start."""
         vac = observation.vacancies()

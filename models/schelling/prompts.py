@@ -66,21 +66,52 @@ class SchellingPrompts(WorldPrompts):
 
     def instruction(self, req: Request, phase: str) -> str:
         me = req.actor_id
+        declare = f"declare your plan as '{me} -> ' and the row,col of your target cell, or '{me} -> hold'"
         if phase == "coordination":
             return (
                 f"Coordination phase, round {req.round}: write one short post (at most {self.post_chars} "
-                f"characters) for the other actors. Declare your own plan as '{me} -> r,c' or '{me} -> hold'."
+                f"characters) for the other actors; {declare}."
             )
+        if self.menu(req):
+            return self.menu_text(req, phase)
         if phase == "decision":
             return (
                 f"Decision phase, round {req.round}: answer with JSON only, "
                 '{"stay": true} or {"row": R, "col": C} (an empty cell).'
             )
         return (
-            f"Round {req.round}: answer with JSON only: "
-            f'{{"message": "<post for the others, declare {me} -> r,c or {me} -> hold>", '
-            '"action": {"stay": true} or {"row": R, "col": C}}'
+            f'Round {req.round}: answer with JSON only, an object with "action" first ({{"stay": true}} or '
+            '{"row": R, "col": C}, an empty cell) and then "message", your post for the others (at most '
+            f"{self.post_chars} characters; {declare})."
         )
+
+    def menu_label(self, action: dict[str, Any], req: Request) -> str:
+        """A cell with what it offers: how many of its occupied neighbours are of your group."""
+        obs = req.observation
+        r, c = (obs.row, obs.col) if action.get("stay") else (action["row"], action["col"])
+        mine = 0 if obs.group == "A" else 1
+        near = [
+            obs.groups[(r + dr) % obs.size][(c + dc) % obs.size]
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr or dc) and ((r + dr) % obs.size, (c + dc) % obs.size) != (obs.row, obs.col)
+        ]
+        occupied = [g for g in near if g >= 0]
+        what = f"stay at {r},{c}" if action.get("stay") else f"move to {r},{c}"
+        return f"{what} ({sum(g == mine for g in occupied)}/{len(occupied)} same group)"
+
+    def user(self, req: Request, phase: str) -> str:
+        """Under the menu style, a short prompt: the agent's own line, the board, its history and the
+        menu (whose lines say what each cell offers) instead of the whole grid."""
+        if phase == "coordination" or not self.menu(req):
+            return super().user(req, phase)
+        obs = req.observation
+        head = (
+            f"round {req.round} | you {req.actor_id} group {obs.group} at {obs.row},{obs.col} | oeh {obs.oeh:.4f}"
+            f" | dissatisfied A {obs.dissatisfied[0]} B {obs.dissatisfied[1]}"
+        )
+        board = f"board:\n{self.board_text(req)}"
+        return "\n".join([head, board, f"your history: {self.history_text(req)}", self.menu_text(req, phase)])
 
     def parse(self, text: str, req: Request, phase: str) -> Parsed:
         parsed = super().parse(text, req, phase)

@@ -273,6 +273,11 @@ class SwarmWorld(SteerableWorld):
         return {"action": "STAY", "message": None}
 
     @classmethod
+    def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
+        """Each action the task accepts (its no-op aliases too: they are legal answers)."""
+        return [{"action": a} for a in cls.allowed]
+
+    @classmethod
     def random_action(cls, observation: Any, rng: np.random.Generator) -> dict[str, Any]:
         names = [a for a in cls.allowed if a not in cls.aliases]
         return {"action": names[int(rng.integers(len(names)))], "message": None}

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from mam_bench.answers import first_json
+from mam_bench.models.swarm.messages import MAX_CHARS
 from mam_bench.models.swarm.upstream_prompt import reproduction_prompt
-from mam_bench.prompts import Parsed, WorldPrompts
+from mam_bench.prompts import Parsed, WorldPrompts, json_object
 from mam_bench.protocol import Request
 
 #: reproduction mode's system message: upstream's (an agent cooperating on a given task), no objective
@@ -29,9 +31,27 @@ OBJECTIVES = {
 
 
 class SwarmPrompts(WorldPrompts):
-    def answer_schema(self, phase: str) -> dict[str, Any] | None:
-        """SwarmBench answers are text (`ACTION: X`, `MSG: text`), never a JSON schema."""
-        return None
+    def answer_schema(self, phase: str, req: Request) -> dict[str, Any] | None:
+        """Reproduction mode answers in upstream's text (`ACTION: X`, `MSG: text`), never under a
+        schema; otherwise the action comes first, one of the task's moves, and a bounded message."""
+        if getattr(req.observation, "upstream_answers", False):
+            return None
+        if phase == "coordination" or self.menu(req):
+            return super().answer_schema(phase, req)
+        names = [a["action"] for a in self.legal_actions(req) or []]
+        return json_object(
+            {"action": {"enum": names}, "message": {"type": "string", "maxLength": MAX_CHARS}}, ["action"]
+        )
+
+    def answer_text(self, req: Request, phase: str) -> str:
+        """The answer format of a run outside reproduction mode (JSON: what the schema asks for)."""
+        if self.menu(req):
+            return self.menu_text(req, phase)
+        names = ", ".join(a["action"] for a in self.legal_actions(req) or [])
+        return (
+            'Answer format for this run (it replaces the one above): JSON only, "action" first (one of '
+            f'{names}), then optionally "message" (at most {MAX_CHARS} characters, heard by agents nearby).'
+        )
 
     def system(self, req: Request) -> str:
         if getattr(req.observation, "upstream_answers", False):
@@ -51,10 +71,15 @@ class SwarmPrompts(WorldPrompts):
                 f"Coordination phase: write one short post (at most {self.post_chars} characters) "
                 "for the other influence agents; no ACTION this time."
             )
+        else:
+            parts.append(self.answer_text(req, phase))
         return "\n\n".join(parts)
 
     def parse(self, text: str, req: Request, phase: str) -> Parsed:
         if phase == "coordination" or not getattr(req.observation, "upstream_answers", False):
+            obj = first_json(text) if isinstance(text, str) else None
+            if isinstance(obj, dict) and isinstance(obj.get("action"), str):  # the JSON the schema asks for
+                text = f"ACTION: {obj['action']}\nMSG: {obj.get('message') or ''}"
             return super().parse(text, req, phase)
         read = self.world_cls.parse_upstream_answer(text if isinstance(text, str) else "")
         action = self.Action.model_validate({"action": read["action"]}).model_dump(mode="json", exclude_none=True)

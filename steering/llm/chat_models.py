@@ -52,6 +52,22 @@ def chat_model_for(model: str, api_key_env: str | None = None, temperature: floa
     return build_chat_model(options, api_key_from_env(options))
 
 
+def build_own_model(options: LLMOptions, api_key: str | None) -> tuple[BaseChatModel, Any]:
+    """The controller's model and, for OpenAI-protocol endpoints, its own HTTP client (to close):
+    the shared default client is bound to the first event loop."""
+    if not (options.model.startswith("openai:") or options.base_url):
+        return build_chat_model(options, api_key), None
+    import httpx
+
+    local = bool(options.base_url) and any(h in options.base_url for h in ("127.0.0.1", "localhost"))
+    http = httpx.AsyncClient(
+        timeout=options.timeout,
+        trust_env=not local,
+        limits=httpx.Limits(max_connections=max(16, 2 * options.max_concurrency)),
+    )
+    return build_chat_model(options, api_key, http_async_client=http), http
+
+
 def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client: Any = None) -> BaseChatModel:
     """`local:NAME` -> our llama.cpp model; anything else -> `init_chat_model(PROVIDER:MODEL)`.
 
@@ -81,6 +97,9 @@ def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client
     kw["max_tokens"] = options.answer_cap  # never uncapped: one runaway answer once spent 7,724 tokens
     if options.base_url:
         kw["base_url"] = options.base_url
+        # langchain-openai sends the cap as max_completion_tokens, which llama_cpp.server ignores
+        # (a capped call once ran past 300 s): OpenAI-compatible servers get max_tokens beside it
+        kw["extra_body"] = {"max_tokens": options.answer_cap}
         # a custom endpoint gets a key only when --api-key-env names one: never OPENAI_API_KEY by default
         kw["api_key"] = api_key if api_key is not None else "no-key"
     elif api_key is not None:
@@ -114,12 +133,13 @@ def freeze_invocation_params(model: BaseChatModel) -> BaseChatModel:
 
 
 #: the structured-output modes `auto` tries, in order, on endpoints that refuse the one before
-FALLBACK = {"json_schema": "json_object", "json_object": "none"}
+FALLBACK = {"json_schema": "json_object_schema", "json_object_schema": "json_object", "json_object": "none"}
 
 
 def structured(model: BaseChatModel, schema: dict[str, Any] | None, mode: str = "json_schema") -> Any:
-    """Ask the provider for schema-shaped JSON (`json_schema`), any JSON (`json_object`) or plain
-    text (`none`) where we know how; the text is parsed by us anyway."""
+    """Ask the provider for schema-shaped JSON (`json_schema`; `json_object_schema`, llama-cpp-python's
+    form), any JSON (`json_object`) or plain text (`none`) where we know how; the text is parsed
+    by us anyway."""
     if schema is None or mode == "none":
         return model
     from mam_bench.steering.llm.local_model import LocalChatModel
@@ -134,14 +154,14 @@ def structured(model: BaseChatModel, schema: dict[str, Any] | None, mode: str = 
         # sent as extra_body: the same bytes on the wire, but neither the OpenAI SDK (which walks
         # a typed response_format recursively on every call) nor LangChain (which then tries to
         # parse the answer itself) spends time on it; our parser reads the answer anyway
-        if mode == "json_object":
-            return model.bind(extra_body={"response_format": {"type": "json_object"}})
-        return model.bind(
-            extra_body={
-                "response_format": {
-                    "type": "json_schema",
-                    "json_schema": {"name": "answer", "schema": schema, "strict": False},
-                }
-            }
-        )
+        formats = {
+            "json_schema": {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "schema": schema, "strict": False},
+            },
+            "json_object_schema": {"type": "json_object", "schema": schema},
+            "json_object": {"type": "json_object"},
+        }
+        # a bound extra_body replaces the model's own (max_tokens, above), so both are sent
+        return model.bind(extra_body={**(model.extra_body or {}), "response_format": formats[mode]})
     return model

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -18,7 +18,7 @@ LOCAL_MAX_TOKENS = 96
 #: per-call timeout, a hung endpoint ends a default run in at most about 6 minutes
 DEFAULT_STALL = 300.0
 
-Structured = Literal["auto", "json_schema", "json_object", "none"]
+Structured = Literal["auto", "json_schema", "json_object_schema", "json_object", "none"]
 
 
 class LLMOptions(BaseModel):
@@ -64,8 +64,44 @@ class LLMOptions(BaseModel):
     repair: int = Field(1, ge=0, le=2, description="repair retries quoting the validation error")
     post_chars: int = Field(600, ge=1, description="asked-for post length (the board caps at 4000)")
     message_cap: int = Field(4000, ge=1, description="a one-call message longer than this is rejected")
-    #: auto: json_schema, and on a refusal that names response_format json_object, then plain text
+    #: auto: json_schema, and on a refusal that names response_format json_object with the schema
+    #: (llama-cpp-python's server), then json_object, then plain text
     structured: Structured = "auto"
+    #: full: the world's whole prompt; menu: a short one ending in a numbered menu of the legal
+    #: actions, shuffled per request by menu_seed (None: menu for local models, else full)
+    prompt_style: Literal["full", "menu"] | None = None
+    menu_seed: int = Field(0, ge=0)
+    #: stateless: a fresh prompt each call; session: one conversation per agent over the run,
+    #: with a private notebook and tool turns (session.py)
+    agent: Literal["stateless", "session"] = "stateless"
+    turn_requests: int = Field(4, ge=1, le=16, description="answers (tool calls) per session turn")
+    notebook_chars: int = Field(2000, ge=100, le=20000)
+    context_tokens: int | None = Field(
+        None, ge=500, description="a session past this many tokens (4 characters each) is compacted"
+    )
+
+    @property
+    def session_tokens(self) -> int:
+        """The compaction budget: the option, else 3000 for local models (8192-token context), else 24000."""
+        if self.context_tokens is not None:
+            return self.context_tokens
+        return 3000 if self.model.startswith("local:") else 24000
+
+    @property
+    def prompt_settings(self) -> dict[str, Any]:
+        """What the world's prompts are built with."""
+        return {
+            "post_chars": self.post_chars,
+            "message_cap": self.message_cap,
+            "style": self.style,
+            "menu_seed": self.menu_seed,
+        }
+
+    @property
+    def style(self) -> Literal["full", "menu"]:
+        if self.prompt_style is not None:
+            return self.prompt_style
+        return "menu" if self.model.startswith("local:") else "full"
 
     @property
     def answer_cap(self) -> int:

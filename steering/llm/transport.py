@@ -30,6 +30,8 @@ class TransportError(Exception):
         self.attempts = attempts
         #: the endpoint refused the structured-output request (the caller may fall back)
         self.format_refused = format_refused
+        #: the structured-output mode of the failed request (set by the fallback wrapper)
+        self.format: str | None = None
 
 
 class Liveness:

@@ -35,7 +35,9 @@ def test_llama_cpp_refusal_falls_back_once_and_the_pair_is_valid(tmp_path: Path,
     first = sent.index("json_schema")
     assert set(sent[first + 1 :]) <= {None, "json_object"} and "json_object" in sent[first + 1 :]
     rows = [r for r in calls(tmp_path / "r") if r["phase"] == "decision"]
-    assert rows and {r["format"] for r in rows} == {"json_object"} and not any(r["error"] for r in rows)
+    # llama-cpp-python's own form: json_object carrying the schema, which it decodes under
+    assert rows and {r["format"] for r in rows} == {"json_object_schema"} and not any(r["error"] for r in rows)
+    assert all(b["response_format"].get("schema") for b in srv.bodies[first + 1 :] if b.get("response_format"))
     assert sum(r["requests"] for r in rows) == len(rows) + 1  # the refused request is counted
     assert res["controller"]["structured"] == "auto"
 
@@ -44,7 +46,8 @@ def test_auto_steps_down_to_plain_text_when_json_object_is_refused_too(tmp_path:
     with OpenAIServer(reply=server_reply, reject_json_schema=True, reject_json_object=True) as srv:
         res = run_llm(tmp_path / "r", srv.base_url, rounds=2)
     assert res["validity"]["status"] == "valid"
-    assert [(b["response_format"]["type"]) for b in srv.refused] == ["json_schema", "json_object"]
+    refused = [(b["response_format"]["type"], "schema" in b["response_format"]) for b in srv.refused]
+    assert refused == [("json_schema", False), ("json_object", True), ("json_object", False)]
     rows = [r for r in calls(tmp_path / "r") if r["phase"] == "decision"]
     assert {r["format"] for r in rows} == {"none"}
 
@@ -143,8 +146,7 @@ def test_bad_llm_flags_are_refused_before_any_call(
 def test_a_suite_case_takes_the_same_options(tmp_path: Path, api_key: str) -> None:
     from mam_bench.errors import ConfigError
     from mam_bench.experiment.suite import parse_suite
-    from mam_bench.preflight import check_suite_controllers
-    from mam_bench.runner import run_pair
+    from mam_bench.runner import check_suite_controllers, run_pair
 
     def suite(base_url: str, **opts: object) -> object:
         options = {"base_url": base_url, "api_key_env": KEY_ENV, **opts}

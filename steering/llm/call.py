@@ -1,0 +1,102 @@
+"""The minimal model interface the LLM controller talks to: `await model.ask(call) -> Reply`.
+
+The base speaks to a LangChain chat model; everything else (cache, cost guard, structured-output
+fallback, retry, records) is a wrapper with the same one method, stacked as Concordia stacks its
+language-model wrappers, so each can be tested alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from langchain_core.messages import BaseMessage
+
+from mam_bench.steering.llm.chat_models import structured
+
+
+@dataclass(frozen=True)
+class Call:
+    """One question to a model, and who asks it (for the records)."""
+
+    messages: list[BaseMessage]
+    schema: dict[str, Any] | None
+    #: the response cache's key (model, sampling parameters, messages)
+    key: str
+    round: int
+    phase: str
+    actor_id: int
+    attempt: int = 0
+    #: the structured-output mode the request goes out in (the fallback wrapper sets it)
+    format: str | None = None
+    #: the asking Request, for what a wrapper's caller adds to the records
+    request: Any = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One answered call, from the cache (no request) or the provider."""
+
+    text: str
+    input_tokens: Any
+    output_tokens: Any
+    provider_model: str | None
+    format: str | None
+    cached: bool = False
+    requests: int = 1
+    retries: int = 0
+
+    def cached_form(self) -> dict[str, Any]:
+        """What the response cache keeps of it."""
+        return {
+            "text": self.text,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "provider_model": self.provider_model,
+            "format": self.format,
+        }
+
+
+class CallFailed(Exception):
+    """A call that failed for good (transport, or an answer that cannot be counted): its row's error."""
+
+    def __init__(self, error: str, requests: int, retries: int, format: str | None = None):
+        super().__init__(error)
+        self.error, self.requests, self.retries, self.format = error, requests, retries, format
+
+
+class Model(Protocol):
+    async def ask(self, call: Call) -> Reply: ...
+
+
+def message_text(msg: Any) -> str:
+    """The answer text of an AIMessage: string content, text blocks, or tool-call arguments."""
+    content = getattr(msg, "content", msg)
+    if isinstance(content, list):
+        content = "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
+    text = content if isinstance(content, str) else str(content)
+    calls = getattr(msg, "tool_calls", None)
+    if not text.strip() and calls:
+        text = json.dumps(calls[0].get("args", {}))
+    return text
+
+
+class ChatModelCaller:
+    """The base: one request to a LangChain chat model, in the call's structured-output mode."""
+
+    def __init__(self, chat_model: Any):
+        self.chat_model = chat_model
+
+    async def ask(self, call: Call) -> Reply:
+        runnable = structured(self.chat_model, call.schema, call.format or "none")
+        msg = await runnable.ainvoke(call.messages)
+        usage = getattr(msg, "usage_metadata", None) or {}
+        returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")
+        return Reply(
+            text=message_text(msg),
+            input_tokens=usage.get("input_tokens", 0),
+            output_tokens=usage.get("output_tokens", 0),
+            provider_model=str(returned) if returned else None,
+            format=call.format or "text",
+        )
