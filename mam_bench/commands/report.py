@@ -69,6 +69,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--force", action="store_true", help="replace an --out file not written by report (moved aside first)"
     )
+    p.add_argument(
+        "--pilot-score",
+        action="store_true",
+        help="print each case's score in the pilot's convention beside our lift, and their sum "
+        "(the Combined Benchmark Score)",
+    )
     p.add_argument("--analysis", default=None, help="print a world's analysis of DIR instead (e.g. swarm, agentworld)")
     p.add_argument(
         "--agentworld",
@@ -397,6 +403,12 @@ def handle(args: argparse.Namespace) -> int:
         from mam_bench.registry import offered
 
         print(offered("analyses", args.analysis)(folder), end="")
+        return 0
+    if args.pilot_score:
+        from mam_bench.experiment.pilot_score import pilot_score_text
+
+        check_report_table(folder / "table.csv")
+        print(pilot_score_text(folder), end="")
         return 0
     if args.markdown:
         from mam_bench.experiment.markdown import summary_markdown
