@@ -111,6 +111,15 @@ class DeclaredActions(Protocol):
 
 
 @runtime_checkable
+class HorizonBasin(Protocol):
+    """A world that plays its fixed horizon says where the treatment stands there, as if every agent
+    were back on the rule: at rest (`equilibrium`, `blocked`) or still `moving`. The runner records it
+    as the treatment's status, so flips between basins are counted by the tool."""
+
+    def horizon_status(self) -> str: ...
+
+
+@runtime_checkable
 class Judged(Protocol):
     """Outcomes judged after the run (an LLM judge, say), reported beside the metrics; `out` is the
     run directory for the judge's cache (None: no cache)."""

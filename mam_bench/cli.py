@@ -28,6 +28,7 @@ COMMANDS = {
     "animate": "write the paired reference|treatment animation of a run (GIF, MP4)",
     "experiment": "run a suite (cases x seeds x repeats) into a tidy table and summary",
     "benchmark": "rate one controller on the versioned benchmark (scores per world)",
+    "steerability": "how far each benchmark scenario can be steered (oracle headroom)",
     "report": "self-contained HTML report of an experiment folder",
     "export": "write a run (or an experiment's runs) in another tool's log format",
     "new-world": "scaffold a world package (a Mesa model, its declaration, a test)",

@@ -15,6 +15,18 @@ def delta_lift_relative(treatment: float, reference: float, direction: int) -> d
     return {"delta": delta + 0.0, "lift": direction * delta + 0.0, "relative": relative}
 
 
+def lift_split(
+    ordinary_metric: str | None, lift: float, treatment: dict[str, float], reference: dict[str, float], direction: int
+) -> dict[str, float] | None:
+    """A lift on a count over everyone, split: the ordinary agents' part (the same count over them
+    only, same influence agents masked in both runs) and the rest, the influence agents' own part (in `hinder`,
+    `stay` gains by the catches its idle influence agents no longer make). None where the metric has no split."""
+    if ordinary_metric is None or ordinary_metric not in treatment or ordinary_metric not in reference:
+        return None
+    ordinary = direction * (float(treatment[ordinary_metric]) - float(reference[ordinary_metric])) + 0.0
+    return {"ordinary": ordinary, "own": float(lift) - ordinary + 0.0}
+
+
 def trajectory_lift(treatment: Sequence[float], reference: Sequence[float], direction: int) -> dict[str, float]:
     """Path measures, round by round against the reference's own path (its final state held
     after it rests), so both are exactly 0 under null steering. best_lift: the best round's

@@ -53,6 +53,8 @@ class PairResult(BaseModel):
     #: the lift that persists once the influence agents are handed back to the rule
     settled: dict[str, Any] | None = None
     secondary_delta: Number = None
+    #: a lift on a count over everyone split into the ordinary agents' part and the influence agents' own part
+    lift_split: dict[str, Number] | None = None
 
     def record(self) -> dict[str, Any]:
         """The content of result.json: every field given, in declaration order."""

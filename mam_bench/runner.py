@@ -18,12 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from mam_bench.audit import audit_counts
 from mam_bench.board import CoordinationBoard
-from mam_bench.capabilities import DeclaredActions, Judged, PerTurnDecisions, RuleActions
+from mam_bench.capabilities import DeclaredActions, HorizonBasin, Judged, PerTurnDecisions, RuleActions
 from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.inputs import spec_record
 from mam_bench.mesa_ids import release_models
-from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, trajectory_lift, validity
+from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, lift_split, trajectory_lift, validity
 from mam_bench.pair_result import PairResult
 from mam_bench.params import WorldParams
 from mam_bench.preflight import CachedAnswers, build_controller
@@ -337,6 +337,8 @@ class Treatment:
     def _close(self) -> None:
         if self.world.status == Status.RUNNING:
             stop = Status.HORIZON_EXHAUSTED if self.world.treatment_stops_early else Status.FIXED_HORIZON
+            if isinstance(self.world, HorizonBasin) and not self.world.treatment_stops_early:
+                stop = self.world.horizon_status()
             self.world.status = stop
         self.rows[-1]["status"] = self.world.status
 
@@ -469,6 +471,10 @@ async def pair_result(
     if prep.world_cls.scoring.secondary:
         sec = prep.world_cls.scoring.secondary
         fields["secondary_delta"] = tre_rows[-1]["metrics"][sec] - ref_cmp["metrics"][sec] + 0.0
+    ordinary = prep.world_cls.scoring.ordinary_metrics.get(metric)
+    split = lift_split(ordinary, fields["lift"], tre_rows[-1]["metrics"], ref_cmp["metrics"], prep.direction)
+    if split is not None:
+        fields["lift_split"] = split
     return PairResult(**fields)
 
 
@@ -526,7 +532,7 @@ def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, d
     rests or reaches the reference's cap; the persisting lift compares with the reference at the
     same round (its final state held once it rested)."""
     start = world.round
-    if world.status in (Status.FIXED_HORIZON, Status.HORIZON_EXHAUSTED):
+    if world.status in (Status.FIXED_HORIZON, Status.HORIZON_EXHAUSTED) or isinstance(world, HorizonBasin):
         world.status = Status.RUNNING
     while not world.done:
         step_reference(world)

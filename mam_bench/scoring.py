@@ -32,6 +32,12 @@ class Scoring(BaseModel):
     reported: tuple[str, ...] = ()
     #: True: influence agents' ids are masked from the outcome in both runs (conservative count)
     masks_influence: bool = False
+    #: a metric counted over everyone -> the same count over ordinary agents only: a lift on it is
+    #: split into the ordinary agents' part and the influence agents' own part (their missing work)
+    ordinary_metrics: dict[str, str] = Field(default_factory=dict)
+    #: the pilot's score convention (`report --pilot-score`): points per unit change of the primary
+    #: and the secondary metric; a case scores direction x sum(points x delta), unclamped
+    pilot_points: dict[str, float] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _known_objectives(self) -> Scoring:
@@ -44,6 +50,9 @@ class Scoring(BaseModel):
         unknown = [o for o in self.objective_metrics if o not in self.objectives]
         if unknown:
             raise ValueError(f"objective_metrics: {unknown[0]!r} is not among the objectives")
+        scored = [m for m in self.pilot_points if m not in (self.metric, self.secondary)]
+        if scored:
+            raise ValueError(f"pilot_points: {scored[0]!r} is neither the metric nor the secondary")
         return self
 
     def metric_for(self, objective: str) -> str:

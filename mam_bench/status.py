@@ -21,6 +21,8 @@ class Status(StrEnum):
     #: at rest: everybody is content, or nobody who wants to move can
     EQUILIBRIUM = "equilibrium"
     BLOCKED = "blocked"
+    #: a treatment that played its fixed horizon with agents still able to move (a HorizonBasin world)
+    MOVING = "moving"
     #: an adapted Mesa model set its own `running = False` (and declares no status of its own)
     STOPPED = "stopped"
 

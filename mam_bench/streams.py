@@ -59,18 +59,19 @@ def agent_stream(seed: int, purpose: str, round_: int, actor_id: int) -> np.rand
     comes from here, so swapping any other agent for an influence agent cannot move its draws.
     While `record_draws()` is active the generator logs what it hands out.
     """
-    return _recorded(_stream(seed, purpose, int(round_), int(actor_id)), purpose, round_, actor_id)
+    return recorded(_stream(seed, purpose, int(round_), int(actor_id)), purpose, round_, actor_id)
 
 
 def agent_draws(seed: int, purpose: str, round_: int, actor_id: int) -> PCGStream:
     """`agent_stream`'s very draws, replayed in Python: a few microseconds instead of numpy's
     twenty-five to set a stream up, for rules that make one per agent per round."""
     words = entropy_words([*MAGIC, purpose_word(purpose), int(round_), int(actor_id), int(seed)])
-    return _recorded(PCGStream(words), purpose, round_, actor_id)
+    return recorded(PCGStream(words), purpose, round_, actor_id)
 
 
-def _recorded(gen: Any, purpose: str, round_: int, actor_id: int) -> Any:
-    """`gen`, logging its draws while `record_draws()` is active."""
+def recorded(gen: Any, purpose: str, round_: int, actor_id: int) -> Any:
+    """`gen`, logging its draws while `record_draws()` is active (a world with per-agent generators
+    of its own addresses them here, so the conformance checks see them)."""
     if _RECORDERS:
         return _RecordingGenerator(gen, (purpose, int(round_), int(actor_id)), _RECORDERS[-1])
     return gen

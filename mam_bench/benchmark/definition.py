@@ -1,6 +1,6 @@
 """The benchmark file (suites/benchmark.yaml): fixed scenarios, two tiers, and how one controller's
-benchmark becomes an ordinary experiment suite (the controller, the reference strategy, `stay` and
-`mimic`, on the tier's seeds), so that running, resuming and the tidy table are the experiment's own.
+benchmark becomes an ordinary experiment suite (the controller, the reference strategy and the
+placebos, on the tier's seeds), so that running, resuming and the tidy table are the experiment's own.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -19,10 +19,21 @@ from mam_bench.experiment.suite import MAX_ROUNDS, Axes, Case, Suite, checked_mo
 from mam_bench.limits import check_seed_count, seed_range, whole_number
 from mam_bench.registry import CONTROLLERS
 
-#: the baselines whose better one is a scenario's zero (the score's 0)
-BASELINES = ("stay", "mimic")
+#: the placebos each score version plays on every scenario: their best is the score's 0 (v2 adds
+#: `rule`, whose lift is 0 by construction, so that doing nothing never scores above 0)
+PLACEBOS = {"v1": ("stay", "mimic"), "v2": ("stay", "mimic", "rule")}
 #: where the benchmark file is looked for when --definition is not given (cwd, then the source tree)
 DEFAULT_FILE = Path("suites") / "benchmark.yaml"
+
+
+class Dose(BaseModel):
+    """A scenario's own horizon and influence count on one tier, where the tier's are not enough
+    (the smallest at which the scenario can be steered at all, from its steerability profile)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rounds: int | None = Field(None, ge=1)
+    influence: int | None = Field(None, ge=1)
 
 
 class Scenario(BaseModel):
@@ -40,6 +51,8 @@ class Scenario(BaseModel):
     #: the strategy that scores 1: the world's heuristic, or a named upper bound (a controller)
     reference: str = "heuristic"
     reference_options: dict[str, Any] = Field(default_factory=dict)
+    #: tier name -> this scenario's own horizon and dose there, instead of the tier's
+    doses: dict[str, Dose] = Field(default_factory=dict)
 
     @field_validator("name")
     @classmethod
@@ -79,6 +92,9 @@ class Benchmark(BaseModel):
 
     name: str
     description: str = ""
+    #: how the leaderboard scores it: v1 (clipped, the heuristic is 1) or v2 (the reference, an
+    #: oracle, is 1 and nothing is clipped; see mam_bench.benchmark.headroom)
+    score: Literal["v1", "v2"] = "v1"
     tiers: dict[str, Tier]
     scenarios: tuple[Scenario, ...] = Field(min_length=1)
 
@@ -97,8 +113,18 @@ class Benchmark(BaseModel):
             raise ConfigError("tier", f"unknown tier {name!r} (known: {', '.join(self.tiers)})")
         return self.tiers[name]
 
+    def tier_for(self, name: str, scenario: Scenario) -> Tier:
+        """The tier as one scenario plays it: its own dose on that tier, where it names one."""
+        tier, dose = self.tier(name), scenario.doses.get(name)
+        if dose is None:
+            return tier
+        return tier.model_copy(update=dose.model_dump(exclude_none=True))
+
     def worlds(self) -> list[str]:
         return list(dict.fromkeys(s.world for s in self.scenarios))
+
+    def placebos(self) -> tuple[str, ...]:
+        return PLACEBOS[self.score]
 
 
 def find_definition(path: str | None) -> Path:
@@ -212,9 +238,8 @@ def reference_case(bench: Benchmark, s: Scenario, tier: Tier) -> Case:
 
 def build_suite(bench: Benchmark, entry: Entry, replays: dict[tuple[str, str, int], str] | None = None) -> Suite:
     """The entry as a suite: per scenario the controller's case (once per model for an LLM; once
-    per recorded pair for a replay), the reference strategy's case unless it is the same, and
-    `stay` and `mimic` as the suite's baselines (each content once: the suite dedups them)."""
-    tier = bench.tier(entry.tier)
+    per recorded pair for a replay), the reference strategy's case unless it is the same, and the
+    placebos as the suite's baselines (each content once: the suite dedups them)."""
     cases: list[Case] = []
     keys: set[str] = set()
 
@@ -224,6 +249,7 @@ def build_suite(bench: Benchmark, entry: Entry, replays: dict[tuple[str, str, in
             cases.append(case)
 
     for s in bench.scenarios:
+        tier = bench.tier_for(entry.tier, s)
         if entry.policy == "replay":
             for (name, model, seed), source in sorted((replays or {}).items()):
                 if name == s.name:
@@ -240,7 +266,7 @@ def build_suite(bench: Benchmark, entry: Entry, replays: dict[tuple[str, str, in
     data = {
         "name": f"{bench.name}-{entry.tier}",
         "seeds": list(entry.seeds),
-        "baselines": list(BASELINES),
+        "baselines": list(bench.placebos()),
         "cases": [c.model_dump(mode="json", exclude_defaults=True) for c in cases],
     }
     suite = parse_suite(data)
@@ -249,9 +275,8 @@ def build_suite(bench: Benchmark, entry: Entry, replays: dict[tuple[str, str, in
 
 def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[str, Any]]]:
     """case_key (the table's 16 characters) -> what it is for the score: scenario, role
-    (entry | reference | stay | mimic), controller and model. One key may hold two roles (the
+    (entry | reference | a placebo), controller and model. One key may hold two roles (the
     heuristic under test is its own reference; `stay` under test is its own baseline)."""
-    tier = bench.tier(entry.tier)
     by_scenario = {s.name: s for s in bench.scenarios}
     out: dict[str, list[dict[str, Any]]] = {}
 
@@ -264,7 +289,7 @@ def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[s
     for case in suite.cases:
         name, _, rest = (case.name or "").partition("/")
         s = by_scenario[name]
-        reference = reference_case(bench, s, tier)
+        reference = reference_case(bench, s, bench.tier_for(entry.tier, s))
         if case.content_key() == reference.content_key():
             put(case, name, "reference", s.reference, "")
         if rest != "reference":
@@ -272,7 +297,7 @@ def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[s
             if entry.policy == "replay":
                 model = rest.removeprefix("replay/").rpartition("@")[0]
             put(case, name, "entry", entry.label(), model)
-        if case.controller in BASELINES:
+        if case.controller in bench.placebos():
             put(case, name, case.controller, case.controller, "")
         for b in suite.baseline_policies(case):
             put(case.baseline(b), name, b, b, "")
@@ -280,5 +305,11 @@ def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[s
 
 
 def definition_hash(bench: Benchmark) -> str:
-    """Names the benchmark's content: two folders compare only if they played the same one."""
-    return hashlib.sha256(json.dumps(bench.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()[:12]
+    """Names the benchmark's content: two folders compare only if they played the same one. A v1
+    file hashes without its `score`, and a scenario without doses of its own without `doses`, as
+    they did before v2 existed (v1 folders still replay)."""
+    body = bench.model_dump(mode="json", exclude={"score"} if bench.score == "v1" else None)
+    for s in body["scenarios"]:
+        if not s["doses"]:
+            del s["doses"]
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:12]

@@ -1,8 +1,9 @@
 """The leaderboard: benchmark folders -> one row per controller and model (the aggregate score
 with its CI, one column per world, calls, tokens, cost, wall time) and a per-scenario table.
 
-A folder is scored against its own baselines and reference strategy (`benchmark.json` says which
-table rows play which role); folders of different benchmarks or tiers are never put side by side.
+`benchmark.json` says which table rows play which role; folders of different definitions, tiers or
+seeds are never put side by side. A v2 folder is scored by leaderboard_v2 (each against its own
+placebos and oracle); a v1 folder (no `score` in its manifest) keeps v1's score, below.
 """
 
 from __future__ import annotations
@@ -115,15 +116,35 @@ def _mean(rows: list[dict], column: str) -> float:
     return sum(float(r[column]) for r in rows) / len(rows)
 
 
-def build_board(folders: list[Path]) -> Board:
-    manifests = [read_manifest(f) for f in folders]
+#: what two folders must share to be compared: manifest key -> the field an error names
+COMPARABLE = {"benchmark": "definition", "definition_hash": "definition", "tier": "tier", "seeds": "seeds"}
+
+
+def check_comparable(folders: list[Path], manifests: list[dict[str, Any]]) -> None:
     first = manifests[0]
     for f, m in zip(folders[1:], manifests[1:]):
-        for k in ("benchmark", "definition_hash", "tier"):
-            if m.get(k) != first.get(k):
+        for key, name in COMPARABLE.items():
+            if m.get(key) != first.get(key):
                 raise ConfigError(
-                    "dir", f"{f} played another {k} ({m.get(k)!r}) than {folders[0]} ({first.get(k)!r}); not comparable"
+                    name,
+                    f"{f} played {key} {m.get(key)!r}, {folders[0]} played {first.get(key)!r}; a leaderboard "
+                    f"compares folders of the same definition, tier and seeds",
                 )
+
+
+def score_version(manifest: dict[str, Any]) -> str:
+    return str(manifest.get("score", "v1"))
+
+
+def build_board(folders: list[Path]) -> Any:
+    """The board of these folders: a v1 Board, or a leaderboard_v2.BoardV2 for v2 folders."""
+    manifests = [read_manifest(f) for f in folders]
+    check_comparable(folders, manifests)
+    first = manifests[0]
+    if score_version(first) == "v2":
+        from mam_bench.benchmark.leaderboard_v2 import build_board_v2
+
+        return build_board_v2(folders, manifests, [_collect(f, m)[0] for f, m in zip(folders, manifests)])
     scenarios = {s["name"]: ScenarioInfo(s["name"], s["world"], s["objective"]) for s in first["scenarios"]}
     worlds = list(dict.fromkeys(s.world for s in scenarios.values()))
     collected = [_collect(folder, manifest)[0] for folder, manifest in zip(folders, manifests)]
@@ -257,12 +278,44 @@ DEFINITION = (
 )
 
 
-def leaderboard_markdown(board: Board) -> str:
+#: a page's parts in order: a table (heading or "", header, rows, html id) or a paragraph (text)
+Block = tuple[str, list[str], list[list[str]], str] | str
+
+
+def blocks(board: Any) -> tuple[str, list[Block]]:
+    """(title, blocks) of either version's board."""
+    from mam_bench.benchmark.leaderboard_v2 import DEFINITION_V2, BoardV2, tables_v2, unscored_note
+
+    if isinstance(board, BoardV2):
+        t = tables_v2(board)
+        apart = [("Not ranked: no score in some scored scenario", *t["apart"], "apart")] if t["apart"][1] else []
+        note = [unscored_note(board)] if unscored_note(board) else []
+        parts = [
+            ("", *t["ranked"], "leaderboard"),
+            *apart,
+            DEFINITION_V2,
+            *note,
+            ("Per scenario", *t["scenarios"], "scenarios"),
+        ]
+        return f"{board.benchmark}, tier {board.tier}", parts
     head, body, shead, sbody = tables(board)
-    return (
-        f"## Leaderboard: {board.benchmark}, tier {board.tier}\n\n{_markdown_table(head, body)}\n"
-        f"{DEFINITION}\n\n### Per scenario\n\n{_markdown_table(shead, sbody)}"
-    )
+    return f"{board.benchmark}, tier {board.tier}", [
+        ("", head, body, "leaderboard"),
+        DEFINITION,
+        ("Per scenario", shead, sbody, "scenarios"),
+    ]
+
+
+def leaderboard_markdown(board: Any) -> str:
+    title, parts = blocks(board)
+    out = [f"## Leaderboard: {title}\n\n"]
+    for b in parts:
+        if isinstance(b, str):
+            out.append(f"{b}\n\n")
+        else:
+            heading, head, body, _ = b
+            out.append((f"### {heading}\n\n" if heading else "") + _markdown_table(head, body) + "\n")
+    return "".join(out).removesuffix("\n")
 
 
 def _html_table(head: list[str], body: list[list[str]], table_id: str) -> str:
@@ -271,11 +324,17 @@ def _html_table(head: list[str], body: list[list[str]], table_id: str) -> str:
     return f'<table id="{table_id}"><thead><tr>{h}</tr></thead><tbody>{b}</tbody></table>'
 
 
-def leaderboard_html(board: Board, style: str) -> str:
-    head, body, shead, sbody = tables(board)
-    title = html.escape(f"MAM-Bench leaderboard: {board.benchmark}, tier {board.tier}")
+def leaderboard_html(board: Any, style: str) -> str:
+    name, parts = blocks(board)
+    title = html.escape(f"MAM-Bench leaderboard: {name}")
+    body = []
+    for b in parts:
+        if isinstance(b, str):
+            body.append(f"<p>{html.escape(b)}</p>")
+        else:
+            heading, head, rows, table_id = b
+            body.append((f"<h2>{html.escape(heading)}</h2>" if heading else "") + _html_table(head, rows, table_id))
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>{style}</style></head>"
-        f"<body><h1>{title}</h1>{_html_table(head, body, 'leaderboard')}<p>{html.escape(DEFINITION)}</p>"
-        f"<h2>Per scenario</h2>{_html_table(shead, sbody, 'scenarios')}</body></html>"
+        f"<body><h1>{title}</h1>{''.join(body)}</body></html>"
     )

@@ -1,7 +1,9 @@
 """`mam-bench benchmark --policy P --out DIR`: rate one controller on the versioned benchmark.
 
 The benchmark (suites/benchmark.yaml) becomes an ordinary suite: the controller's case per scenario,
-the reference strategy's, and `stay` and `mimic` as baselines, on the tier's seeds. It runs through
+the reference strategy's (the oracle in a v2 benchmark), and the placebos as baselines (`stay` and
+`mimic`; v2 adds `rule`), on the tier's seeds, all in DIR: each folder holds its own zero and one.
+It runs through
 the experiment's own runner (executors, limits, resume: rerun the same command on DIR), and
 DIR/benchmark.json says which rows play which role, for `mam-bench report DIR --leaderboard`.
 """
@@ -112,6 +114,12 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     from mam_bench.registry import CONTROLLERS
 
     bench = load_benchmark(find_definition(args.definition))
+    for s in bench.scenarios:
+        if s.reference not in CONTROLLERS:
+            raise ConfigError(
+                f"definition.{s.name}.reference",
+                f"unknown controller {s.reference!r} (known: {', '.join(sorted(CONTROLLERS))})",
+            )
     if args.policy not in CONTROLLERS:
         raise ConfigError("policy", f"unknown controller {args.policy!r} (known: {', '.join(sorted(CONTROLLERS))})")
     if args.model and args.policy != "llm":
@@ -170,7 +178,10 @@ def check_controllers(suite: Any) -> None:
 def manifest_of(bench: Any, entry: Any, suite: Any) -> dict[str, Any]:
     from mam_bench.benchmark.definition import definition_hash, roles
 
+    # v1 folders carry no "score" key (absent reads as v1), so that they still resume
+    version = {"score": bench.score} if bench.score != "v1" else {}
     return {
+        **version,
         "benchmark": bench.name,
         "definition_hash": definition_hash(bench),
         "tier": entry.tier,

@@ -68,6 +68,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--force", action="store_true", help="replace an --out file not written by report (moved aside first)"
     )
+    p.add_argument(
+        "--pilot-score",
+        action="store_true",
+        help="print each case's score in the pilot's convention beside our lift, and their sum "
+        "(the Combined Benchmark Score)",
+    )
     p.add_argument("--analysis", default=None, help="print a world's analysis of DIR instead (e.g. swarm, agentworld)")
     p.add_argument(
         "--agentworld",
@@ -410,6 +416,12 @@ def handle(args: argparse.Namespace) -> int:
         with reading(folder):  # a reader's own checks name the file; this catches what they miss
             text = analysis_of(folder)
         print(text, end="")
+        return 0
+    if args.pilot_score:
+        from mam_bench.experiment.pilot_score import pilot_score_text
+
+        check_report_table(folder / "table.csv")
+        print(pilot_score_text(folder), end="")
         return 0
     if args.markdown:
         from mam_bench.experiment.markdown import summary_markdown

@@ -66,6 +66,7 @@ class CraftingWorld(SteerableWorld):
             "cce",
         ),
         masks_influence=True,
+        ordinary_metrics={"progress_all": "progress"},
     )
     treatment_stops_early = True
     default_influence: ClassVar[int] = 2

@@ -263,6 +263,16 @@ class SchellingWorld(SteerableWorld):
         r, c = choices[tie_index(tie_key, len(choices))].coordinate
         return {"row": r, "col": c}
 
+    def horizon_status(self) -> str:
+        """Where the treatment stands at its horizon, every resident back on the rule (the
+        reference's own test of rest): nobody unhappy (equilibrium), no unhappy resident with a
+        vacancy to go to (blocked), else still moving."""
+        unhappy = [r for r in self.residents.values() if not r.satisfied]
+        if not unhappy:
+            return Status.EQUILIBRIUM
+        wave = self._frozen_wave()
+        return Status.MOVING if any(r.choices(wave) for r in unhappy) else Status.BLOCKED
+
     def _frozen_wave(self) -> Wave:
         """The start-of-round board with nothing reserved, built once per round for every actor."""
         if self._wave_cache is None or self._wave_cache[0] != self.round:

@@ -52,6 +52,7 @@ class SwarmWorld(SteerableWorld):
         secondary="score",
         reported=("score",),
         masks_influence=True,
+        ordinary_metrics={"score": "ordinary_score"},
     )
     treatment_stops_early: ClassVar[bool] = True
     default_influence: ClassVar[int] = 2

@@ -1,9 +1,9 @@
 """Hand-written help/hinder controllers for the SwarmBench worlds: the bar an LLM must clear.
 
 They see exactly what an LLM sees (the local observation, messages included), never the world.
-Pursuit: help = the influence agents, deciding as one team (as through the shared board), fill
-the prey's open sides together when each open side is next to a different one of them (the cage
-closes before the prey can flee), otherwise follow the swarm's rule;
+Pursuit: help = the influence agents, deciding as one team (as through the shared board), hem the
+prey in from its diagonal cells and keep off its sides, so that ordinary agents close the cage
+(only their catches count for help);
 hinder = shove agents that hold a side of the prey sideways, and never hold one.
 Flocking: help = follow the rule until my view has been frozen for 3 frames short of the square
 (a jam), then fill a hole (<= 2 steps) of the best-filled visible outline or step aside;
@@ -88,62 +88,52 @@ def _prey(obs: SwarmObservation) -> Cell | None:
     return None
 
 
-def _slot_claims(obs: SwarmObservation) -> tuple[Cell, list[Cell], list[Cell], dict[Cell, str]] | None:
-    """(prey, free sides I see, sides I see, {free side next to me: move}); None unless the prey is in view."""
-    prey, here = _prey(obs), obs.position
-    if prey is None or here is None or chebyshev(here, prey) > obs.view // 2:
-        return None
-    vis = obs.visible()
-    free = [c for c in _sides(prey) if vis.get(c) == "."]
-    seen = [c for c in _sides(prey) if c in vis and vis[c] != "*"]
-    if here in _sides(prey):
-        return prey, free, seen, {}
-    return prey, free, seen, {c: _move_from(here, c) for c in free if manhattan(here, c) == 1}
+#: the team hems the prey in once this many of its sides are closed (ordinary agents or walls)
+HEM_FROM = 3
+#: ... and only members within this many steps of it (the others hold still, out of the way)
+HEM_REACH = 4
+
+
+def _corners(cell: Cell) -> list[Cell]:
+    return [(cell[0] + dr, cell[1] + dc) for dr in (-1, 1) for dc in (-1, 1)]
 
 
 def pursuit_help_batch(observations: Sequence[SwarmObservation], rngs: Sequence[np.random.Generator]) -> list[Decision]:
-    """Close the cage now when the influence agents alone can fill every side still open.
+    """Hem the prey in for the ordinary agents, never close the cage myself.
 
-    Each agent sees the prey and the free sides next to it; through the board the team pools
-    which free sides each member can reach in one step. If together they cover all of them (a
-    matching, one agent per side), they step in together: the capture happens this round, before
-    the prey can flee, however far the rule's own assignee for that side still is. Otherwise
-    every agent follows the swarm's rule (whose slot assignment is better at a distance).
+    A catch counts for `help` only when ordinary agents and walls close the prey in, so an
+    influence agent must not hold a side of the prey. The team (pooled through the board) takes
+    the prey's diagonal cells instead, one each: a body there blocks the prey's two-step escapes and
+    raises the threat it flees from, without filling a side. An agent on a side steps off to a
+    free diagonal (else away); an agent that does not see the prey follows the swarm's rule.
     """
-    out: list[Decision] = [Decision.follow_rule() for _ in observations]
-    claims = {k: c for k, o in enumerate(observations) if (c := _slot_claims(o)) is not None}
-    by_prey: dict[Cell, list[int]] = {}
-    for k, claim in claims.items():
-        by_prey.setdefault(claim[0], []).append(k)
-    for prey, members in by_prey.items():
-        free = set().union(*(set(claims[k][1]) for k in members))
-        seen = set().union(*(set(claims[k][2]) for k in members))
-        if not free or len(free) > len(members) or len(seen) < 4:  # an unseen side may be open
+    out: list[Decision] = [Decision(action={"action": "STAY"}) for _ in observations]
+    taken: set[Cell] = set()
+    for k, (obs, rng) in enumerate(zip(observations, rngs)):
+        prey, here = _prey(obs), obs.position
+        if prey is None or here is None:
             continue
-        plan = _cover(sorted(free), [claims[k][3] for k in members])
-        if plan is None:
+        sides, corners = set(_sides(prey)), _corners(prey)
+        vis = obs.visible()
+        closed = sum(1 for c in sides if vis.get(c, "*") != ".")
+        if here in corners and here not in taken:
+            taken.add(here)
             continue
-        for k, cell in zip(members, plan):
-            if cell is not None:
-                out[k] = Decision(action={"action": claims[k][3][cell]}, message=f"P at {prey[0]},{prey[1]}")
+        if here in sides:
+            free = [c for c in corners if c not in taken and _free(obs, c) and manhattan(here, c) == 1]
+            goal = free[0] if free else (2 * here[0] - prey[0], 2 * here[1] - prey[1])
+            if free:
+                taken.add(goal)
+            out[k] = Decision(action={"action": _step(obs, goal, rng, avoid=sides)})
+            continue
+        if closed < HEM_FROM or manhattan(here, prey) > HEM_REACH:
+            continue
+        free = [c for c in corners if c not in taken and _free(obs, c)]
+        if free:
+            goal = min(free, key=lambda c: (manhattan(here, c), c))
+            taken.add(goal)
+            out[k] = Decision(action={"action": _step(obs, goal, rng, avoid=sides)})
     return out
-
-
-def _cover(free: list[Cell], options: list[dict[Cell, str]]) -> list[Cell | None] | None:
-    """Give every free side its own agent (agent k may take the sides in options[k]); None if impossible."""
-
-    def go(i: int, used: frozenset) -> list[Cell | None] | None:
-        if i == len(options):
-            return [] if used == frozenset(free) else None
-        for cell in list(options[i]) + [None]:
-            if cell is not None and cell in used:
-                continue
-            rest = go(i + 1, used | {cell} if cell is not None else used)
-            if rest is not None:
-                return [cell] + rest
-        return None
-
-    return go(0, frozenset())
 
 
 def pursuit_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:

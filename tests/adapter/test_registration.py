@@ -117,5 +117,13 @@ def test_every_part_of_a_world_lives_in_its_own_folder() -> None:
     for name, reg in registrations().items():
         parts = [reg.world, reg.heuristic, reg.prompts, reg.renderer, reg.landscape_kernel]
         folders = {p.split(":")[0].split(".")[2] for p in parts if p}
-        assert folders <= {"schelling", "swarm", "crafting", "boltzmann", "voter", "civil_violence"}, (name, folders)
+        assert folders <= {
+            "schelling",
+            "swarm",
+            "crafting",
+            "boltzmann",
+            "voter",
+            "civil_violence",
+            "civil_violence_cascade",
+        }, (name, folders)
         assert len(folders) == 1, (name, folders)

@@ -34,3 +34,19 @@ def tiny(tmp_path: Path) -> Path:
     path = tmp_path / "tiny.yaml"
     path.write_text(yaml.safe_dump(TINY), encoding="utf-8")
     return path
+
+
+@pytest.fixture
+def tiny_v2(tmp_path: Path) -> Path:
+    """The reduced benchmark scored by v2 on 3 seeds, the oracle (a small search) its reference."""
+    oracle = {"reference": "oracle", "reference_options": {"candidates": 1, "sweeps": 1}}
+    data = {
+        **TINY,
+        "name": "mam-bench-tiny-v2",
+        "score": "v2",
+        "scenarios": [{**s, **oracle} for s in TINY["scenarios"]],
+    }
+    data["tiers"] = {**TINY["tiers"], "quick": {**TINY["tiers"]["quick"], "seeds": "0-2"}}
+    path = tmp_path / "tiny-v2.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path

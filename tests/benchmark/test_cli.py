@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from tests.support.cli import cli_in_process
 
@@ -174,3 +175,50 @@ def test_an_empty_out_is_refused_before_anything_is_written(tmp_path: Path, caps
     code, err = cli_in_process(capsys, "benchmark", "--policy", "heuristic", "--out", "")
     assert (code, err) == (2, "error: out: must not be empty")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_v2_benchmark_plays_its_placebos_and_the_oracle_in_its_own_folder(
+    tmp_path: Path, tiny_v2: Path, capsys
+) -> None:
+    """rule joins stay and mimic, and the oracle (the reference) is played in the same folder on
+    the same seeds; the board's zero and one are those rows."""
+    from mam_bench.benchmark.headroom import Headroom
+    from mam_bench.benchmark.leaderboard import build_board
+    from mam_bench.cli import main
+
+    out = tmp_path / "h"
+    argv = ["benchmark", "--policy", "heuristic", "--definition", str(tiny_v2), "--out", str(out), "--jobs", "1"]
+    assert cli_in_process(capsys, *argv)[0] == 0
+    manifest = json.loads((out / "benchmark.json").read_text())
+    assert manifest["score"] == "v2" and manifest["seeds"] == [0, 1, 2]
+    table = pd.read_csv(out / "table.csv")
+    for world in WORLDS:
+        played = table[table["world"] == world].groupby("controller")["seed"].apply(sorted).to_dict()
+        assert played == {c: [0, 1, 2] for c in ("heuristic", "mimic", "oracle", "rule", "stay")}, (world, played)
+    assert (table[table["controller"] == "rule"]["lift"] == 0).all()  # null steering, by construction
+    board = build_board([out])
+    (row,) = board.rows
+    for name, info in board.scenarios.items():
+        (head,) = info.heads
+        assert isinstance(head, Headroom)
+        lifts = table[table["world"] == info.world].set_index(["controller", "seed"])["lift"]
+        assert list(head.base + head.gaps) == pytest.approx([lifts["oracle", s] for s in (0, 1, 2)], abs=1e-12)
+        assert list(head.base) == pytest.approx([lifts[head.placebo, s] for s in (0, 1, 2)], abs=1e-12)
+        assert row.lifts[name] == pytest.approx({s: lifts["heuristic", s] for s in (0, 1, 2)})
+    capsys.readouterr()
+    assert main(["report", str(out), "--leaderboard"]) == 0
+    text = capsys.readouterr().out
+    assert "### Per scenario" in text and "best placebo" in text and "Score (v2)" in text
+
+
+def test_an_unknown_reference_is_refused_before_anything_runs(tmp_path: Path, tiny_v2: Path, capsys) -> None:
+    import yaml
+
+    data = yaml.safe_load(tiny_v2.read_text())
+    data["scenarios"][1]["reference"] = "nope"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(data))
+    out = tmp_path / "x"
+    code, err = cli_in_process(capsys, "benchmark", "--policy", "random", "--definition", str(bad), "--out", str(out))
+    assert code == 2 and err.startswith("error: definition.synchronization-help.reference: unknown controller")
+    assert not out.exists()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mam_bench.benchmark.definition import Entry, build_suite, load_benchmark, parse_seeds, roles
+from mam_bench.benchmark.definition import Entry, build_suite, definition_hash, load_benchmark, parse_seeds, roles
 from mam_bench.benchmark.estimate import estimate
 from mam_bench.errors import ConfigError
 from mam_bench.experiment.suite import pairs_of, parse_suite
@@ -112,3 +112,18 @@ def test_seed_ranges() -> None:
     for bad in ("5-3", "a", "1,1", "-2"):
         with pytest.raises(ConfigError, match="seeds"):
             parse_seeds(bad)
+
+
+def test_the_score_version_names_the_placebos_and_the_content(tiny: Path, tiny_v2: Path) -> None:
+    v1, v2 = load_benchmark(tiny), load_benchmark(tiny_v2)
+    assert (v1.score, v1.placebos(), v2.score) == ("v1", ("stay", "mimic"), "v2")
+    assert v2.placebos() == ("stay", "mimic", "rule")
+    same_but_v2 = v1.model_copy(update={"score": "v2"})
+    assert definition_hash(same_but_v2) != definition_hash(v1)  # a v2 folder never compares with a v1 one
+    entry = Entry(policy="random", tier="quick", seeds=(0, 1, 2))
+    suite = build_suite(v2, entry)
+    assert suite.baselines == ("stay", "mimic", "rule")
+    table = roles(v2, entry, suite)
+    for s in v2.scenarios:
+        got = {i["role"] for items in table.values() for i in items if i["scenario"] == s.name}
+        assert got == {"entry", "reference", "stay", "mimic", "rule"}

@@ -25,14 +25,17 @@ TransportWorld  # WorldRegistration.world "module:attr" text
 BoltzmannWorld  # WorldRegistration.world "module:attr" text (worked example)
 VoterWorld  # WorldRegistration.world "module:attr" text (worked example)
 CivilViolenceWorld  # WorldRegistration.world "module:attr" text (worked example)
+CivilViolenceCascade  # WorldRegistration.world "module:attr" text
 BoltzmannHeuristic  # WorldRegistration.heuristic "module:attr" text (worked example)
 VoterHeuristic  # WorldRegistration.heuristic "module:attr" text (worked example)
 CivilViolenceHeuristic  # WorldRegistration.heuristic "module:attr" text (worked example)
+CascadeHeuristic  # WorldRegistration.heuristic "module:attr" text
 make_crafting_heuristic  # WorldRegistration.heuristic "module:attr" text
 make_swarm_heuristic  # WorldRegistration.heuristic "module:attr" text
 SchellingHeuristic  # WorldRegistration.heuristic "module:attr" text
 SchellingLandscape  # WorldRegistration.landscape_kernel "module:attr" text (landscape runs without Mesa)
 SchellingPrompts  # WorldRegistration.prompts "module:attr" text
+CascadePrompts  # WorldRegistration.prompts "module:attr" text
 CraftingPrompts  # WorldRegistration.prompts "module:attr" text
 SwarmPrompts  # WorldRegistration.prompts "module:attr" text
 chat_model_for  # entry point mam_bench.chat_models (pyproject.toml): registry.chat_model loads it
@@ -49,7 +52,6 @@ analyse  # WorldRegistration.analyses "module:attr" text for report --analysis s
 export_swarmbench  # WorldRegistration.exports "module:attr" text for export --format swarmbench
 _.best_lift  # PairResult field (result.json key), read from the record by table.row_from_result
 _.lift_area  # PairResult field (result.json key), read from the record by table.row_from_result
-_.secondary_delta  # PairResult field (result.json key), read from the record by table.row_from_result
 _.secondary_metric  # PairResult field (result.json key), read from the record by table.row_from_result
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
