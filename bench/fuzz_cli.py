@@ -664,6 +664,15 @@ def newest_cases(add) -> None:
             ok=True,
         )
     )
+    # --- steerability and report --pilot-score (merged from main last: refusals only) ---
+    steer = ["steerability", "s-int", "--definition", "def.yaml", "--seeds", "0"]
+    for flags in (["--seeds", "\u00b2"], ["--tier", ""], ["--definition", "nowhere.yaml"], ["--jobs", "0"],
+                  ["--executor", "slurm"], ["--address", "x:1"], ["--controllers", "nope"],
+                  ["--oracle-option", "x"], ["--allow-mixed", "--out", "R"]):  # fmt: skip
+        out_flag = [] if "--out" in flags else ["--out", "ST"]
+        add(Case(f"steerability {' '.join(flags)}", [*steer, *flags, *out_flag]))
+    for d in ("R", "nowhere"):
+        add(Case(f"report {d} --pilot-score", ["report", d, "--pilot-score"]))
     # --- landscape leftovers ---
     add(Case("landscape duplicate thresholds", [*LAND[:2], "--thresholds", "1/2,0.5", *LAND[4:], "--out", "l2.csv"]))
     add(Case("landscape another grid over L", [*LAND[:2], "--thresholds", "1/3", *LAND[4:], "--out", "L.csv"]))

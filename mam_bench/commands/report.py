@@ -419,8 +419,9 @@ def handle(args: argparse.Namespace) -> int:
         return 0
     if args.pilot_score:
         from mam_bench.experiment.pilot_score import pilot_score_text
+        from mam_bench.experiment.table import read_checked_table
 
-        check_report_table(folder / "table.csv")
+        read_checked_table(folder / "table.csv")
         print(pilot_score_text(folder), end="")
         return 0
     if args.markdown:
