@@ -5,7 +5,12 @@ suite and a few of the user's own files. Counted per case:
 - traceback: an exception escaped `main` (anything but argparse's usage exit);
 - data loss: a file or folder that was there before is changed or gone afterwards and its bytes
   are found nowhere in the sandbox (`--force` moves the old one aside, which keeps them);
-- silent wrong result: exit 0 where the input must be refused (or non-zero where it must pass).
+- silent wrong result: exit 0 where the input must be refused (or non-zero where it must pass);
+- hang: a case still running after HANG_SECONDS (stopped by an alarm).
+
+The sandbox also holds a small benchmark folder (B, from def.yaml), a pursuit run (S) and a task
+file with its verifier, so the newest commands (benchmark, report's leaderboard and analyses,
+export, tasks --check) are fed the same way; `--list` also names any flag no case uses.
 
     .venv/bin/python bench/fuzz_cli.py [--only WORD] [--list]
 
@@ -22,6 +27,7 @@ import itertools
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import traceback
@@ -30,13 +36,59 @@ from pathlib import Path
 
 import yaml
 
-from mam_bench.cli import main
+from mam_bench.cli import build_parser, main
 
 RUN = ["run", "schelling", "--seed", "3", "--param", "size=10", "--rounds", "2"]
 LAND = ["landscape", "schelling", "--thresholds", "1/2", "--vacancies", "0.2", "--seeds", "0,1", "--size", "10"]
 CASE = {"world": "schelling", "params": {"size": 10}, "rounds": 2}
 SUITE = {"name": "fz", "seeds": 2, "cases": [CASE]}
 LONG = "x" * 300
+#: a case still running after this many seconds is a hang
+HANG_SECONDS = 120
+#: a one-scenario benchmark that plays in seconds (the shipped one plays 144 pairs)
+DEFINITION = {
+    "name": "fz-bench",
+    "tiers": {"quick": {"seeds": "0-1", "rounds": 2}},
+    "scenarios": [
+        {
+            "name": "s-int",
+            "world": "schelling",
+            "objective": "integrate",
+            "params": {"size": 10},
+            "rounds": 2,
+            "influence": 2,
+        },
+    ],
+}
+BENCH = ["benchmark", "--definition", "def.yaml", "--policy", "heuristic"]
+S_RUN = ["run", "pursuit", "--seed", "1", "--rounds", "2"]
+TASK = """\
+name: fz_task
+category: crafting
+description: Two lumberjacks and two crafters turn logs into planks.
+objective: Make 3 planks.
+budget: 3
+verifier: fz_criteria.py
+verifier_seconds: 1
+agents:
+  - {role: lumberjack, spawn: forest, equipment: [axe]}
+  - {role: lumberjack, spawn: forest, equipment: [axe]}
+  - {role: crafter, spawn: town}
+  - {role: crafter, spawn: town}
+targets:
+  - {item: plank, qty: 3, to: "role:crafter"}
+checkpoints:
+  - {name: planks held, kind: held, item: plank, qty: 3, scope: "role:crafter"}
+"""
+VERIFIERS = {
+    "fine": "def verify(trajectory):\n    return False\n",
+    "loops at import": "while True:\n    pass\n",
+    "sleeps": "import time\ndef verify(trajectory):\n    time.sleep(3600)\n",
+    "exits": "import sys\ndef verify(trajectory):\n    sys.exit(0)\n",
+    "raises": "def verify(trajectory):\n    raise RuntimeError('x')\n",
+    "no verify": "def check(trajectory):\n    return True\n",
+    "returns a tuple": "def verify(trajectory):\n    return (1, 'ok')\n",
+}
 WORLDS = (
     "boltzmann",
     "civil_violence",
@@ -59,6 +111,7 @@ class Case:
     setup: str | None = None  # a sandbox edit before the case (see SETUPS)
     replaces: tuple[str, ...] = ()  # paths an ok case may rewrite (its own output)
     suite_text: str | None = None  # written to bad.yaml
+    files: dict[str, str] = field(default_factory=dict)  # more files written before the case
 
 
 @dataclass
@@ -69,6 +122,11 @@ class Outcome:
     traceback: bool = False
     lost: list[str] = field(default_factory=list)
     wrong: bool = False
+    hang: bool = False
+
+
+class Hang(BaseException):
+    """The alarm of a case that ran longer than HANG_SECONDS."""
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -139,6 +197,21 @@ def apply_setup(root: Path, setup: str | None) -> None:
         (root / "R" / "spec.json").write_text(json.dumps({**spec, "world": arg}))
     elif kind == "drop-result":
         (root / "R" / "result.json").unlink()
+    elif kind == "bench":  # B's records damaged: bench:FILE/how or bench:roles
+        if arg == "roles":
+            manifest = json.loads((root / "B" / "benchmark.json").read_text())
+            manifest["roles"] = {k: "x" for k in manifest["roles"]}
+            (root / "B" / "benchmark.json").write_text(json.dumps(manifest))
+        elif arg == "other-rows":
+            lines = (root / "B" / "table.csv").read_text().splitlines()
+            (root / "B" / "table.csv").write_text(
+                "\n".join([lines[0], *(ln.replace(",", ",zz", 2) for ln in lines[1:])])
+            )
+        else:
+            name, how = arg.split("/")
+            _damage(root / "B" / name, how)
+    elif kind == "swarm":  # S's result.json damaged
+        _damage(root / "S" / "result.json", arg)
 
 
 def cases() -> list[Case]:
@@ -377,9 +450,241 @@ def cases() -> list[Case]:
         ["nope"],
     ):
         add(Case(f"dashboard {' '.join(flags)[:30]}", ["dashboard", *flags]))
+    newest_cases(add)
     add(Case("no command", []))
     add(Case("unknown command", ["nope"]))
     return out
+
+
+def newest_cases(add) -> None:
+    """benchmark, report's leaderboard and analyses, export and task files."""
+    # --- benchmark ---
+    bad_bench = {
+        "--policy": ["nope", "", "llm", "replay"],
+        "--model": ["gpt-4o", "", "openai:m"],
+        "--tier": ["", "nope", "full"],
+        "--seeds": ["\u00b2", "0-2000000", "", "5-3", "1,1", "a", "\u0663"],
+        "--out": ["R", "E", "", LONG, "notes.txt", "/dev/full", "suite.yaml/x"],
+        "--definition": ["nowhere.yaml", "", "notes.txt", "suite.yaml"],
+        "--jobs": ["0", "100000"],
+        "--executor": ["slurm"],
+        "--address": ["x:1"],
+        "--max-cost": ["nan", "-1"],
+        "--max-calls": ["-1"],
+        "--base-url": ["http://127.0.0.1:9/v1", ""],
+        "--api-key-env": ["FUZZ_UNSET", "fuzz-pasted-key-123456x"],
+        "--price-table": ["none.json", "notes.txt"],
+        "--option": ["x", "=1", "temperature=1.0"],
+        "--replay": ["B"],
+    }
+    for flag, values in bad_bench.items():
+        for value in values:
+            out_flag = [] if flag == "--out" else ["--out", "B2"]
+            base = [a for i, a in enumerate(BENCH) if not (flag in BENCH and (a == flag or BENCH[i - 1] == flag))]
+            add(Case(f"benchmark {flag} {value[:20]!r}", [*base, flag, value, *out_flag]))
+    definitions = {
+        "rounds 1e9": _definition(rounds=10**9),
+        "reference bogus": _definition(reference="bogus"),
+        "name a/b": _definition(name="a/b"),
+        "name empty": _definition(name=""),
+        "unknown key": _definition(wrld="x"),
+        "unknown world": _definition(world="nowhere"),
+        "bad param": _definition(params={"size": 100000}),
+        "dup key": "name: d\nname: e\n" + yaml.safe_dump({k: v for k, v in DEFINITION.items() if k != "name"}),
+        "seeds true": yaml.safe_dump({**DEFINITION, "tiers": {"quick": {"seeds": True}}}),
+        "seeds unicode": yaml.safe_dump({**DEFINITION, "tiers": {"quick": {"seeds": "\u00b2"}}}),
+        "seeds huge": yaml.safe_dump({**DEFINITION, "tiers": {"quick": {"seeds": "0-9999999"}}}),
+        "no scenarios": yaml.safe_dump({**DEFINITION, "scenarios": []}),
+        "scenario twice": yaml.safe_dump({**DEFINITION, "scenarios": DEFINITION["scenarios"] * 2}),
+        "a list": "- 1\n- 2\n",
+        "binary": "\x00\x01",
+        "bad yaml": "name: [\n",
+    }
+    for label, text in definitions.items():
+        argv = ["benchmark", "--definition", "bad.yaml", "--policy", "heuristic", "--out", "B2"]
+        add(Case(f"benchmark definition {label}", argv, suite_text=text))
+    replay = ["benchmark", "--definition", "def.yaml", "--policy", "replay"]
+    for source in ("R", "E", "nowhere", "", "notes.txt"):
+        add(Case(f"benchmark --replay {source!r}", [*replay, "--replay", source, "--out", "B3"]))
+    for setup in (
+        "bench:benchmark.json/garbage",
+        "bench:benchmark.json/folder",
+        "bench:table.csv/garbage",
+        "bench:roles",
+        "bench:table.csv/empty",
+        "bench:other-rows",
+    ):
+        add(Case(f"benchmark --replay of {setup}", [*replay, "--replay", "B", "--out", "B3"], setup=setup))
+        add(Case(f"benchmark resume of {setup}", [*BENCH, "--out", "B"], setup=setup))
+        add(Case(f"leaderboard of {setup}", ["report", "B", "--leaderboard"], setup=setup))
+    add(
+        Case(
+            "benchmark another controller into B",
+            ["benchmark", "--definition", "def.yaml", "--policy", "stay", "--out", "B"],
+        )
+    )
+    add(
+        Case(
+            "benchmark into B --allow-mixed --yes",
+            [*BENCH, "--out", "B", "--allow-mixed", "--yes"],
+            ok=True,
+            replaces=("B",),
+        )
+    )
+    add(Case("benchmark resume B", [*BENCH, "--out", "B"], ok=True, replaces=("B",)))
+    add(Case("benchmark fresh", [*BENCH, "--out", "B2", "--seeds", "0", "--jobs", "1"], ok=True))
+    add(Case("benchmark replay of B", [*replay, "--replay", "B", "--out", "B3"], ok=True))
+    # --- report: the leaderboard and the analyses ---
+    lead = ["report", "B", "--leaderboard"]
+    for flags in (
+        ["B"],
+        ["R"],
+        ["E"],
+        ["nowhere"],
+        ["--markdown"],
+        ["--pairs", "x"],
+        ["--split"],
+        ["--no-split"],
+        ["--agentworld"],
+        ["--analysis", "swarm"],
+        ["--out", "notes.txt"],
+        ["--out", LONG + ".html"],
+        ["--out", "B"],
+        ["--html", "--out", "/dev/full"],
+    ):
+        add(Case(f"leaderboard {' '.join(flags)[:30]}", [*lead, *flags]))
+    add(Case("leaderboard of R", ["report", "R", "--leaderboard"]))
+    add(Case("leaderboard B", lead, ok=True))
+    add(Case("leaderboard --html", [*lead, "--html"], ok=True))
+    add(Case("leaderboard --out --force over notes", [*lead, "--out", "notes.txt", "--force"], ok=True))
+    for flags in (
+        ["--analysis", ""],
+        ["--analysis", "nope"],
+        ["--analysis", "swarm"],
+        ["--agentworld", "--out", "x.html"],
+        ["--agentworld", "--markdown"],
+        ["--analysis", "swarm", "--pairs", "x"],
+        ["--agentworld", "--html"],
+        ["--agentworld", "--force"],
+        ["--analysis", "swarm", "--split"],
+    ):
+        add(Case(f"report E {' '.join(flags)[:30]}", ["report", "E", *flags]))
+    for d in ("R", "nowhere", "notes.txt", "S"):
+        add(Case(f"report {d} --analysis swarm", ["report", d, "--analysis", "swarm"]))
+    add(Case("report B --agentworld (no crafting pair)", ["report", "B", "--agentworld"]))
+    add(
+        Case(
+            "report --analysis swarm of a torn pair",
+            ["report", "E", "--analysis", "swarm"],
+            setup="damage:result.json/torn",
+        )
+    )
+    # --- export ---
+    export = ["export", "S", "--format", "swarmbench"]
+    for flags in (
+        ["--out", "notes.txt"],
+        ["--out", ""],
+        ["--out", LONG],
+        ["--out", "/proc/self/nope/x"],
+        ["--out", "R"],
+        ["--out", "suite.yaml/x"],
+    ):
+        add(Case(f"export --out {flags[1][:20]!r}", [*export, *flags]))
+    for fmt in ("nope", "", "SwarmBench"):
+        add(Case(f"export --format {fmt!r}", ["export", "S", "--format", fmt, "--out", "X"]))
+    for run in ("R", "E", "nowhere", "", "notes.txt", LONG):
+        add(Case(f"export run {run[:20]!r}", ["export", run, "--format", "swarmbench", "--out", "X"]))
+    for how in ("torn", "garbage", "folder", "empty", "deep"):
+        add(Case(f"export of a {how} result.json", [*export, "--out", "X"], setup=f"swarm:{how}"))
+    add(Case("export S", [*export, "--out", "X"], ok=True))
+    add(Case("export S --keep-prompts", [*export, "--out", "X", "--keep-prompts"], ok=True))
+    # --- task files and their verifiers ---
+    for label, code in VERIFIERS.items():
+        files = {"task.yaml": TASK, "fz_criteria.py": code}
+        fine = label == "fine"
+        add(
+            Case(
+                f"tasks --check, verifier {label}", ["tasks", "crafting", "--check", "task.yaml"], ok=fine, files=files
+            )
+        )
+        if not fine:
+            run = ["run", "crafting", "--param", "task=task.yaml", "--param", "influence=1", "--out", "T"]
+            add(Case(f"run a task whose verifier {label}", run, files=files))
+    for target in ("nowhere.yaml", "", "notes.txt", "suite.yaml", "R"):
+        add(Case(f"tasks --check {target!r}", ["tasks", "crafting", "--check", target]))
+    add(Case("tasks --check on schelling", ["tasks", "schelling", "--check", "task.yaml"], files={"task.yaml": TASK}))
+    # --- flags the tables above do not reach ---
+    llm = [*RUN, "--policy", "llm", "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--out", "rl"]
+    for flag, value in (
+        ("--deadline", "nan"),
+        ("--max-concurrency", "0"),
+        ("--max-cost", "-1"),
+        ("--max-retries", "-1"),
+        ("--max-tokens", "0"),
+        ("--stall-timeout", "0"),
+        ("--structured", "nope"),
+        ("--temperature", "9"),
+        ("--timeout", "0"),
+        ("--top-p", "2"),
+        ("--price-table", "notes.txt"),
+        ("--api-key-env", "fuzz-pasted-key-123456x"),
+    ):
+        add(Case(f"run llm {flag} {value}", [*llm, flag, value]))
+    add(Case("run --one-call with rule", [*RUN, "--one-call", "--out", "r5"]))
+    add(Case("run --settle", [*RUN, "--settle", "--out", "r6"], ok=True))
+    add(Case("animate --mp4 to a txt", ["animate", "R", "--out", "a.txt", "--mp4"]))
+    for flags in (
+        ["--policy", "nope"],
+        ["--model", "gpt4"],
+        ["--seeds", "\u00b2"],
+        ["--seeds", "0-9999999"],
+        ["--executor", "slurm"],
+        ["--yes", "--policy", "nope"],
+        ["--allow-mixed", "--seeds", "x"],
+    ):
+        add(Case(f"experiment {' '.join(flags)}", ["experiment", "suite.yaml", "--out", "E4", *flags]))
+    add(
+        Case(
+            "experiment seeds true",
+            ["experiment", "bad.yaml", "--out", "E2"],
+            suite_text=yaml.safe_dump({**SUITE, "seeds": True}),
+        )
+    )
+    add(
+        Case(
+            "experiment --policy stay --seeds 0-1",
+            ["experiment", "suite.yaml", "--out", "E5", "--policy", "stay", "--seeds", "0-1"],
+            ok=True,
+        )
+    )
+    # --- landscape leftovers ---
+    add(Case("landscape duplicate thresholds", [*LAND[:2], "--thresholds", "1/2,0.5", *LAND[4:], "--out", "l2.csv"]))
+    add(Case("landscape another grid over L", [*LAND[:2], "--thresholds", "1/3", *LAND[4:], "--out", "L.csv"]))
+    add(Case("landscape the same grid over L", [*LAND, "--out", "L.csv"], ok=True, replaces=("L.csv",)))
+
+
+def _definition(**scenario) -> str:
+    return yaml.safe_dump({**DEFINITION, "scenarios": [{**DEFINITION["scenarios"][0], **scenario}]})
+
+
+def command_flags() -> dict[str, set[str]]:
+    """Every subcommand's long flags (but --help)."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {
+        name: {o for a in p._actions for o in a.option_strings if o.startswith("--") and o != "--help"}
+        for name, p in sub.choices.items()
+    }
+
+
+def unused_flags(todo: list[Case]) -> dict[str, list[str]]:
+    """Flags of each command that no case passes (every one should be fed something)."""
+    used: dict[str, set[str]] = {}
+    for c in todo:
+        if c.argv:
+            used.setdefault(c.argv[0], set()).update(a for a in c.argv if a.startswith("--"))
+    flags = command_flags()
+    return {cmd: sorted(f - used.get(cmd, set())) for cmd, f in flags.items() if f - used.get(cmd, set())}
 
 
 def _suite(**case) -> str:
@@ -395,6 +700,15 @@ def make_fixture(root: Path) -> None:
         assert main([*RUN, "--out", str(root / "R")]) == 0
         (root / "suite.yaml").write_text(yaml.safe_dump(SUITE))
         assert main(["experiment", str(root / "suite.yaml"), "--out", str(root / "E"), "--jobs", "1"]) == 0
+        (root / "def.yaml").write_text(yaml.safe_dump(DEFINITION))
+        cwd = os.getcwd()
+        os.chdir(root)
+        try:
+            assert main([*BENCH, "--out", "B", "--jobs", "1"]) == 0
+            assert main([*S_RUN, "--out", "S"]) == 0
+            assert main([*LAND, "--out", "L.csv"]) == 0
+        finally:
+            os.chdir(cwd)
     (root / "notes.txt").write_text("my notes\n")
 
 
@@ -413,21 +727,33 @@ def play(case: Case, fixture: Path, scratch: Path) -> Outcome:
     apply_setup(root, case.setup)
     if case.suite_text is not None:
         (root / "bad.yaml").write_text(case.suite_text)
+    for name, text in case.files.items():
+        (root / name).write_text(text)
     before = tree(root)
     cwd = os.getcwd()
     os.chdir(root)
-    tb = False
+    tb = hang = False
+
+    def alarm(signum: int, frame: object) -> None:
+        raise Hang
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(HANG_SECONDS)
     try:
         with _quiet() as err:
             try:
                 code = main(list(case.argv))
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else 2
+            except Hang:
+                code, hang = None, True
             except BaseException:  # noqa: BLE001 (a traceback is what we count)
                 traceback.print_exc(file=err)
                 code, tb = None, True
         text = err.getvalue()
     finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
         os.chdir(cwd)
     after = tree(root)
     kept = set(after.values())
@@ -437,13 +763,13 @@ def play(case: Case, fixture: Path, scratch: Path) -> Outcome:
             continue
         if after.get(rel) != digest and (digest in ("dir", "link") or digest not in kept):
             lost.append(rel)
-    if tb:
+    if tb or hang:
         wrong = False
     elif case.ok:
         wrong = code != 0
     else:
         wrong = code == 0 or "Traceback" in text
-    return Outcome(case, code, text, tb, lost, wrong)
+    return Outcome(case, code, text, tb, lost, wrong, hang)
 
 
 def command_of(case: Case) -> str:
@@ -460,6 +786,8 @@ def main_fuzz() -> int:
         for c in todo:
             print(c.name, "|", " ".join(c.argv)[:120])
         print(len(todo), "cases")
+        for cmd, flags in unused_flags(todo).items():
+            print(f"no case passes {cmd} {' '.join(flags)}")
         return 0
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     with tempfile.TemporaryDirectory(prefix="mam-fuzz-") as tmp:
@@ -470,21 +798,25 @@ def main_fuzz() -> int:
         results = [play(c, fixture, scratch) for c in todo]
     table: dict[str, list[int]] = {}
     for r in results:
-        row = table.setdefault(command_of(r.case), [0, 0, 0, 0])
+        row = table.setdefault(command_of(r.case), [0, 0, 0, 0, 0])
         row[0] += 1
         row[1] += int(r.traceback)
         row[2] += int(bool(r.lost))
         row[3] += int(r.wrong)
-    print("| command | inputs | tracebacks | data loss | silent wrong results |")
-    print("|---|---:|---:|---:|---:|")
-    for cmd, (n, t, d, w) in sorted(table.items()):
-        print(f"| {cmd} | {n} | {t} | {d} | {w} |")
-    totals = [sum(v[i] for v in table.values()) for i in range(4)]
-    print(f"| **all** | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} |")
-    bad = [r for r in results if r.traceback or r.lost or r.wrong]
+        row[4] += int(r.hang)
+    print("| command | inputs | tracebacks | data loss | silent wrong results | hangs |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for cmd, (n, t, d, w, h) in sorted(table.items()):
+        print(f"| {cmd} | {n} | {t} | {d} | {w} | {h} |")
+    totals = [sum(v[i] for v in table.values()) for i in range(5)]
+    print(f"| **all** | {' | '.join(map(str, totals))} |")
+    bad = [r for r in results if r.traceback or r.lost or r.wrong or r.hang]
     for r in bad:
         last = r.err.strip().splitlines()[-1:] or [""]
-        print(f"FAIL {r.case.name}: exit {r.code}, tb={r.traceback}, lost={r.lost}, wrong={r.wrong}: {last[0][:300]}")
+        print(
+            f"FAIL {r.case.name}: exit {r.code}, tb={r.traceback}, lost={r.lost}, wrong={r.wrong}, hang={r.hang}: "
+            f"{last[0][:300]}"
+        )
     return 1 if bad else 0
 
 

@@ -9,6 +9,7 @@ legend of the board's symbols.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -141,21 +142,41 @@ GIF_MARK = b"mam-bench animate"
 
 
 def write_gif(images: list[Image.Image], out: Path, ms_per_frame: int = 500) -> None:
+    """Written beside `out`, then renamed: a full disk leaves no half GIF that looks like ours."""
+    from mam_bench.records import writing
+
     pal = [im.quantize(colors=255, dither=Image.Dither.NONE) for im in images]
-    pal[0].save(
-        out, save_all=True, append_images=pal[1:], duration=ms_per_frame, loop=0, optimize=False, comment=GIF_MARK
-    )
+    tmp = out.with_name(f".{out.name}.tmp")
+    try:
+        with writing(out):
+            pal[0].save(
+                tmp,
+                format="GIF",
+                save_all=True,
+                append_images=pal[1:],
+                duration=ms_per_frame,
+                loop=0,
+                optimize=False,
+                comment=GIF_MARK,
+            )
+            os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_mp4(images: list[Image.Image], out: Path, fps: int = 2) -> bool:
-    """MP4 through ffmpeg; False when ffmpeg is not installed."""
+    """MP4 through ffmpeg; False when ffmpeg is not installed. Made in a scratch folder and moved
+    into place whole."""
+    from mam_bench.errors import ConfigError
+    from mam_bench.records import writing
+
     ffmpeg = shutil.which("ffmpeg")
     if ffmpeg is None:
         return False
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, writing(out):
         for i, im in enumerate(images):
             im.save(Path(tmp) / f"f{i:05d}.png")
-        subprocess.run(
+        done = subprocess.run(
             [
                 ffmpeg,
                 "-y",
@@ -169,8 +190,18 @@ def write_mp4(images: list[Image.Image], out: Path, fps: int = 2) -> bool:
                 "pad=ceil(iw/2)*2:ceil(ih/2)*2",
                 "-pix_fmt",
                 "yuv420p",
-                str(out),
+                str(Path(tmp) / "out.mp4"),
             ],
-            check=True,
+            check=False,
+            capture_output=True,
+            text=True,
         )
+        if done.returncode != 0:
+            raise ConfigError("out", f"ffmpeg could not write {out}: {done.stderr.strip()[-300:]}")
+        staged = out.with_name(f".{out.name}.tmp")
+        try:
+            shutil.move(Path(tmp) / "out.mp4", staged)
+            os.replace(staged, out)
+        finally:
+            staged.unlink(missing_ok=True)
     return True

@@ -62,6 +62,14 @@ class Tasks(Protocol):
 
 
 @runtime_checkable
+class InputFiles(Protocol):
+    """Files a world reads beyond its parameters (a user's task file, its verifier), each with its
+    sha256 (a classmethod): recorded in spec.json, and a resume refuses a run whose files changed."""
+
+    def input_files(self, params: WorldParams) -> dict[str, str]: ...
+
+
+@runtime_checkable
 class AnswerReading(Protocol):
     """The world reads a free-text answer its own way (`ACTION:` lines, tool
     calls), a classmethod; the LLM prompts try it when the answer holds no JSON action.

@@ -8,6 +8,7 @@ Bad input fails before any work with `error: FIELD: message` and exit code 2.
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import importlib
 import os
@@ -31,6 +32,10 @@ COMMANDS = {
     "export": "write a run (or an experiment's runs) in another tool's log format",
     "new-world": "scaffold a world package (a Mesa model, its declaration, a test)",
 }
+
+
+#: a write the file system refused (full, over quota, read-only, too large): said in one line
+WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -69,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `mam-bench worlds | head`: the reader left; nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRNOS:
+            raise
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"error: out: cannot write{where}: {exc.strerror}; finished records are kept", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted; finished records are kept", file=sys.stderr)
         return 130

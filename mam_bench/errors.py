@@ -26,7 +26,7 @@ def config_error_from(exc: ValidationError, prefix: str = "") -> ConfigError:
     err = exc.errors()[0]
     loc = ".".join(str(p) for p in err.get("loc", ())) or "value"
     field = f"{prefix}{loc}" if prefix else loc
-    msg = err.get("msg", "invalid value")
+    msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
     if err.get("type") == "extra_forbidden":
         msg = "unknown key"
     return ConfigError(field, msg)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
@@ -86,6 +88,28 @@ def ensure_writable(out: Path | str) -> Path:
     return path
 
 
+@contextmanager
+def writing(path: Path | str, field: str = "out") -> Iterator[None]:
+    """A write that fails (a full disk, a read-only or vanished folder) is a ConfigError naming the
+    file, never a traceback; what was finished before stays."""
+    try:
+        yield
+    except OSError as exc:
+        raise ConfigError(field, f"cannot write {path}: {exc.strerror or exc}; finished records are kept") from None
+
+
+def write_whole(path: Path, text: str, field: str = "out") -> None:
+    """Write beside the target, then rename: the file is whole or absent (a full disk leaves the
+    old file, or none, never half of a new one looking complete)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with writing(path, field):
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 class RunRecords:
     """Writes one pair's files. Pass `out=None` to keep everything in memory only."""
 
@@ -106,21 +130,19 @@ class RunRecords:
         self.memory.setdefault(name, []).append(row)
         if self.out is None:
             return
-        fh = self._files.get(name)
-        if fh is None:
-            fh = self._files[name] = open(self.out / name, "a", encoding="utf-8")
-        if name in CHAINED:
-            link = self._chains[name] = chain_link(self._chains.get(name, ""), row)
-            row = {**row, CHAIN_KEY: link}
-        fh.write(dumps(row) + "\n")
-        fh.flush()
+        with writing(self.out / name):  # a line cut short by a full disk is what a resume expects
+            fh = self._files.get(name)
+            if fh is None:
+                fh = self._files[name] = open(self.out / name, "a", encoding="utf-8")
+            if name in CHAINED:
+                link = self._chains[name] = chain_link(self._chains.get(name, ""), row)
+                row = {**row, CHAIN_KEY: link}
+            fh.write(dumps(row) + "\n")
+            fh.flush()
 
     def write_json(self, name: str, obj: Any) -> None:
-        if self.out is None:
-            return
-        tmp = self.out / f".{name}.tmp"
-        tmp.write_text(dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-        os.replace(tmp, self.out / name)
+        if self.out is not None:
+            write_whole(self.out / name, dumps(obj, indent=2, sort_keys=False) + "\n")
 
     def close(self) -> None:
         for fh in self._files.values():
@@ -150,3 +172,25 @@ def read_jsonl(path: Path | str) -> list[dict[str, Any]]:
     except OSError as exc:
         raise ConfigError(name, f"cannot read {path}: {exc.strerror or exc}") from None
     return rows
+
+
+@contextmanager
+def reading(path: Path | str, field: str = "dir") -> Iterator[None]:
+    """Whatever is wrong with one record while it is read or taken apart (unreadable, not JSON,
+    a key or a type missing) is a ConfigError that names that file, never a traceback."""
+    try:
+        yield
+    except ConfigError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+        what = f"no {exc}" if isinstance(exc, KeyError) else str(exc).splitlines()[0][:200] if str(exc) else ""
+        raise ConfigError(field, f"{path} is damaged ({type(exc).__name__}{': ' + what if what else ''})") from None
+
+
+def read_record(path: Path | str, field: str = "dir") -> dict[str, Any]:
+    """A JSON record (result.json, spec.json) as an object, or a ConfigError naming the file."""
+    with reading(path, field):
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ConfigError(field, f"{path} is damaged (expected a JSON object)")
+    return data

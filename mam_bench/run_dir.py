@@ -94,17 +94,6 @@ def begins_with(head: str) -> Callable[[Path], bool]:
     return ours
 
 
-def write_page(path: Path, text: str, field: str = "out") -> None:
-    """Write beside the target, then rename: a full disk leaves the old file whole."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ConfigError(field, f"cannot write {path}: {exc.strerror or exc}") from None
-
-
 def check_file_path(path: Path, field: str = "out") -> None:
     """An output file's name and folder, checked before any work: not empty, not too long, a
     folder that exists (or can be made) and may be written."""
@@ -122,8 +111,9 @@ def check_name_lengths(path: Path, field: str = "out") -> None:
     except (OSError, ValueError):
         pass
     for part in path.parts:
-        if len(part.encode("utf-8", "surrogateescape")) > limit:
-            raise ConfigError(field, f"the name {part[:40]}... is {len(part)} characters; at most {limit}")
+        size = len(part.encode("utf-8", "surrogateescape"))
+        if size > limit:
+            raise ConfigError(field, f"the name {part[:40]}... is {size} bytes in UTF-8; at most {limit}")
     if len(str(path).encode("utf-8", "surrogateescape")) >= 4096:
         raise ConfigError(field, "the path is longer than 4096 bytes")
 

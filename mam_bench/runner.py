@@ -21,6 +21,7 @@ from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import DeclaredActions, Judged, PerTurnDecisions, RuleActions
 from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError, config_error_from
+from mam_bench.inputs import spec_record
 from mam_bench.mesa_ids import release_models
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, trajectory_lift, validity
 from mam_bench.pair_result import PairResult
@@ -389,7 +390,7 @@ async def arun_pair(
     if given is None and cache and isinstance(controller, CachedAnswers):  # the run's folder is the run's now
         controller.open_cache(cache)
     controller.attach_records(records)
-    records.write_json("spec.json", {"record_version": RECORD_VERSION, **spec.model_dump(mode="json")})
+    records.write_json("spec.json", {"record_version": RECORD_VERSION, **spec_record(spec, prep)})
     started = time.perf_counter()
     try:
         ref, ref_rows = run_reference(prep, records)

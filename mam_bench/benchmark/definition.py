@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from mam_bench.errors import ConfigError
-from mam_bench.experiment.suite import Axes, Case, Suite, checked_model, parse_suite
+from mam_bench.errors import ConfigError, config_error_from
+from mam_bench.experiment.suite import MAX_ROUNDS, Axes, Case, Suite, checked_model, parse_suite, read_yaml
+from mam_bench.limits import check_seed_count, seed_range, whole_number
+from mam_bench.registry import CONTROLLERS
 
 #: the baselines whose better one is a scenario's zero (the score's 0)
 BASELINES = ("stay", "mimic")
@@ -27,16 +30,30 @@ class Scenario(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(min_length=1)
+    name: str
     world: str
     objective: str
     params: dict[str, Any] = Field(default_factory=dict)
-    rounds: int = Field(ge=1)
+    rounds: int = Field(ge=1, le=MAX_ROUNDS)
     influence: int | None = Field(None, ge=1)
     influence_ids: tuple[int, ...] | None = None
     #: the strategy that scores 1: the world's heuristic, or a named upper bound (a controller)
     reference: str = "heuristic"
     reference_options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, v: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", v):  # it becomes a part of case names (`NAME/policy`)
+            raise ValueError(f"{v!r}: a scenario name is 1 to 64 letters, digits, '_', '.' or '-'")
+        return v
+
+    @field_validator("reference")
+    @classmethod
+    def _known_controller(cls, v: str) -> str:
+        if v not in CONTROLLERS:
+            raise ValueError(f"unknown controller {v!r} (known: {', '.join(sorted(CONTROLLERS))})")
+        return v
 
     @model_validator(mode="after")
     def _one_influence(self) -> Scenario:
@@ -52,7 +69,7 @@ class Tier(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     seeds: str | tuple[int, ...]
-    rounds: int | None = Field(None, ge=1)
+    rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS)
     influence: int | None = Field(None, ge=1)
     llm_options: dict[str, Any] = Field(default_factory=dict)
 
@@ -100,28 +117,41 @@ def find_definition(path: str | None) -> Path:
 def load_benchmark(path: str | Path) -> Benchmark:
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = read_yaml(p.read_text(encoding="utf-8"))  # a key given twice is refused, as in a suite
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError("definition", f"cannot read {p}: {exc}") from None
+        reason = exc.strerror if isinstance(exc, OSError) else str(exc).splitlines()[0]
+        raise ConfigError("definition", f"cannot read {p}: {reason}") from None
+    except ConfigError as exc:
+        raise ConfigError(f"definition.{exc.field}", exc.message) from None
+    if not isinstance(data, dict):
+        raise ConfigError("definition", f"{p}: expected a mapping with name, tiers and scenarios")
     try:
-        return Benchmark(**(data if isinstance(data, dict) else {}))
+        bench = Benchmark(**data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(x) for x in err.get("loc", ())) or "definition"
-        msg = "unknown key" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid value")
-        raise ConfigError(f"definition.{loc}", msg.removeprefix("Value error, ")) from None
+        raise config_error_from(exc, "definition.") from None
+    for name, tier in bench.tiers.items():
+        if isinstance(tier.seeds, str):
+            try:
+                parse_seeds(tier.seeds)
+            except ConfigError as exc:
+                raise ConfigError(f"definition.tiers.{name}.seeds", exc.message) from None
+    return bench
 
 
 def parse_seeds(text: str | tuple[int, ...] | list[int]) -> list[int]:
     """ "A-B", "A,B,C", a single "N", or a list: the seeds to play."""
     if isinstance(text, (list, tuple)):
-        return [int(s) for s in text]
-    out: list[int] = []
-    for part in str(text).split(","):
-        a, sep, b = part.strip().partition("-")
-        if not a.isdigit() or (sep and not b.isdigit()) or (sep and int(b) < int(a)):
-            raise ConfigError("seeds", f"expected a range like 0-9 or a list like 1,4,7, got {text!r}")
-        out.extend(range(int(a), int(b) + 1) if sep else [int(a)])
+        out = [int(s) for s in text]
+    else:
+        out = []
+        for part in str(text).split(","):
+            one, bounds = whole_number(part), seed_range(part)
+            if one is None and (bounds is None or bounds[1] < bounds[0]):
+                raise ConfigError("seeds", f"expected a range like 0-9 or a list like 1,4,7, got {text!r}")
+            lo, hi = bounds or (one, one)
+            check_seed_count(hi - lo + 1 + len(out))
+            out.extend(range(lo, hi + 1))
+    check_seed_count(len(out))
     if len(set(out)) != len(out):
         raise ConfigError("seeds", f"a seed is named twice in {text!r}")
     return out

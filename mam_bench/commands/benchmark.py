@@ -69,21 +69,37 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 def _recorded(folder: Path, bench_hash: str) -> tuple[dict[str, Any], dict[tuple[str, str, int], str]]:
     """A recorded benchmark folder: its manifest and (scenario, model, seed) -> pair directory of
     each finished pair of the controller under test."""
-    from mam_bench.benchmark.leaderboard import entry_pairs, read_manifest
+    from mam_bench.benchmark.leaderboard import entry_pairs
+    from mam_bench.commands.leaderboard import benchmark_folder
 
-    manifest = read_manifest(folder)
-    if manifest.get("definition_hash") != bench_hash:
-        raise ConfigError("replay", f"{folder} played another benchmark definition ({manifest.get('benchmark')})")
+    if not folder.is_dir():
+        raise ConfigError("replay", f"{folder} is not a directory (a benchmark folder to replay)")
     if not (folder / "table.csv").is_file():
         raise ConfigError("replay", f"{folder} has no table.csv (no finished pair to replay)")
+    try:
+        manifest = benchmark_folder(folder)
+    except ConfigError as exc:
+        raise ConfigError("replay", exc.message) from None
+    if manifest.get("definition_hash") != bench_hash:
+        raise ConfigError("replay", f"{folder} played another benchmark definition ({manifest.get('benchmark')})")
     sources = {key: str(folder / "pairs" / pid) for key, pid in entry_pairs(folder, manifest).items()}
     if not sources:
         raise ConfigError("replay", f"{folder} holds no finished pair of its controller")
     return manifest, sources
 
 
+def _holds_rows(table: Path) -> bool:
+    try:
+        with open(table, "rb") as fh:
+            return len(fh.read(1 << 16).splitlines()) > 1
+    except OSError:
+        return False
+
+
 def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     """(benchmark, entry, suite), validated whole before any file is touched."""
+    from pydantic import ValidationError
+
     from mam_bench.benchmark.definition import (
         Entry,
         build_suite,
@@ -92,6 +108,7 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
         load_benchmark,
         parse_seeds,
     )
+    from mam_bench.errors import config_error_from
     from mam_bench.registry import CONTROLLERS
 
     bench = load_benchmark(find_definition(args.definition))
@@ -129,9 +146,13 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
             options=options,
             replay_of=replay_of,
         )
-    except ValueError as exc:
-        raise ConfigError("model", str(exc).splitlines()[-1]) from None
-    return bench, entry, build_suite(bench, entry, replays)
+    except ValidationError as exc:
+        err = config_error_from(exc)
+        raise ConfigError("model" if err.field.startswith("models") else err.field, err.message) from None
+    try:
+        return bench, entry, build_suite(bench, entry, replays)
+    except ValidationError as exc:  # a scenario the schema let through but no case can play
+        raise config_error_from(exc, "definition.") from None
 
 
 def check_controllers(suite: Any) -> None:
@@ -185,16 +206,26 @@ def cost_gate(suite: Any, entry: Any, args: argparse.Namespace) -> None:
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.commands.experiment import check_limits, check_table, failures_and_exit
     from mam_bench.experiment.run_suite import check_provenance, run_experiment
-    from mam_bench.run_dir import check_out_dir, non_empty
+    from mam_bench.records import write_whole
+    from mam_bench.run_dir import check_out_dir, holds_experiment, non_empty, refuse_other_kind
 
-    non_empty(args.out, "out")
+    for field in ("out", "tier", "seeds", "definition", "replay", "address", "base_url", "api_key_env", "price_table"):
+        non_empty(getattr(args, field), field)
     check_limits(args)
     out = Path(args.out)
     check_out_dir(out)
+    refuse_other_kind(out, "experiment")
+    old = out / "benchmark.json"
+    if old.exists() and not old.is_file():
+        raise ConfigError("out", f"{old} is not a regular file; move it away (it is this folder's manifest)")
+    if holds_experiment(out) and not old.is_file():
+        why = "is not a regular file" if old.exists() else "is missing"
+        raise ConfigError(
+            "out", f"{out} holds an experiment whose benchmark.json {why}; give the benchmark its own folder"
+        )
     check_table(out / "table.csv")
     bench, entry, suite = plan(args)
     manifest = manifest_of(bench, entry, suite)
-    old = out / "benchmark.json"
     if old.is_file():
         try:
             before = json.loads(old.read_text(encoding="utf-8"))
@@ -202,13 +233,17 @@ def handle(args: argparse.Namespace) -> int:
             raise ConfigError("out", f"{old} is damaged; move the folder away to start afresh") from None
         if before != json.loads(json.dumps(manifest)):
             raise ConfigError("out", f"{out} holds another benchmark run (controller, tier or seeds); use a new folder")
+        if _holds_rows(out / "table.csv"):  # its rows must be this benchmark's (a resume keeps them)
+            from mam_bench.commands.leaderboard import benchmark_folder
+
+            benchmark_folder(out)
     check_controllers(suite)
     if entry.policy == "llm":
         cost_gate(suite, entry, args)
     check_provenance(out, suite, args.allow_mixed)  # refuses before the manifest is written
     startup.imports_done()
     out.mkdir(parents=True, exist_ok=True)
-    old.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_whole(old, json.dumps(manifest, indent=2) + "\n")
     outcome = run_experiment(
         suite, out, args.executor, args.address, args.jobs, args.max_cost, args.max_calls, allow_mixed=args.allow_mixed
     )

@@ -11,9 +11,11 @@ import os
 import signal
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mam_bench.child_process import die_with_parent
 from mam_bench.errors import ConfigError
 
 APP = "mam_bench.dashboards.app"
@@ -143,6 +145,7 @@ def handle(args: argparse.Namespace) -> int:
             args.world, args.run, args.landscape, tuple(args.allow_key_env), tuple(args.allow_base_url), args.replay_dir
         ),
         start_new_session=True,  # its own process group: stopping this command stops all of Solara
+        preexec_fn=partial(die_with_parent, os.getpid()),  # and it dies with us, even on kill -9
     )
     previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
     try:

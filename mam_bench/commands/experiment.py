@@ -10,15 +10,12 @@ from typing import Any
 
 from mam_bench import startup
 from mam_bench.errors import ConfigError
+from mam_bench.limits import MAX_PAIRS, MAX_REPEATS, MAX_SEEDS, seed_range
 from mam_bench.preflight import check_suite_controllers
 
 # YAML, the suite model and the runner (pydantic, pandas, SciPy, Mesa) are imported by the
 # functions that use them, so that `experiment --help` answers at once
 
-#: upper bounds on a suite's size, named in the error (a typo must not fill the disk or the memory)
-MAX_SEEDS = 100_000
-MAX_REPEATS = 1_000
-MAX_PAIRS = 200_000
 #: an LLM suite estimated above this many calls needs --yes (or an explicit --max-calls)
 CALL_GUARD = 5_000
 
@@ -79,10 +76,8 @@ def _count(seeds: Any, seed_start: Any) -> int | None:
         return seeds
     if isinstance(seeds, (list, tuple)):
         return len(seeds)
-    if isinstance(seeds, str):
-        a, sep, b = seeds.partition("-")
-        if sep and a.strip().isdigit() and b.strip().isdigit():
-            return int(b) - int(a) + 1
+    if isinstance(seeds, str) and (bounds := seed_range(seeds)):
+        return bounds[1] - bounds[0] + 1
     return None
 
 
@@ -129,6 +124,10 @@ def check_table(path: Path) -> None:
     """A table.csv to resume from must be text with the table's own header (else it is not ours)."""
     from mam_bench.experiment.table import COLUMNS
 
+    if path.exists() and not path.is_file():
+        raise ConfigError("out", f"{path} is not a regular file (a folder?); move it away to start afresh")
+    if path.is_file() and path.stat().st_size == 0 and (path.parent / "table.parquet").exists():
+        raise ConfigError("out", f"{path} is empty though the folder finished before (table.parquet); it is damaged")
     if not path.is_file() or path.stat().st_size == 0:
         return
     try:
@@ -152,6 +151,8 @@ def failures_and_exit(outcome: Any, out: str | Path) -> int:
         print(f"failed: pair {pair_id}: {error}")
     if outcome.given_up:
         print(f"{len(outcome.given_up)} pairs not retried (failed {MAX_ATTEMPTS} times); see {out}/failures.jsonl")
+    if outcome.endpoint_down:  # run_suite said why; the failed pairs rerun with the same command
+        return 3
     if outcome.failed or outcome.given_up:
         return 1
     return 3 if outcome.stopped else 0
@@ -179,6 +180,8 @@ def handle(args: argparse.Namespace) -> int:
     non_empty(args.out, "out")
     check_out_dir(Path(args.out))
     refuse_other_kind(Path(args.out), "experiment")
+    if (Path(args.out) / "benchmark.json").exists():
+        raise ConfigError("out", f"{args.out} holds a benchmark (benchmark.json); resume it with mam-bench benchmark")
     check_limits(args)
     check_table(Path(args.out) / "table.csv")
     overrides = {"policy": args.policy, "model": args.model, "seeds": args.seeds}

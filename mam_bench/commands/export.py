@@ -28,10 +28,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.registry import offered
+    from mam_bench.run_dir import check_name_lengths, check_out_dir, non_empty
 
+    for field in ("run", "format", "out"):
+        non_empty(getattr(args, field), field)
     run, out = Path(args.run), Path(args.out)
+    check_name_lengths(run, "run")
     if not run.is_dir():
         raise ConfigError("run", f"{run} is not a directory (a run directory or an experiment folder)")
+    check_out_dir(out)  # a name too long (in bytes) or a folder that cannot be written: refused now
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ConfigError("out", f"{out} exists and is not an empty folder (nothing is overwritten)")
     writer = offered("exports", args.format)

@@ -80,12 +80,15 @@ def parse_seeds(text: str) -> list[int]:
 def _fractions(text: str, field: str) -> list[str]:
     from mam_bench.params import fraction_text, parse_fraction  # pydantic: not for `--help`
 
-    out = []
+    out: list[str] = []
     for part in text.split(","):
         try:
-            out.append(fraction_text(parse_fraction(part)))
+            value = fraction_text(parse_fraction(part))
         except ValueError as exc:
             raise ConfigError(field, str(exc)) from None
+        if value in out:
+            raise ConfigError(field, f"{value} is given twice (its cell would be written twice)")
+        out.append(value)
     return out
 
 
@@ -158,6 +161,16 @@ def ours(path: Path) -> bool:
         return fh.readline(4096).rstrip(b"\r\n") == ",".join(COLUMNS).encode()
 
 
+def same_grid(path: Path, cells: list[tuple[str, str, dict[str, Any]]], seeds: list[int]) -> bool:
+    """The CSV holds exactly this grid's cells and seeds (a rerun of the same landscape)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            had = {(r["threshold"], r["vacancy"], r["seed"]) for r in csv.DictReader(fh)}
+    except (OSError, UnicodeDecodeError, KeyError, csv.Error):
+        return False
+    return had == {(t, v, str(s)) for t, v, _ in cells for s in seeds}
+
+
 def write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
     """Write beside the target, then rename: a full disk leaves the old file, not half a table."""
     tmp = out.with_name(f".{out.name}.tmp")
@@ -212,8 +225,18 @@ def handle(args: argparse.Namespace) -> int:
     check_file_path(out)
     if out.exists() and not out.is_file():
         raise ConfigError("out", f"{out} is not a regular file (a device or pipe); give a .csv file")
-    if out.exists() and not ours(out) and not args.force:
-        claim_file(out, False, ours)  # raises: refused before the sweep, not after it
+
+    def this_grid(path: Path) -> bool:  # a rerun may replace its own CSV, not another grid's
+        return ours(path) and same_grid(path, cells, seeds)
+
+    if out.is_file() and not args.force and ours(out) and not this_grid(out):
+        raise ConfigError(
+            "out",
+            f"{out} holds a landscape of another grid (thresholds, vacancies or seeds); pass --force to move it "
+            f"aside (to {out.name}.replaced-N) or choose another --out",
+        )
+    if out.exists() and not args.force:
+        claim_file(out, False, this_grid)  # raises: refused before the sweep, not after it
     ensure_writable(out.parent if str(out.parent) else Path("."))
     jobs = [(args.world, params, s, args.max_rounds) for _, _, params in cells for s in seeds]
     started = time.perf_counter()
@@ -226,7 +249,7 @@ def handle(args: argparse.Namespace) -> int:
     for t, v, _ in cells:
         for _ in seeds:
             rows.append({"threshold": t, "vacancy": v, **next(it)})
-    aside = claim_file(out, args.force, ours)
+    aside = claim_file(out, args.force, this_grid)
     if aside is not None:
         print(f"moved the old {out.name} aside to {aside}", file=sys.stderr)
     write_csv(out, rows)

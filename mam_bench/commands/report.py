@@ -5,7 +5,6 @@ collapsed below), reference vs treatment series for chosen pairs, the landscape 
 from __future__ import annotations
 
 import argparse
-import csv
 import html
 import json
 import math
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mam_bench.errors import ConfigError
+from mam_bench.records import write_whole
 from mam_bench.run_dir import (
     aside_name,
     begins_with,
@@ -22,7 +22,6 @@ from mam_bench.run_dir import (
     check_name_lengths,
     claim_file,
     non_empty,
-    write_page,
 )
 
 # pandas, SciPy (stats) and pydantic (suite) are imported by the functions that use them, so
@@ -109,7 +108,9 @@ def provenance_section(folder: Path) -> str:
     path = folder / "provenance.json"
     if not path.exists():
         return ""
-    block = json.loads(path.read_text(encoding="utf-8"))
+    from mam_bench.records import read_record
+
+    block = read_record(path)
     rows = "".join(
         f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(json.dumps(v))}</td></tr>" for k, v in block.items()
     )
@@ -117,13 +118,20 @@ def provenance_section(folder: Path) -> str:
 
 
 def _suite_of(folder: Path) -> object | None:
-    """The suite the folder was run with (baselines, contrasts, family, margin), if it is there."""
-    from mam_bench.experiment.suite import parse_suite
+    """The suite the folder was run with (baselines, contrasts, family, margin), if it is there.
+    Read as a record: its worlds are not resolved, so no task file's code runs for a report."""
+    from pydantic import ValidationError
+
+    from mam_bench.experiment.suite import Suite
 
     path = folder / "suite.json"
     if not path.exists():
         return None
-    return parse_suite(json.loads(path.read_text(encoding="utf-8")))
+    try:
+        return Suite(**json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, ValidationError) as exc:
+        reason = str(exc).splitlines()[0][:200]
+        raise ConfigError("dir", f"{path} is damaged ({type(exc).__name__}: {reason})") from None
 
 
 def summary_table(summary: pd.DataFrame) -> str:
@@ -214,9 +222,12 @@ def landscape_section(folder: Path) -> str:
     path = folder / "landscape.csv"
     if not path.exists():
         return ""
-    df = pd.read_csv(path, dtype={"threshold": str, "vacancy": str})
+    from mam_bench.records import reading
+
     value = "final_satisfaction"
-    cells = df.groupby(["threshold", "vacancy"], sort=False)[value].mean()
+    with reading(path):
+        df = pd.read_csv(path, dtype={"threshold": str, "vacancy": str})
+        cells = df.groupby(["threshold", "vacancy"], sort=False)[value].mean().astype(float)
     xs = list(dict.fromkeys(df["threshold"]))
     ys = list(dict.fromkeys(df["vacancy"]))
     z = {(t, v): float(m) for (t, v), m in cells.items()}
@@ -260,12 +271,10 @@ def current_rows(folder: Path, df: pd.DataFrame) -> pd.DataFrame:
 def build_report(folder: Path, pairs: list[str] | None = None) -> str:
     from mam_bench.experiment.charts import time_series
     from mam_bench.experiment.stats import summarize
-    from mam_bench.experiment.table import read_table
+    from mam_bench.experiment.table import read_checked_table
 
     table_path = folder / "table.csv"
-    if not table_path.exists():
-        raise ConfigError("dir", f"{folder} has no table.csv (run mam-bench experiment first)")
-    df = current_rows(folder, read_table(table_path))
+    df = current_rows(folder, read_checked_table(table_path))
     summary = summarize(df, _suite_of(folder))
     lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
     chosen = pairs or list(df.groupby("case", sort=False)["pair_id"].first())
@@ -329,33 +338,15 @@ def write_figures(folder: Path, out_dir: Path) -> list[Path]:
     """The lift panels as PNG and SVG files beside the report, for a paper."""
     from mam_bench.experiment.paper_figures import write_lift_figures
     from mam_bench.experiment.stats import summarize
-    from mam_bench.experiment.table import read_table
+    from mam_bench.experiment.table import read_checked_table
 
-    summary = summarize(current_rows(folder, read_table(folder / "table.csv")), _suite_of(folder))
+    summary = summarize(current_rows(folder, read_checked_table(folder / "table.csv")), _suite_of(folder))
     lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
     for old in out_dir.glob("lift-*") if (out_dir / FIGURES_MARK).is_file() else ():
         old.unlink()
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / FIGURES_MARK).write_text("figures of mam-bench report; rewritten by the next report\n", encoding="utf-8")
     return write_lift_figures(lifts, out_dir)
-
-
-def check_report_table(path: Path) -> None:
-    """table.csv must be text, carry every column of the tidy table, and hold at least one pair."""
-    from mam_bench.experiment.table import COLUMNS
-
-    if not path.is_file():
-        raise ConfigError("dir", f"{path.parent} has no table.csv (run mam-bench experiment first)")
-    try:
-        lines = path.read_bytes().decode("utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise ConfigError("dir", f"{path} is not a UTF-8 text file") from None
-    header = set(next(csv.reader(lines[:1]), []))
-    missing = [c for c in COLUMNS if c not in header]
-    if missing:
-        raise ConfigError("dir", f"{path} is incomplete: no column {missing[0]!r}")
-    if len(lines) < 2:
-        raise ConfigError("dir", f"{path} holds no pairs")
 
 
 #: how every report page begins (a file that begins so is ours, and a rerun may replace it)
@@ -365,9 +356,24 @@ PAGE_HEAD = "<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench r
 ours = begins_with(PAGE_HEAD)
 
 
-def handle(args: argparse.Namespace) -> int:
+def refuse_conflicts(args: argparse.Namespace) -> None:
+    """A flag that the chosen mode would ignore is refused, never silently dropped."""
     non_empty(args.dir, "dir")
     non_empty(args.out, "out")
+    non_empty(args.analysis, "analysis")
+    non_empty(args.pairs, "pairs")
+    if args.analysis is not None:
+        given = {
+            "--leaderboard": args.leaderboard, "--out": args.out, "--pairs": args.pairs, "--markdown": args.markdown,
+            "--html": args.html, "--force": args.force, "--split": args.split is not None, "more folders": args.more,
+        }  # fmt: skip
+        clash = next((flag for flag, value in given.items() if value), None)
+        if clash:
+            raise ConfigError("analysis", f"an analysis is printed, for one folder; {clash} does not go with it")
+
+
+def handle(args: argparse.Namespace) -> int:
+    refuse_conflicts(args)
     if args.split is not None and not args.markdown:
         raise ConfigError("split", "only the Markdown summary has split rows; pass --markdown with --split")
     if args.markdown and (args.out or args.pairs):
@@ -384,9 +390,16 @@ def handle(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         raise ConfigError("dir", f"{folder} is not a directory (an experiment folder from mam-bench experiment)")
     if args.analysis:
+        from mam_bench.experiment.table import read_checked_table
+        from mam_bench.records import reading
         from mam_bench.registry import offered
 
-        print(offered("analyses", args.analysis)(folder), end="")
+        analyse = offered("analyses", args.analysis)
+        if (folder / "table.csv").exists():
+            read_checked_table(folder / "table.csv")
+        with reading(folder):  # a reader's own checks name the file; this catches what they miss
+            text = analyse(folder)
+        print(text, end="")
         return 0
     if args.markdown:
         from mam_bench.experiment.markdown import summary_markdown
@@ -410,7 +423,6 @@ def handle(args: argparse.Namespace) -> int:
     figures_dir = out.parent / f"{out.stem}-figures"
     if not args.force:
         claim_figures(figures_dir, False)
-    check_report_table(folder / "table.csv")
     try:
         page = build_report(folder, pairs)
     except ConfigError:
@@ -426,7 +438,7 @@ def handle(args: argparse.Namespace) -> int:
     aside = claim_figures(figures_dir, args.force)
     if aside is not None:
         print(f"moved the old {figures_dir.name} aside to {aside}", file=sys.stderr)
-    write_page(out, page)
+    write_whole(out, page)
     try:
         figures = write_figures(folder, figures_dir)
     except OSError as exc:

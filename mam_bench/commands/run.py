@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from mam_bench import startup
 from mam_bench.errors import BackendFailed, ConfigError
+from mam_bench.inputs import KEY as INPUTS_KEY
+from mam_bench.inputs import check_unchanged
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.preflight import LLM_ONLY, discard
 from mam_bench.registry import controller_names
@@ -225,6 +227,7 @@ def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
     from mam_bench.record_schema import read_record
 
     data = read_record(read_json_record(spec_file))
+    data.pop(INPUTS_KEY, None)  # checked against the files once the spec is prepared
     try:
         spec = PairSpec.build(**data)
     except ConfigError as exc:
@@ -367,6 +370,8 @@ def handle(args: argparse.Namespace) -> int:
         if not args.resume:
             raise
         raise ConfigError("resume", f"{out / 'spec.json'} holds a bad {exc.field}: {exc.message}") from None
+    if args.resume:
+        check_unchanged(read_json_record(out / "spec.json").get(INPUTS_KEY), prep, out / "spec.json")
     done = finished_result(out) if args.resume else None
     try:
         return run_prepared(args, spec, out, prep, done, started)

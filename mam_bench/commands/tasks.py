@@ -17,11 +17,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.capabilities import Tasks
+    from mam_bench.run_dir import non_empty
 
+    non_empty(args.check, "check")
     world = get_world(args.world)
     if not isinstance(world, Tasks):
         raise ConfigError("world", f"{args.world} has no tasks")
-    if args.check:
+    if args.check is not None:
         print(world.check_task(args.check))
         return 0
     for name, description in world.list_tasks():

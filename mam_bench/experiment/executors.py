@@ -12,6 +12,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from typing import Any, Protocol
 
+from mam_bench.child_process import die_with_parent
 from mam_bench.errors import ConfigError
 
 #: a pool worker is replaced after this many pairs, so nothing a pair leaks can pile up
@@ -56,14 +57,7 @@ def _die_with_parent(parent: int, environ: dict[str, str] | None = None) -> None
     if environ is not None:
         os.environ.clear()
         os.environ.update(environ)
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
+    die_with_parent()
     import threading
     import time
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from mam_bench.errors import ConfigError
+from mam_bench.limits import seed_range, whole_number
 from mam_bench.preflight import LLM_ONLY
 
 
@@ -54,13 +55,13 @@ def apply_overrides(
 def _seeds(text: str) -> Any:
     """`0-4` (a range), `3` (a count from 0) or `1,5,9` (a list), as a suite's `seeds` field."""
     t = text.strip()
-    if t.isdigit():
-        return int(t)
+    if (count := whole_number(t)) is not None:
+        return count
     if "," in t:
-        parts = [p.strip() for p in t.split(",")]
-        if all(p.isdigit() for p in parts):
-            return [int(p) for p in parts]
-    a, sep, b = t.partition("-")
-    if sep and a.strip().isdigit() and b.strip().isdigit() and int(b) >= int(a):
+        parts = [whole_number(p) for p in t.split(",")]
+        if all(p is not None for p in parts):
+            return parts
+    bounds = seed_range(t)
+    if bounds and bounds[1] >= bounds[0]:
         return t
     raise ConfigError("seeds", f"expected A-B, a count or a comma-separated list, got {text!r}")

@@ -27,13 +27,15 @@ from mam_bench.experiment.suite import Pair, Suite, pairs_of
 from mam_bench.experiment.table import TidyTable, row_from_result
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.provenance import COMPARED, environment, provenance_id, world_data_hash
-from mam_bench.records import dumps, ensure_writable
+from mam_bench.records import dumps, ensure_writable, write_whole, writing
 from mam_bench.registry import get_world
 from mam_bench.run_dir import DirLock, check_out_dir
 
 LLM_POLICIES = ("llm",)
 #: a pair that failed this many times is not tried again by a rerun (its failures stay listed)
 MAX_ATTEMPTS = 3
+#: LLM pairs in a row whose endpoint answered no call, after which the experiment stops (exit 3)
+SILENT_PAIRS = 3
 
 
 @dataclass
@@ -51,6 +53,8 @@ class ExperimentOutcome:
     #: reference x treatment status per case, where a world's runs end in more than one status
     flips: pd.DataFrame | None = None
     invalid: int = 0
+    #: the stop was the breaker: the endpoint answered none of the last SILENT_PAIRS LLM pairs
+    endpoint_down: bool = False
 
 
 def current_provenance(suite: Suite) -> dict[str, Any]:
@@ -256,7 +260,8 @@ def _run_locked(
         left = len(pairs) - outcome.skipped - outcome.finished - len(outcome.failed)
         print(
             f"stopped: {outcome.stopped}; kept {outcome.skipped + outcome.finished} finished pairs, {left} not run. "
-            f"Raise the limit and rerun the same command to continue.",
+            + ("Check the endpoint and rerun" if outcome.endpoint_down else "Raise the limit and rerun")
+            + " the same command to continue.",
             file=stream,
         )
     if outcome.failed:
@@ -267,9 +272,9 @@ def _run_locked(
 def write_inputs(out: Path, suite: Suite, current: dict[str, Any]) -> None:
     """provenance.json, and suite.json as written (defaults unset), so the report re-reads it
     exactly as the user's suite."""
-    (out / "provenance.json").write_text(dumps(current, indent=2) + "\n", encoding="utf-8")
+    write_whole(out / "provenance.json", dumps(current, indent=2) + "\n")
     written = suite.model_dump(mode="json", exclude_unset=True)
-    (out / "suite.json").write_text(dumps(written, indent=2) + "\n", encoding="utf-8")
+    write_whole(out / "suite.json", dumps(written, indent=2) + "\n")
 
 
 class FailureLog:
@@ -291,7 +296,7 @@ class FailureLog:
             "attempt": self.attempts.get(pair.pair_id, 0) + 1,
             "error": error,
         }
-        with open(self.path, "a", encoding="utf-8") as fh:
+        with writing(self.path), open(self.path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line) + "\n")
 
 
@@ -313,6 +318,17 @@ class _Schedule:
         self.pool = new_pool() if todo else None
         self.in_flight: dict[Any, Pair] = {}
         self.caps: dict[Any, float] = {}  # the max_cost each LLM pair under way was given
+        self.silent = 0  # LLM pairs in a row whose endpoint answered nothing
+
+    def breaker(self, outcome: ExperimentOutcome, pair: Pair, answered: bool) -> None:
+        """After SILENT_PAIRS LLM pairs in a row with no answered call, start no other pair: a
+        dead endpoint costs a few pairs, not hours (the finished records stay; rerun to go on)."""
+        if pair.case.controller not in LLM_POLICIES:
+            return
+        self.silent = 0 if answered else self.silent + 1
+        if self.silent >= SILENT_PAIRS and not outcome.stopped:
+            outcome.stopped = f"the endpoint answered no call in the last {self.silent} LLM pairs"
+            outcome.endpoint_down = True
 
     def run(self, outcome: ExperimentOutcome, table: TidyTable, failures: FailureLog, progress: Progress) -> None:
         while self.queue or self.in_flight:
@@ -330,9 +346,11 @@ class _Schedule:
                     error = str(exc) if isinstance(exc, PairFailed) else f"{type(exc).__name__}: {exc}"
                     outcome.failed.append((pair.pair_id, error))
                     failures.add(pair, error)
+                    self.breaker(outcome, pair, not (isinstance(exc, PairFailed) and exc.backend))
                     continue
                 row = row_from_result(pair, result)
                 table.append(row)
+                self.breaker(outcome, pair, int(row["calls"] or 0) > 0 or not row["first_error"])
                 self.budget.add(row["requests"], row["cost"])
                 outcome.finished += 1
                 progress.update(outcome.skipped + outcome.finished, self.budget.calls, self.budget.cost)

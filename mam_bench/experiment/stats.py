@@ -350,7 +350,9 @@ def format_flips(table: pd.DataFrame) -> str:
 
 
 def write_summary(summary: pd.DataFrame, path: Path) -> None:
-    summary.to_csv(path, index=False, float_format="%.6g", na_rep="NA")
+    from mam_bench.records import write_whole
+
+    write_whole(path, summary.to_csv(index=False, float_format="%.6g", na_rep="NA"))
 
 
 def _f(v: Any, spec: str) -> str:

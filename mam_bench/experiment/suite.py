@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mam_bench.errors import ConfigError
+from mam_bench.limits import seed_range
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.registry import CONTROLLERS, get_world, model_providers
 from mam_bench.runner import PairSpec, prepare
@@ -222,6 +223,13 @@ class Suite(BaseModel):
     #: a pair whose controller failed more than this share of decisions is invalid
     max_policy_error_share: float = Field(MAX_POLICY_ERROR_SHARE, ge=0, le=1)
 
+    @field_validator("seeds", "repeats", mode="before")
+    @classmethod
+    def _not_a_truth(cls, v: Any) -> Any:
+        if isinstance(v, bool):  # YAML's `true` would count as 1
+            raise ValueError("expected a number, not true/false")
+        return v
+
     @field_validator("seeds")
     @classmethod
     def _seeds(cls, v: Any) -> Any:
@@ -233,8 +241,8 @@ class Suite(BaseModel):
             twice = min(s for s, n in Counter(v).items() if n > 1)
             raise ValueError(f"seed {twice} is given twice (a repeated seed would count one pair as two)")
         if isinstance(v, str):
-            a, sep, b = v.partition("-")
-            if not sep or not a.strip().isdigit() or not b.strip().isdigit() or int(b) < int(a):
+            bounds = seed_range(v)
+            if not bounds or bounds[1] < bounds[0]:
                 raise ValueError(f"expected a range like 20-29, got {v!r}")
         return v
 

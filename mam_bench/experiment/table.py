@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from mam_bench.provenance import provenance_id
+from mam_bench.records import write_whole, writing
 
 COLUMNS = (
     "pair_id",
@@ -153,13 +154,12 @@ class TidyTable:
             self._rewrite(list(self.rows.values()))
 
     def _rewrite(self, rows: list[dict[str, Any]]) -> None:
-        tmp = self.csv.with_suffix(".csv.tmp")
-        with open(tmp, "w", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
-            w.writeheader()
-            for r in rows:
-                w.writerow({k: _num(r.get(k)) for k in COLUMNS})
-        os.replace(tmp, self.csv)
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: _num(r.get(k)) for k in COLUMNS})
+        write_whole(self.csv, buf.getvalue())
 
     def done(self, pair_id: str) -> bool:
         return pair_id in self.rows
@@ -167,9 +167,10 @@ class TidyTable:
     def append(self, row: dict[str, Any]) -> None:
         buf = io.StringIO()
         csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n").writerow({k: _num(row.get(k)) for k in COLUMNS})
-        self._fh.write(buf.getvalue())
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        with writing(self.csv):  # a torn last line is dropped on the next open, and its pair reruns
+            self._fh.write(buf.getvalue())
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
         self.rows[row["pair_id"]] = row
 
     def frame(self) -> pd.DataFrame:
@@ -185,7 +186,13 @@ class TidyTable:
         self._rewrite(rows)
         self._fh = open(self.csv, "a", newline="", encoding="utf-8")
         df = read_table(self.csv)
-        df.to_parquet(self.parquet, index=False)
+        tmp = self.parquet.with_name(f".{self.parquet.name}.tmp")
+        try:
+            with writing(self.parquet):
+                df.to_parquet(tmp, index=False)
+                os.replace(tmp, self.parquet)
+        finally:
+            tmp.unlink(missing_ok=True)
         return df
 
     def close(self) -> None:
@@ -209,4 +216,40 @@ def read_table(path: Path | str) -> pd.DataFrame:
     df = pd.read_csv(path, dtype=text, keep_default_na=False, na_values=[""])
     df = df.fillna({c: "" for c in text if c != "pair_id"})
     df["valid"] = df["valid"].astype(str).str.lower().isin(("true", "1"))
+    return df
+
+
+#: columns a reader computes with: each must hold numbers in a table it trusts
+NUMBER_COLUMNS = ("seed", "repeat", "lift", "treatment_final", "reference_compared", "requests", "cost", "wall_seconds")
+
+
+def read_checked_table(path: Path, field: str = "dir") -> pd.DataFrame:
+    """table.csv as a reader may trust it: UTF-8 text with every column, at least one pair, and
+    numbers where numbers belong; anything else is a ConfigError that names the file."""
+    from mam_bench.errors import ConfigError
+
+    if not path.is_file():
+        raise ConfigError(field, f"{path.parent} has no table.csv (run mam-bench experiment first)")
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ConfigError(field, f"{path} is not a UTF-8 text file") from None
+    except OSError as exc:
+        raise ConfigError(field, f"cannot read {path}: {exc.strerror or exc}") from None
+    header = set(next(csv.reader(lines[:1]), []))
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise ConfigError(field, f"{path} is damaged or incomplete: no column {missing[0]!r}")
+    if len(lines) < 2:
+        raise ConfigError(field, f"{path} holds no pairs")
+    try:
+        df = read_table(path)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise ConfigError(field, f"{path} is damaged ({type(exc).__name__}: {str(exc)[:200]})") from None
+    for column in NUMBER_COLUMNS:
+        bad = pd.to_numeric(df[column], errors="coerce").isna() & df[column].notna()
+        if bad.any():
+            raise ConfigError(field, f"{path} is damaged: {column} holds {df[column][bad].iloc[0]!r}, not a number")
+    if df["seed"].isna().any():
+        raise ConfigError(field, f"{path} is damaged: a row has no seed")
     return df

@@ -74,6 +74,10 @@ class CraftingWorld(SteerableWorld):
         super().__init__(params, seed, **kwargs)
         self.cat = catalog()
         self.task: Task = task_under(get_task(self.params.task), self.params.condition, self.seed, self.cat)
+        if self.task.verifier is not None:  # a world built to play imports the verifier now, in its child
+            from mam_bench.models.crafting.task_files import verifier_of
+
+            verifier_of(self.task)
         self.strategy = self.params.plays_strategy()
         self.budget = self.params.rounds or self.task.budget
         self.grid = OrthogonalMooreGrid(GRID, torus=False, random=self.random)
@@ -240,7 +244,17 @@ class CraftingWorld(SteerableWorld):
         """`mam-bench tasks crafting --check FILE`: one line saying what the file holds, or a ConfigError."""
         from mam_bench.models.crafting.task_files import describe, load_task_file
 
-        return describe(load_task_file(path))
+        task = load_task_file(path)
+        if task.verifier is not None:  # its verify() answers once, on the first round's state, within its limit
+            cls(cls.Params.from_strings({"task": path}), seed=0).verify()
+        return describe(task)
+
+    @classmethod
+    def input_files(cls, params: CraftingParams) -> dict[str, str]:
+        """A task file's own files and their sha256 (none for a built-in task)."""
+        from mam_bench.models.crafting.task_files import input_files, looks_like_file
+
+        return input_files(get_task(params.task)) if looks_like_file(params.task) else {}
 
     @classmethod
     def parse_answer(cls, text: str) -> dict[str, Any] | None:

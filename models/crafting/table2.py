@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from mam_bench.errors import ConfigError
+from mam_bench.records import read_record, reading
 
 #: (column, final metric (None: the run's rounds), scale, digits)
 COLUMNS = (
@@ -33,25 +34,33 @@ def _runs(folder: Path) -> list[dict[str, Any]]:
     out = []
     references = set()  # a seed's reference is played once per pair; it counts once
     for result_file in sorted((folder / "pairs").glob("*/result.json")):
-        result = json.loads(result_file.read_text(encoding="utf-8"))
-        if result.get("world") != "crafting" or result.get("validity", {}).get("status", "valid") != "valid":
-            continue
-        params = result.get("params", {})
-        condition = params.get("condition", "standard")
-        controller = result.get("controller") or {}
-        model = controller.get("model") or controller.get("name") or result.get("policy", "?")
-        judged = result.get("judged") or {}
-        reference_key = json.dumps([result["seed"], params], sort_keys=True)
-        for run, who in (("reference", "all-rule (reference)"), ("treatment", str(model))):
-            if run == "reference":
-                if reference_key in references:
-                    continue
-                references.add(reference_key)
-            final = dict(result[run]["final"])
-            final["rounds"] = result[run]["rounds"]
-            if run in judged and "cce_llm" in judged[run]:
-                final["cce"] = judged[run]["cce_llm"]
-            out.append({"who": who, "condition": condition, "final": final, "pair": result_file.parent.name})
+        result = read_record(result_file)
+        with reading(result_file):
+            out += _entries(result, result_file.parent.name, references)
+    return out
+
+
+def _entries(result: dict[str, Any], pair: str, references: set[str]) -> list[dict[str, Any]]:
+    """The reference (once per seed and setting) and the treatment of one valid crafting pair."""
+    out: list[dict[str, Any]] = []
+    if result.get("world") != "crafting" or result.get("validity", {}).get("status", "valid") != "valid":
+        return out
+    params = result.get("params", {})
+    condition = params.get("condition", "standard")
+    controller = result.get("controller") or {}
+    model = controller.get("model") or controller.get("name") or result.get("policy", "?")
+    judged = result.get("judged") or {}
+    reference_key = json.dumps([result["seed"], params], sort_keys=True)
+    for run, who in (("reference", "all-rule (reference)"), ("treatment", str(model))):
+        if run == "reference":
+            if reference_key in references:
+                continue
+            references.add(reference_key)
+        final = dict(result[run]["final"])
+        final["rounds"] = result[run]["rounds"]
+        if run in judged and "cce_llm" in judged[run]:
+            final["cce"] = judged[run]["cce_llm"]
+        out.append({"who": who, "condition": condition, "final": final, "pair": pair})
     return out
 
 

@@ -5,14 +5,14 @@ verifier beside it, as AgentWorld pairs each task with its success criteria.
 Every problem is a ConfigError on the field `task` that names the file and what is wrong in it.
 The verifier file (the task's `verifier:`, relative to the YAML) defines
 `verify(trajectory) -> bool`; the trajectory is a dict with `task`, `round`, `final_state` (what
-the checkpoints read) and `actions` (every action of every agent, in order).
+the checkpoints read) and `actions` (every action of every agent, in order). The verifier is
+untrusted code: it runs in a child process (mam_bench.user_code) within `verifier_seconds`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-from collections.abc import Callable
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +21,16 @@ from pydantic import ValidationError
 
 from mam_bench.errors import ConfigError
 from mam_bench.models.crafting.tasks import Task, builtin_tasks
+from mam_bench.user_code import UserCode
 
 #: a task file's size bound: a task is a page of YAML, not a data set
 MAX_BYTES = 256_000
 
 _loaded: dict[str, Task] = {}
-_verifiers: dict[str, Callable[[dict[str, Any]], Any]] = {}
+#: (process, verifier path, its content hash) -> its running child
+_verifiers: dict[tuple[int, str, str], UserCode] = {}
+#: task name -> the task file and its verifier
+_files: dict[str, tuple[str, ...]] = {}
 
 
 def looks_like_file(value: str) -> bool:
@@ -68,10 +72,27 @@ def load_task_file(value: str) -> Task:
         task.check()
     except (AssertionError, ValueError) as exc:
         raise ConfigError("task", f"{path}: {exc}") from None
-    if task.verifier is not None:
-        verifier_of(task)
+    files = [str(path.resolve())]
+    if task.verifier is not None:  # run (in its child) once a world is built to play
+        if not Path(task.verifier).is_file():
+            raise ConfigError("task", f"verifier {task.verifier}: no such file")
+        files.append(task.verifier)
     _loaded[key] = task
+    _files[task.name] = tuple(files)
     return task
+
+
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ConfigError("task", f"{path}: cannot read it ({exc.strerror or exc})") from None
+
+
+def input_files(task: Task) -> dict[str, str]:
+    """The files a loaded task file came from and the sha256 of each (the task file, its verifier):
+    recorded with a run, so that a resume after either changed is refused."""
+    return {path: _digest(Path(path)) for path in _files.get(task.name, ())}  # as they are now
 
 
 def loaded_by_name() -> dict[str, Task]:
@@ -79,36 +100,21 @@ def loaded_by_name() -> dict[str, Task]:
     return {t.name: t for t in _loaded.values()}
 
 
-def verifier_of(task: Task) -> Callable[[dict[str, Any]], Any]:
-    """The task's `verify(trajectory)`, imported once; a missing or broken file is a ConfigError."""
+def verifier_of(task: Task) -> UserCode:
+    """The task's `verify(trajectory)` in its own child process, started once per process and
+    content; a missing file, or one that does not import within the limit, is a ConfigError."""
     assert task.verifier is not None
-    if task.verifier in _verifiers:
-        return _verifiers[task.verifier]
     path = Path(task.verifier)
-    if not path.is_file():
-        raise ConfigError("task", f"verifier {path}: no such file")
-    spec = importlib.util.spec_from_file_location(f"_mam_task_verifier_{len(_verifiers)}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - user code: any error it raises is reported, not raised
-        raise ConfigError("task", f"verifier {path} does not import: {type(exc).__name__}: {exc}") from None
-    verify = getattr(module, "verify", None)
-    if not callable(verify):
-        raise ConfigError("task", f"verifier {path} defines no verify(trajectory) function")
-    _verifiers[task.verifier] = verify
-    return verify
+    key = (os.getpid(), task.verifier, _digest(path))
+    if key not in _verifiers or _verifiers[key].closed:
+        _verifiers[key] = UserCode(path, "verify", task.verifier_seconds)
+    return _verifiers[key]
 
 
 def run_verifier(task: Task, trajectory: dict[str, Any]) -> bool:
-    """The user verifier's verdict; an exception in it stops the run (exit 2) with its file named."""
-    try:
-        verdict = verifier_of(task)(trajectory)
-    except ConfigError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - user code
-        raise ConfigError("task", f"verifier {task.verifier} raised {type(exc).__name__}: {exc}") from None
+    """The user verifier's verdict; a raise, an exit, a hang or a non-bool stops the run (exit 2)
+    with its file named."""
+    verdict = verifier_of(task)(trajectory)
     if not isinstance(verdict, bool):
         raise ConfigError("task", f"verifier {task.verifier} returned {type(verdict).__name__}, not a bool")
     return verdict

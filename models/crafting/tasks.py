@@ -60,6 +60,8 @@ class Task(BaseModel):
     survey: list[str] = Field(default_factory=list)  # hidden sites the task asks to find (exploration.py)
     #: a user task's verify(trajectory) -> bool file (absolute once loaded; task_files.py)
     verifier: str | None = None
+    #: how long the verifier may take to import, and then to answer each call (it runs in a child)
+    verifier_seconds: float = Field(10.0, gt=0, le=600)
     #: the plan text `condition=shared_plan_only` puts in every prompt (else the relevant context)
     shared_plan: str | None = None
 

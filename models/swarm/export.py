@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from mam_bench.errors import ConfigError
+from mam_bench.experiment.table import read_checked_table
 from mam_bench.models.swarm.grid import SYMBOL
 from mam_bench.models.swarm.params import TASKS
+from mam_bench.records import read_record, reading, write_whole, writing
 
 #: our task names -> upstream's
 TASK_NAMES = {
@@ -42,14 +44,15 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
 def run_dirs(run: Path) -> list[Path]:
     """The run directories to export: RUN itself, or every valid case pair of an experiment folder."""
     if (run / "table.csv").is_file():
+        read_checked_table(run / "table.csv", "run")
         with (run / "table.csv").open(encoding="utf-8", newline="") as fh:
-            dirs = [run / "pairs" / r["pair_id"] for r in csv.DictReader(fh) if r.get("role") == "case"]
+            dirs = [run / "pairs" / str(r["pair_id"]) for r in csv.DictReader(fh) if r.get("role") == "case"]
     else:
         dirs = [run]
     for d in dirs:
         if not (d / "result.json").is_file() or not (d / "treatment.jsonl").is_file():
             raise ConfigError("run", f"{d} is not a finished run (no result.json or treatment.jsonl)")
-        world = json.loads((d / "result.json").read_text(encoding="utf-8")).get("world")
+        world = read_record(d / "result.json", "run").get("world")
         if world not in TASKS:
             raise ConfigError("run", f"{d} is a {world} run; the swarmbench format holds the swarm tasks only")
     return dirs
@@ -107,7 +110,14 @@ def view_of(grid: list[list[str]], record: dict[str, Any], aid: int, k: int) -> 
 
 def game_logs(d: Path, keep_prompts: bool) -> tuple[str, dict[str, Any], list[dict], list[dict]]:
     """(key, meta, game_log, agent_log) of one run directory."""
-    result = json.loads((d / "result.json").read_text(encoding="utf-8"))
+    result = read_record(d / "result.json", "run")
+    with reading(d, "run"):  # a record missing a field names its run folder
+        return _game_logs(d, result, keep_prompts)
+
+
+def _game_logs(
+    d: Path, result: dict[str, Any], keep_prompts: bool
+) -> tuple[str, dict[str, Any], list[dict], list[dict]]:
     params, task = result["params"], TASK_NAMES[result["world"]]
     records = _jsonl(d / "treatment.jsonl")
     decisions = {(r["round"], r["actor_id"]): r for r in _jsonl(d / "decisions.jsonl")}
@@ -193,11 +203,12 @@ def export_swarmbench(run: Path, out: Path, keep_prompts: bool = False) -> str:
     """Write the logs of every run under `run` into `out`; returns a one-line summary."""
     dirs = run_dirs(run)  # every input checked before the first file is written
     logs = [game_logs(d, keep_prompts) for d in dirs]
-    out.mkdir(parents=True, exist_ok=True)
+    with writing(out):
+        out.mkdir(parents=True, exist_ok=True)
     meta = {}
     for key, m, game, agents in logs:
         meta[key] = m
-        (out / f"game_log_{key}.json").write_text(json.dumps(game, indent=2), encoding="utf-8")
-        (out / f"agent_log_{key}.json").write_text(json.dumps(agents, indent=2), encoding="utf-8")
-    (out / "meta_log.json").write_text(json.dumps(meta), encoding="utf-8")
+        write_whole(out / f"game_log_{key}.json", json.dumps(game, indent=2))
+        write_whole(out / f"agent_log_{key}.json", json.dumps(agents, indent=2))
+    write_whole(out / "meta_log.json", json.dumps(meta))  # last: its presence says the export is whole
     return f"{len(logs)} games -> {out}/meta_log.json, game_log_*.json, agent_log_*.json"

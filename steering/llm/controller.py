@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -57,7 +58,8 @@ def wire(messages: list[BaseMessage]) -> list[dict[str, str]]:
 
 @dataclass(frozen=True)
 class Reply:
-    """One answered call, from the cache (no request) or the provider."""
+    """One answered call, from the provider or the cache (no request now; the requests an earlier
+    process of the same run made for it, counted once, when the cache is the run's own)."""
 
     text: str
     input_tokens: int
@@ -76,6 +78,8 @@ class Reply:
             "output_tokens": self.output_tokens,
             "provider_model": self.provider_model,
             "format": self.format,
+            "requests": self.requests,
+            "retries": self.retries,
         }
 
 
@@ -147,6 +151,8 @@ class LLMController(Controller):
         #: calls a killed earlier process had sent through this cache and never saw answered
         self.unanswered_before = self._pending()
         self.records: Any = None
+        #: cache keys whose requests this process has counted (an answer is paid for once per run)
+        self._counted: set[str] = set()
         self._jitter = random.Random()
         self._sem: asyncio.Semaphore | None = None
         self._answers: dict[tuple[int, int], Decision] = {}
@@ -374,10 +380,22 @@ class LLMController(Controller):
             "prompt_chars": sum(len(m["content"]) for m in sent),
         }
 
+    def _own_cache(self) -> bool:
+        """The cache lives in the run's own folder: every answer in it was bought by this run (an
+        earlier process of it, before a kill), so its requests count for the run; a shared cache's
+        answers were bought by other runs and are free here."""
+        out = getattr(self.records, "out", None)
+        return (
+            out is not None and self.cache.path is not None and self.cache.path.parent.resolve() == Path(out).resolve()
+        )
+
     def _from_cache(self, key: str) -> Reply | None:
         hit = self.cache.get(key)
         if hit is None:
             return None
+        spent = key not in self._counted and self._own_cache()
+        spent = spent and _count_ok(hit.get("requests", 0)) and _count_ok(hit.get("retries", 0))
+        self._counted.add(key)
         return Reply(
             text=hit["text"],
             input_tokens=hit.get("input_tokens", 0),
@@ -385,6 +403,8 @@ class LLMController(Controller):
             provider_model=hit.get("provider_model"),
             format=hit.get("format"),
             cached=True,
+            requests=int(hit.get("requests", 0)) if spent else 0,
+            retries=int(hit.get("retries", 0)) if spent else 0,
         )
 
     async def _from_provider(
@@ -430,6 +450,7 @@ class LLMController(Controller):
             retries=retries,
         )
         self.cache.put(key, self.options.model, reply.cached_form())
+        self._counted.add(key)
         return reply
 
     def _reserve(self, prompt_chars: int) -> float:

@@ -41,6 +41,8 @@ class Liveness:
         self.last: float | None = None  # time.monotonic() of the last answer, shifted by the pauses
         self.inflight = 0
         self._idle_since: float | None = None
+        #: whether any call of the run was ever answered (a refused connection before that is fatal)
+        self.ever = False
 
     def begin(self) -> None:
         now = time.monotonic()
@@ -57,6 +59,7 @@ class Liveness:
 
     def answered(self) -> None:
         self.last = time.monotonic()
+        self.ever = True
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,11 @@ async def _attempts(
                 raise BackendFailed(
                     f"the provider refused the key (HTTP {status_of(exc)}); check --api-key-env and --base-url"
                 ) from None
+            if connection_refused(exc) and attempt + 1 >= REFUSED_ATTEMPTS and not (live and live.ever):
+                raise BackendFailed(
+                    f"nothing answers at the endpoint: the connection was refused {attempt + 1} times "
+                    f"({_short(exc)}); check --base-url and that the server runs"
+                ) from None
             if not is_transient(exc):
                 raise TransportError(
                     f"{type(exc).__name__}: {_short(exc)}", attempt + 1, format_refused=format_refused(exc)
@@ -216,6 +224,22 @@ async def _attempts(
             if live is not None:
                 live.answered()
             return result, attempt
+
+
+#: attempts refused at connect, before any call was answered, after which the run stops
+REFUSED_ATTEMPTS = 3
+
+
+def connection_refused(exc: BaseException) -> bool:
+    """Nothing listens at the endpoint: the connection was refused (anywhere in the causes)."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return False
+        if isinstance(seen, ConnectionRefusedError) or "connection refused" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _check_stall(policy: RetryPolicy) -> None:

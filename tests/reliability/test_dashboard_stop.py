@@ -1,4 +1,4 @@
-"""Stopping `mam-bench dashboard` by its PID stops the Solara server too (its port is
+"""Stopping `mam-bench dashboard` by its PID (even with kill -9) stops the Solara server too (its port is
 free within 5 s), and Solara's POST routes refuse a page from another origin like the websocket."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def _group_alive(leader: int) -> bool:
     return bool(children.exists() and children.read_text().split())
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_a_signal_to_the_command_frees_the_port(sig, tmp_path):
     port = _free_port()
     log = open(tmp_path / "dashboard.log", "w")
@@ -48,6 +48,7 @@ def test_a_signal_to_the_command_frees_the_port(sig, tmp_path):
         text=True,
         env=dict(os.environ),
     )
+    children: list[str] = []
     try:
         for line in proc.stdout:  # our line comes once the server answers (Solara's own lines before it)
             if "dashboard: http://127.0.0.1" in line:
@@ -55,7 +56,8 @@ def test_a_signal_to_the_command_frees_the_port(sig, tmp_path):
         assert proc.poll() is None, (tmp_path / "dashboard.log").read_text()
         assert _serving(port)
         assert _group_alive(proc.pid)
-        proc.send_signal(sig)
+        children += Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        proc.send_signal(sig)  # SIGKILL too: nothing of ours runs then, the kernel stops the child
         proc.wait(timeout=30)
         for _ in range(50):  # 5 s
             if not _serving(port):
@@ -63,6 +65,11 @@ def test_a_signal_to_the_command_frees_the_port(sig, tmp_path):
             time.sleep(0.1)
         assert not _serving(port), "the Solara child still serves after its command was stopped"
     finally:
+        for pid in children:  # a failed test leaves no server behind
+            try:
+                os.killpg(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
         if proc.poll() is None:  # TERM first: it stops the server with the command
             proc.terminate()
             try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -436,3 +437,20 @@ def test_worlds_into_a_closed_pipe_prints_no_traceback(world):
     """`mam-bench worlds | head -1`: the reader leaves early; no BrokenPipeError traceback."""
     proc = cli_pipeline("worlds", into="head -1", cwd=world)
     assert proc.stdout.strip() and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_the_fuzz_feeds_every_flag_of_every_command(monkeypatch):
+    """bench/fuzz_cli.py (the table in docs/reference/files-and-resume.md) passes each long flag of
+    each subcommand in at least one case, the newest commands' included."""
+    import importlib.util
+
+    from tests.support.cli import REPO
+
+    spec = importlib.util.spec_from_file_location("fuzz_cli", REPO / "bench" / "fuzz_cli.py")
+    fuzz = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "fuzz_cli", fuzz)  # its dataclasses look their module up
+    spec.loader.exec_module(fuzz)
+    cases = fuzz.cases()
+    assert fuzz.unused_flags(cases) == {}
+    assert {"benchmark", "report", "export", "tasks"} <= {c.argv[0] for c in cases if c.argv}
+    assert any("--leaderboard" in c.argv for c in cases) and any("--agentworld" in c.argv for c in cases)

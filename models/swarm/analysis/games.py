@@ -14,6 +14,7 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.params import TASKS
+from mam_bench.records import read_record, reading
 
 
 @dataclass(frozen=True)
@@ -60,20 +61,21 @@ def load_games(folder: Path) -> list[Game]:
         for row in csv.DictReader(fh):
             if row.get("role") != "case" or row.get("valid") != "True" or row.get("world") not in TASKS:
                 continue
-            where = folder / "pairs" / row["pair_id"]
-            rounds = read_jsonl(where / "treatment.jsonl")
-            result = json.loads((where / "result.json").read_text(encoding="utf-8"))
+            where = folder / "pairs" / str(row.get("pair_id"))
+            with reading(where / "treatment.jsonl"):
+                rounds = read_jsonl(where / "treatment.jsonl")
             if len(rounds) < 2:
                 continue
-            games.append(
-                Game(
+            result = read_record(where / "result.json")
+            with reading(where / "result.json"):
+                game = Game(
                     row["pair_id"],
                     row["case"],
                     row["world"],
                     int(row["seed"]),
-                    result["params"],
+                    dict(result["params"]),
                     tuple(result.get("influence_ids") or ()),
                     tuple(rounds),
                 )
-            )
+            games.append(game)
     return games

@@ -1,0 +1,30 @@
+"""The bounds every command puts on what it is given, and the one reading of a number in text, so
+that `experiment`, `benchmark` and the rest refuse the same typo the same way (a typo must not
+fill the disk or the memory, and `²` is not a seed)."""
+
+from __future__ import annotations
+
+from mam_bench.errors import ConfigError
+
+#: seeds per suite or benchmark, repeats per suite, pairs per suite
+MAX_SEEDS = 100_000
+MAX_REPEATS = 1_000
+MAX_PAIRS = 200_000
+
+
+def whole_number(text: str) -> int | None:
+    """The value of ASCII digits (surrounding blanks allowed), else None: `²` and `٣` are not numbers here."""
+    t = text.strip()
+    return int(t) if t.isascii() and t.isdigit() else None
+
+
+def seed_range(text: str) -> tuple[int, int] | None:
+    """`A-B` as (A, B) when both are whole numbers, else None."""
+    a, sep, b = text.partition("-")
+    lo, hi = whole_number(a), whole_number(b)
+    return (lo, hi) if sep and lo is not None and hi is not None else None
+
+
+def check_seed_count(n: int, field: str = "seeds") -> None:
+    if n > MAX_SEEDS:
+        raise ConfigError(field, f"{n} seeds; at most {MAX_SEEDS}")
