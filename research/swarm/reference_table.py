@@ -1,6 +1,7 @@
 """Writes RESULTS.md: the all-rule reference score of every task, rule set and strategy over seeds
 0-19, next to the SwarmBench paper's rule baselines (Table S.2), its gemini-2.0-flash figures at
-these settings (Table S.5's decentralized column) and the best model where its text names one. The first strategy of each task is its default (local) rule agent.
+these settings (Table S.5's decentralized column) and the best model where its text names one.
+The first strategy of each task is its default (local) rule agent.
 
 Run: python research/swarm/reference_table.py [--seeds 20] [--out research/swarm/RESULTS.md]
 """
