@@ -1,6 +1,7 @@
 """Coverage of AgentWorld's task files: per task, whether it loads here (else the mechanic it
 needs), whether the all-rule team plays it to the end, whether AgentWorld's own verifier answers
-(score, reason) at every round, and whether that verdict is 1 at the end; then counts by category.
+(score, reason) at every round, and whether that verdict is 1 at the end; then counts by category
+and the missing names, most needed first (what to add to unblock the most tasks).
 
 Run: python research/crafting/agentworld_coverage.py DIR [--seed 0] [--markdown]
 DIR holds AgentWorld's `task_NN_*.yaml` with their `task_NN_success_criteria.py` (and, if
@@ -67,10 +68,23 @@ def main() -> None:
         f"| all | {len(rows)} | {sum(r['loads'] for r in rows)} | {sum(r['runs'] for r in rows)} "
         f"| {sum(r['done'] for r in rows)} |"
     )
-    refusals = Counter(re.sub(r" \(agent_\d+\)", "", r["why"]) for r in rows if not r["loads"])
+    needs = Counter(
+        name
+        for r in rows
+        if not r["loads"] and "needs " in r["why"]
+        for name in r["why"].split("needs ", 1)[1].split(", which")[0].split(", ")
+    )
+    alone = Counter(
+        r["why"].split("needs ", 1)[1].split(", which")[0] for r in rows if not r["loads"] and "needs " in r["why"]
+    )
     print()
-    for why, n in refusals.most_common():
-        print(f"- {n} x {why}")
+    print("| missing (AgentWorld's name) | tasks needing it | of them, needing only it |")
+    print("|---|---|---|")
+    for name, n in needs.most_common():
+        print(f"| {name} | {n} | {alone.get(name, 0)} |")
+    for r in rows:
+        if not r["loads"] and "needs " not in r["why"]:
+            print(f"- {r['task']}: {r['why']}")
 
 
 if __name__ == "__main__":
