@@ -20,7 +20,7 @@ import yaml
 from pydantic import ValidationError
 
 from mam_bench.errors import ConfigError
-from mam_bench.models.crafting.agentworld.tasks import from_agentworld, is_agentworld
+from mam_bench.models.crafting.agentworld.tasks import from_agentworld, is_agentworld, unreachable
 from mam_bench.models.crafting.tasks import Task, builtin_tasks
 from mam_bench.user_code import UserCode
 
@@ -162,6 +162,7 @@ def describe(task: Task) -> str:
             f"{task.name}: ok - AgentWorld task, {len(task.agents)} agents, {task.budget} rounds, targets "
             f"{', '.join(f'{t.qty} {t.item}' for t in task.targets) or 'none'}, verifier {Path(task.criteria).name}"
             + (f"; not carried over (no effect here): {', '.join(left)}" if left else "")
+            + (f"; no agent can make or holds: {', '.join(gaps)}" if (gaps := unreachable(task)) else "")
         )
     return (
         f"{task.name}: ok - {task.category}, {len(task.agents)} agents, budget {task.budget}, "

@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from mam_bench.errors import ConfigError
+from mam_bench.models.crafting.agentworld.tasks import unreachable
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.task_files import load_task_file
 
@@ -28,7 +29,7 @@ def play(path: Path, seed: int) -> dict:
     except ConfigError as exc:
         row["why"] = exc.message.replace(f"{path}: ", "")
         return row
-    row.update(category=task.category, loads=True)
+    row.update(category=task.category, loads=True, gaps=unreachable(task))
     try:
         world = CraftingWorld(CraftingWorld.Params.from_strings({"task": str(path)}), seed=seed)
         while world.round < world.budget and world.status.value == "running":
@@ -38,7 +39,8 @@ def play(path: Path, seed: int) -> dict:
     except ConfigError as exc:
         row["why"] = exc.message
         return row
-    row.update(runs=True, done=score == 1, why=reason, rounds=world.round)
+    gaps = f" (no agent can make or holds: {', '.join(row['gaps'])})" if row["gaps"] else ""
+    row.update(runs=True, done=score == 1, why=reason + gaps, rounds=world.round)
     return row
 
 

@@ -158,3 +158,22 @@ def test_every_missing_name_is_listed_at_once(tmp_path: Path, capsys: pytest.Cap
     task.write_text(task.read_text().replace("{foraging: 20}}\nagent_3", "{foraging: 20, alchemy: 5}}\nagent_3"))
     code, err = cli_in_process(capsys, "tasks", "crafting", "--check", str(task))
     assert code == 2 and err.endswith("needs skill 'alchemy', item 'corn', which this world does not have"), err
+
+
+def test_check_says_what_no_agent_can_make(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Without the whittler's fletching nobody makes sticks here, so the staff is out of reach."""
+    from mam_bench.cli import main
+
+    task = staff_task(tmp_path)
+    task.write_text(task.read_text().replace("fletching: 15", "mining: 15"))
+    assert main(["tasks", "crafting", "--check", str(task)]) == 0
+    assert "no agent can make or holds: staff <- stick" in capsys.readouterr().out
+    world = play(task)
+    assert world.verify() == (0, "staff held: False")
+
+
+def test_an_agent_makes_what_its_levels_allow() -> None:
+    from mam_bench.models.crafting.agentworld.tasks import can_make
+
+    made = can_make({"smithing": 12, "lumberjacking": 5}, "smith")
+    assert {"iron_bar", "axe", "logs"} <= set(made) and "heavysword" not in made  # heavysword needs level 20

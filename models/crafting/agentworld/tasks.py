@@ -18,7 +18,7 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.models.crafting.agentworld.names import ITEMS, MOBS, PASSIVE_SKILLS, SKILLS, WORN_ONLY
-from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.catalog import catalog, meets
 
 #: verifier_utils calls whose second argument is an item key
 ITEM_CALLS = {"has_item_in_any_inventory", "count_item_in_inventories"}
@@ -139,8 +139,19 @@ def _agent(path: Path, key: str, spec: Any) -> tuple[dict[str, Any], list[str]]:
         "inventory": inventory,
         "equipment": equipment,
         "skills": skills,
+        "makes": can_make(skills, role),
     }
     return agent, [*(f"{key}: skill {s}" for s in passive), *(f"{key}: worn {w}" for w in worn)]
+
+
+def can_make(skills: dict[str, int], role: str) -> list[str]:
+    """What an AgentWorld agent may produce: as there, anything its skill levels allow (every recipe
+    and node at or under its levels), and a fighter's loot."""
+    cat = catalog()
+    made = [out for out, r in cat.recipes.items() if meets(skills, r.skill, r.level)]
+    made += [n.resource for n in cat.nodes.values() if meets(skills, n.skill, n.level)]
+    loot = [m for m in cat.roles[role].makes if cat.items.get(m) == "loot"]
+    return list(dict.fromkeys([*loot, *sorted(made)]))
 
 
 def _quantity(key: str, text: str) -> int:
@@ -200,3 +211,31 @@ def from_agentworld(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         "agentworld": {"file": data, "not_carried": not_carried},
         **({"verifier_seconds": data["verifier_seconds"]} if "verifier_seconds" in data else {}),
     }
+
+
+def unreachable(task: Any) -> list[str]:
+    """What the task's targets need that no agent can make or holds at the start, with the recipe
+    path to it: an AgentWorld recipe this world makes differently (its axe takes a stick) can leave
+    a team that AgentWorld equips unable to finish here. `--check` says so; the run still plays."""
+    cat = catalog()
+    makes = set().union(*(a.makes or cat.roles[a.role].makes for a in task.agents))
+    stock = {i for a in task.agents for i in a.inventory}  # what a recipe can consume
+    tools = stock | {i for a in task.agents for i in a.equipment}  # what a harvest can use
+    gaps: list[str] = []
+
+    def need(item: str, path: str, tool: bool = False) -> None:
+        if item in (tools if tool else stock):
+            return
+        if item not in makes:
+            gaps.append(f"{path}{item}")
+            return
+        recipe = cat.recipes.get(item)
+        for part in recipe.inputs if recipe else ():
+            need(part, f"{path}{item} <- ")
+        for node in [] if recipe else cat.raw_nodes(item)[:1]:
+            if node.tool:
+                need(node.tool, f"{path}{item} <- ", tool=True)
+
+    for t in task.targets:
+        need(t.item, "")
+    return list(dict.fromkeys(gaps))
