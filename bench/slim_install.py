@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FIRST = ["run", "schelling", "--seed", "22", "--policy", "heuristic", "--out"]
+FIRST = ["run", "schelling", "--seed", "5", "--policy", "heuristic", "--out"]
 
 
 def sh(cmd: list[str], **kw) -> subprocess.CompletedProcess:
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             f"pip install . (no extras): {secs:.0f} s, {len(dists)} distributions, venv {size_mb(venv):.0f} MB; "
             f"solara/langchain/ray/jupyter/llama present: {heavy or 'none'}"
         )
-        run = sh([str(cli), *FIRST, str(work / "runs" / "pilot-s22")], cwd=work)
+        run = sh([str(cli), *FIRST, str(work / "runs" / "s5")], cwd=work)
         print(f"README first command: exit {run.returncode}")
         print("  " + "\n  ".join(run.stdout.strip().splitlines()[:6]) if run.returncode == 0 else run.stderr[-2000:])
         dash = sh([str(cli), "dashboard"], cwd=work, timeout=60)

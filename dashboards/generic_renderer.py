@@ -211,9 +211,26 @@ def legend(row: dict[str, Any], info: Any) -> list[Key]:
     return keys
 
 
-def portrayal_legend(row: dict[str, Any], info: Any) -> list[Key]:
-    """A world's own portrayal names no colours; the influence ring is still ours."""
-    keys = [Key("agent (colours: the world's agent_portrayal)", "#bbbbbb", marker="o")]
+def portrayal_legend(
+    row: dict[str, Any], info: Any, portrayal: Callable[[Any], dict[str, Any]] | None = None
+) -> list[Key]:
+    """A world's own portrayal picks the colours; the legend names them by the states that got
+    them on this row (`opinion 0`, `condition active`), then the influence ring."""
+    attribute = StateColours(row).attribute
+    seen: dict[str, list[Any]] = {}
+    for a in row.get("agents", []) if portrayal is not None else []:
+        colour = (portrayal(recorded_agent(a)) or {}).get("color", PALETTE[0])
+        state = a.get("board_state")
+        if state not in seen.setdefault(str(colour), []):
+            seen[str(colour)].append(state)
+    keys = []
+    for colour, states in list(seen.items())[: len(PALETTE)]:
+        named = [str(v) for v in sorted(states, key=lambda v: (str(type(v)), v)) if v is not None]
+        shown = ", ".join(named[:3]) + (", ..." if len(named) > 3 else "")
+        label = f"{attribute} {shown}" if attribute and named else "agent"
+        keys.append(Key(label, colour, marker="o"))
+    if not keys:
+        keys = [Key("agent (colours: the world's agent_portrayal)", "#bbbbbb", marker="o")]
     if getattr(info, "influence_ids", ()):
         keys.append(Key("influence agent (ringed)", "none", INFLUENCE, marker="o", width=2))
     return keys

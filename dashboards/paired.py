@@ -18,6 +18,7 @@ from mam_bench.dashboards.playback import play
 from mam_bench.dashboards.renderers import renderer_for
 from mam_bench.dashboards.replay import ReplaySession
 from mam_bench.errors import ConfigError
+from mam_bench.numbers import signed
 
 #: rounds per second: the default is watchable, the maximum plays a 100-round pair in 2 s of steps
 DEFAULT_SPEED, MAX_SPEED = 4.0, 50.0
@@ -45,7 +46,7 @@ def _make(cfg: DashConfig | None, run_dir: str | None) -> tuple[Any, str | None]
 def _fmt(v: float | None, pct: bool = False) -> str:
     if v is None:
         return "n/a"
-    return f"{v:+.2%}" if pct else f"{v:+.4f}"
+    return f"{v:+.2%}" if pct else signed(v)  # the console's and the report's form
 
 
 #: boards and charts fill their column; the PNG is drawn large enough to stay sharp

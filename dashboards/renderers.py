@@ -26,4 +26,7 @@ def renderer_for(world: str) -> Any:
     target = load(path)
     if isinstance(target, ModuleType):
         return target
-    return SimpleNamespace(draw_board=partial(generic.draw_board, portrayal=target), legend=generic.portrayal_legend)
+    return SimpleNamespace(
+        draw_board=partial(generic.draw_board, portrayal=target),
+        legend=partial(generic.portrayal_legend, portrayal=target),
+    )

@@ -350,13 +350,12 @@ class MesaWorld(SteerableWorld):
         return list(self._network_layout().get(coord, (0.0, 0.0)))
 
     def _network_layout(self) -> dict[Any, tuple[float, float]]:
-        """Fixed positions for network nodes (one layout per world, seed 0: both runs draw alike)."""
+        """Fixed positions for network nodes (one layout per world: both runs draw alike)."""
         if self._layout is None:
-            import networkx as nx
+            from mam_bench.network_layout import network_layout
 
             graph = next((v.G for v in vars(self.model).values() if hasattr(v, "G")), None)
-            pos = nx.spring_layout(graph, seed=0) if graph is not None else {}
-            self._layout = {k: (round(float(x), 4), round(float(y), 4)) for k, (x, y) in pos.items()}
+            self._layout = network_layout(graph) if graph is not None else {}
         return self._layout
 
     # --- the round ------------------------------------------------------------------------------
@@ -376,6 +375,13 @@ class MesaWorld(SteerableWorld):
             self._entries.setdefault(aid, AuditEntry(self.round, aid, None, "blocked", "its step did not run"))
         self.status = self.rest_status()
         return [self._entries[aid] for aid in self.influence_ids]
+
+    def forked(self, original: SteerableWorld) -> None:
+        """The copied agents' steps still route through the original world: route them here."""
+        super().forked(original)
+        for agent in self.model.agents:
+            vars(agent).pop(self.step_method, None)
+        self._wrap_agents()
 
     def _wrap_agents(self) -> None:
         """Route each agent's step through the adapter (an instance attribute; its class is untouched)."""

@@ -15,6 +15,7 @@ from mam_bench.protocol import Decision, Request
 
 if TYPE_CHECKING:
     from mam_bench.records import RunRecords
+    from mam_bench.world import SteerableWorld
 
 
 class Controller(ABC):
@@ -25,6 +26,9 @@ class Controller(ABC):
     posts: bool = False
     #: True when the controller needs each request's `rule_action` (the `mimic` baseline).
     wants_rule_action: bool = False
+    #: True only for a named upper bound that plans on the live treatment world (the oracle): the
+    #: runner calls `plan_round` at the start of every round. It still acts only through decisions.
+    privileged: bool = False
 
     def bind(self, world_name: str, objective: str, seed: int) -> None:
         """Called once per treatment run before round 0."""
@@ -43,6 +47,15 @@ class Controller(ABC):
         return {}
 
     # --- optional hooks; the defaults are what a controller without calls or sources needs ------
+    async def plan_round(self, world: SteerableWorld, horizon: int) -> None:
+        """A privileged controller sees the treatment world at the start of each round (it must
+        not change it: it plans on `world.fork()`); `horizon` is the round the treatment ends at."""
+        return None
+
+    def options_line(self) -> str | None:
+        """The controller's options in one line, printed at the start of `mam-bench run`."""
+        return None
+
     def attach_records(self, records: RunRecords) -> None:
         """The run's records, before round 0 (the LLM controller writes llm_calls.jsonl there)."""
         return None

@@ -29,6 +29,9 @@ LLM_ONLY = (
     "max_cost",
 )
 
+#: options only the oracle reads (the CLI's planner flags)
+ORACLE_ONLY = ("candidates", "lookahead", "rollouts", "budget", "sweeps", "plan_seed")
+
 
 @runtime_checkable
 class SourceChecked(Protocol):
@@ -56,6 +59,10 @@ def build_controller(spec: Any, prep: Any) -> Any:
         stray = [k for k in LLM_ONLY if k in options]
         if stray:
             raise ConfigError(stray[0], f"only --policy llm takes it (the controller is {spec.controller})")
+    if spec.controller != "oracle":
+        stray = [k for k in ORACLE_ONLY if k in options]
+        if stray:
+            raise ConfigError(stray[0], f"only --policy oracle takes it (the controller is {spec.controller})")
     if spec.controller != "replay" and "replay" in options:
         raise ConfigError("replay", f"only --policy replay takes it (the controller is {spec.controller})")
     if spec.controller == "llm":
@@ -70,28 +77,3 @@ def build_controller(spec: Any, prep: Any) -> Any:
     if isinstance(controller, SourceChecked):
         controller.verify_source(spec, prep)
     return controller
-
-
-def discard(controller: Any) -> None:
-    """Close a controller built only to check it; no event loop for one with nothing to close."""
-    from mam_bench.controller import Controller
-
-    if type(controller).aclose is not Controller.aclose:
-        from mam_bench.runner import run_async
-
-        run_async(controller.aclose())
-
-
-def check_suite_controllers(suite: Any) -> None:
-    """Every case's controller builds (options, key variables, replay sources), on the first seed."""
-    from mam_bench.runner import prepare_run
-
-    seed = suite.seed_list()[0]
-    for i, case in enumerate(suite.cases):
-        try:
-            discard(prepare_run(case.pair_spec(seed)).controller)
-        except ConfigError as exc:
-            field = exc.field if exc.field.startswith("controller_options") else f"controller_options.{exc.field}"
-            if exc.field in ("model", "policy"):
-                field = exc.field
-            raise ConfigError(f"cases[{i}].{field}", exc.message) from None

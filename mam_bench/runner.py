@@ -288,6 +288,8 @@ class Treatment:
         if self.finished:
             return []
         ids, world, r = self.prep.influence_ids, self.world, self.round
+        if self.controller.privileged:  # a named upper bound plans on forks of the live world
+            await self.controller.plan_round(world, self.prep.horizon)
         posts: dict[int, str] = {}
         if self.controller.posts and ids and self.board.enabled:  # no board, no coordination phase
             texts = await self.controller.post(self._requests("coordination"))
@@ -571,3 +573,22 @@ def run_pair(
 ) -> dict[str, Any]:
     """Synchronous wrapper around `arun_pair`."""
     return run_async(arun_pair(spec, out, controller, **kw))
+
+
+def discard(controller: Any) -> None:
+    """Close a controller built only to check it; no event loop for one with nothing to close."""
+    if type(controller).aclose is not Controller.aclose:
+        run_async(controller.aclose())
+
+
+def check_suite_controllers(suite: Any) -> None:
+    """Every case's controller builds (options, key variables, replay sources), on the first seed."""
+    seed = suite.seed_list()[0]
+    for i, case in enumerate(suite.cases):
+        try:
+            discard(prepare_run(case.pair_spec(seed)).controller)
+        except ConfigError as exc:
+            field = exc.field if exc.field.startswith("controller_options") else f"controller_options.{exc.field}"
+            if exc.field in ("model", "policy"):
+                field = exc.field
+            raise ConfigError(f"cases[{i}].{field}", exc.message) from None

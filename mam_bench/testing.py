@@ -13,10 +13,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from mam_bench.audit import audit_counts
-from mam_bench.capabilities import RandomActions
+from mam_bench.capabilities import PerTurnDecisions, RandomActions
 from mam_bench.protocol import OK_OUTCOMES
 from mam_bench.runner import PairSpec, prepare, round_row, run_async, run_treatment, step_reference
-from mam_bench.streams import record_draws
+from mam_bench.streams import record_draws, stream
 from mam_bench.world import REQUIRED, SteerableWorld, TextRoundTrip
 
 
@@ -171,6 +171,59 @@ def records_redraw(prep: Any, rounds: int) -> list[str]:
     return out
 
 
+def steered_rows(world: SteerableWorld, rounds: int, seed: int = 0) -> list[str]:
+    """Play `rounds` rounds in which a third of the influence agents defer and the rest play a
+    random legal action (the null action in a world without one), each drawn per actor and round
+    so that every copy of a world gets the same; one row per round: round, status, metrics,
+    snapshot and the whole audit, as JSON text."""
+    from mam_bench.controller import Decision
+
+    rows = []
+    for _ in range(rounds):
+        if world.done and world.treatment_stops_early:
+            break
+        chosen = {}
+        for aid in world.influence_ids:
+            rng = stream(seed, "check.fork", aid, world.round)
+            if rng.random() < 1 / 3:
+                chosen[aid] = Decision.follow_rule()
+            elif isinstance(world, RandomActions):
+                chosen[aid] = Decision(action=world.random_action(world.observe(aid), rng))
+            else:
+                chosen[aid] = Decision(action=world.null_action())
+        if isinstance(world, PerTurnDecisions) and world.decides_per_turn:
+
+            async def decide(aid: int) -> Decision:
+                return chosen[aid]
+
+            run_async(world.aplay_round_per_turn(decide))
+        else:
+            world.play_round(chosen)
+        audit = [e.as_json() for e in world.audit]
+        rows.append(json.dumps([round_row(world), audit], default=str, sort_keys=True))
+    return rows
+
+
+def fork_equivalence(world_cls: Any, seed: int, rounds: int, influence: int, params: dict[str, Any]) -> list[str]:
+    """A fork taken halfway, played forward, equals its world played forward (round by round:
+    metrics, snapshot, audit), and playing the fork leaves the world as a world never forked."""
+    prep = _prep(world_cls, seed, rounds, influence, params)
+    half = max(1, prep.horizon // 2)
+    expected = steered_rows(prep.new_world(treatment=True), prep.horizon, seed)[half:]
+    world = prep.new_world(treatment=True)
+    steered_rows(world, half, seed)
+    try:
+        twin = world.fork()
+    except Exception as exc:  # noqa: BLE001 - reported, with the fix, like every other property
+        return [f"fork: the world cannot be copied ({type(exc).__name__}: {exc}); define fork() on it"]
+    out = []
+    if steered_rows(twin, prep.horizon - half, seed) != expected:
+        out.append(f"fork: a fork taken after round {half}, played forward, differs from its world played forward")
+    if steered_rows(world, prep.horizon - half, seed) != expected:
+        out.append("fork: playing a fork changed the world it was taken from")
+    return out
+
+
 def contract(world_cls: Any, prep: Any) -> list[str]:
     """The required names are the world's own (not the base class's stubs), and its `scoring`
     names metrics that `metrics()` reports."""
@@ -210,6 +263,7 @@ def check_world(
             actions(prep),
             observation_text(prep),
             records_redraw(prep, prep.horizon),
+            fork_equivalence(world_cls, seed, rounds, influence, dict(params or {})),
         ):
             failures += [f"seed {seed}: {f}" for f in found]
             checked += 1

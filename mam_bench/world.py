@@ -7,11 +7,14 @@ objective, and an audit entry for every influence decision.
 
 from __future__ import annotations
 
+import copy
+import sys
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import mesa
+from mesa.discrete_space import DiscreteSpace
 from pydantic import BaseModel
 
 from mam_bench.errors import ConfigError
@@ -213,6 +216,44 @@ class SteerableWorld(mesa.Model):
         self.play_round()
         self.running = not self.done and self.round < self.reference_cap()
 
+    # --- planning -----------------------------------------------------------------------------
+    def fork(self) -> Self:
+        """An exact copy of the world as it stands mid-run: state, every random stream, round and
+        audit, its records off; playing it forward never touches this world (what a planner rolls
+        candidate actions out on). The default deep-copies; a world specialises `fork_memo` (what
+        the copy may share) or `forked` (what it must rebuild), or `fork` itself where that is cheaper."""
+        memo = self.fork_memo()
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, FORK_RECURSION))  # linked agents, cells and graphs nest deep
+        try:
+            twin = copy.deepcopy(self, memo)
+        finally:
+            sys.setrecursionlimit(limit)
+        for original in (self, *vars(self).values()):  # Mesa numbers new agents per model
+            if isinstance(original, mesa.Model) and id(original) in memo:
+                mesa.Agent._ids[memo[id(original)]] = copy.copy(mesa.Agent._ids[original])
+        twin.forked(self)
+        return twin
+
+    def fork_memo(self) -> dict[int, Any]:
+        """What a fork shares with its world instead of copying: the frozen params, the audit's
+        entries (frozen) in a list of its own, and no records (its DataCollector collects nothing)."""
+        memo: dict[int, Any] = {id(self.params): self.params, id(self.audit): list(self.audit)}
+        if self.datacollector is not None:  # a memo entry for None would replace every None
+            memo[id(self.datacollector)] = RECORDS_OFF
+        for space in _spaces(self):  # a copied space reconnects its cells, which drops their
+            for cell in space.all_cells:  # cached neighbourhoods: do not copy them first
+                cached = vars(cell).get("neighborhood")
+                if cached is not None and cell.connections:
+                    memo[id(cached)] = cached
+        return memo
+
+    def forked(self, original: SteerableWorld) -> None:
+        """Called on the fork after the copy; rebuild here what a deep copy cannot carry over."""
+        self._setup_collected = True  # records are off: no setup row to collect
+        if self.datacollector is None:  # forked before its first round
+            self.datacollector = RECORDS_OFF
+
     # --- outcome ------------------------------------------------------------------------------
     @abstractmethod
     def metrics(self) -> dict[str, float]:
@@ -244,3 +285,23 @@ class SteerableWorld(mesa.Model):
         if missing:
             raise ConfigError("influence_ids", f"no agent with id {missing[0]} in {self.name}")
         return tuple(sorted(ids))
+
+
+def _spaces(world: SteerableWorld) -> list[DiscreteSpace]:
+    """The Mesa discrete spaces a world holds, itself or in a Mesa model it wraps."""
+    holders = [world, *(v for v in vars(world).values() if isinstance(v, mesa.Model) and v is not world)]
+    return [v for h in holders for v in vars(h).values() if isinstance(v, DiscreteSpace)]
+
+
+#: the recursion limit while a fork is copied (a Mesa network's cells link agent to agent)
+FORK_RECURSION = 20_000
+
+
+class _RecordsOff:
+    """A fork's DataCollector: it keeps nothing, so rollouts cost no records."""
+
+    def collect(self, model: Any) -> None:
+        return None
+
+
+RECORDS_OFF = _RecordsOff()

@@ -157,8 +157,7 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
 
 def check_controllers(suite: Any) -> None:
     """Every case's controller builds at a seed it plays (a replay is checked against its own seed)."""
-    from mam_bench.preflight import discard
-    from mam_bench.runner import prepare_run
+    from mam_bench.runner import discard, prepare_run
 
     for case in suite.cases:
         seed = (case.only_seeds or suite.seed_list())[0]

@@ -11,7 +11,6 @@ from typing import Any
 from mam_bench import startup
 from mam_bench.errors import ConfigError
 from mam_bench.limits import MAX_PAIRS, MAX_REPEATS, MAX_SEEDS, seed_range
-from mam_bench.preflight import check_suite_controllers
 
 # YAML, the suite model and the runner (pydantic, pandas, SciPy, Mesa) are imported by the
 # functions that use them, so that `experiment --help` answers at once
@@ -186,6 +185,8 @@ def handle(args: argparse.Namespace) -> int:
     check_table(Path(args.out) / "table.csv")
     overrides = {"policy": args.policy, "model": args.model, "seeds": args.seeds}
     suite = read_suite(args.suite, overrides)  # validated whole before anything runs
+    from mam_bench.runner import check_suite_controllers  # heavy: after the suite is read
+
     check_suite_controllers(suite)
     startup.imports_done()  # before any worker forks (copy-on-write) and any pair runs
     llm_pairs, calls = llm_estimate(suite, args.max_cost)

@@ -85,5 +85,6 @@ def handle(args: argparse.Namespace) -> int:
     except OSError as exc:  # a full disk: take back the half-made project (it is ours, just created)
         shutil.rmtree(root, ignore_errors=True)
         raise ConfigError("dir", f"cannot write {root}: {exc.strerror or exc}") from None
-    print(f"created {root}: pip install -e {root} && (cd {root} && python -m pytest tests)")
+    # a hint that works on the core install (pytest is an extra): the test file runs as a script
+    print(f"created {root}: pip install -e {root} && python {root / 'tests' / f'test_{name}.py'}")
     return 0

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import html
 import json
-import math
 import os
 import sys
 from pathlib import Path
@@ -34,6 +33,10 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;paddin
 th{background:#f0f0f0}td:first-child,td:nth-child(2){text-align:left}
 #results{font-size:14px}#results td{white-space:nowrap}#shared{margin:.3em 0}.how{font-size:12px;color:#444}
 details{margin:1em 0}details summary{cursor:pointer;font-weight:bold}#raw-summary table{font-size:11px}"""
+#: the leaderboard is a wide table (a column per world): the page takes the window's width, cells
+#: stay on one line and headers wrap only between words; it fits 1400 px with ten worlds
+LEADERBOARD_STYLE = """body{max-width:none;margin:1em}table{font-size:12px}td,th{padding:2px 4px}
+td{white-space:nowrap}th{font-size:11px}p{max-width:1000px}"""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -76,9 +79,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=handle)
 
 
-def _cell(v: object) -> str:
+#: how the raw summary's and the flips table's numeric columns print (the console's forms)
+SIGNED = {"mean", "median", "ci_low", "ci_high", "mean_lift", "mean_reference", "mean_treatment"}
+P_VALUES = {"wilcoxon_p", "holm_p", "tost_p"}
+
+
+def _cell(v: object, column: str = "") -> str:
+    from mam_bench.numbers import p_value, plain, signed
+
     if isinstance(v, float):
-        return "NA" if math.isnan(v) else f"{v:.4g}"
+        if column in SIGNED:
+            return signed(v)
+        if column in P_VALUES:
+            return p_value(v)
+        if column == "dz":
+            return signed(v, 2)
+        return plain(v) if not v.is_integer() else f"{v:.0f}"
     return html.escape(str(v))
 
 
@@ -139,7 +155,7 @@ def summary_table(summary: pd.DataFrame) -> str:
 
     head = "".join(f"<th>{c}</th>" for c in SUMMARY_COLUMNS)
     body = "".join(
-        "<tr>" + "".join(f"<td>{_cell(r[c])}</td>" for c in SUMMARY_COLUMNS) + "</tr>" for _, r in summary.iterrows()
+        "<tr>" + "".join(f"<td>{_cell(r[c], c)}</td>" for c in SUMMARY_COLUMNS) + "</tr>" for _, r in summary.iterrows()
     )
     return f'<table id="summary"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -153,7 +169,7 @@ def flips_section(df: pd.DataFrame) -> str:
         return ""
     head = "".join(f"<th>{c}</th>" for c in FLIP_COLUMNS)
     body = "".join(
-        "<tr>" + "".join(f"<td>{_cell(r[c])}</td>" for c in FLIP_COLUMNS) + "</tr>" for _, r in table.iterrows()
+        "<tr>" + "".join(f"<td>{_cell(r[c], c)}</td>" for c in FLIP_COLUMNS) + "</tr>" for _, r in table.iterrows()
     )
     return f'<h2>Flips between basins</h2><table id="flips"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -165,17 +181,11 @@ RESULTS = ("case", "test", "n", "mean", "ci", "wilcoxon_p", "holm_p")
 _HEAD = {"ci": "95% CI", "wilcoxon_p": "p", "holm_p": "Holm p"}
 
 
-def _num(v: object, fmt: str = "{:+.4f}") -> str:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return html.escape(str(v))
-    return "NA" if math.isnan(f) else fmt.format(f)
-
-
 def results_table(summary: pd.DataFrame) -> str:
     """Case, test, n, mean, CI, p, Holm p for the pooled rows; columns that are the same on every
     row are said once above it, the ones that vary (world, metric, ...) join the table."""
+    from mam_bench.numbers import interval, p_value, signed
+
     rows = summary[summary["reference_status"] == "all"] if "reference_status" in summary else summary
     shared = [c for c in SHARED if c in rows and rows[c].astype(str).nunique() <= 1]
     varying = [c for c in SHARED if c in rows and c not in shared and c != "dose_group"]
@@ -185,11 +195,11 @@ def results_table(summary: pd.DataFrame) -> str:
 
     def cell(r: pd.Series, c: str) -> str:
         if c == "ci":
-            return f"[{_num(r['ci_low'])}, {_num(r['ci_high'])}]"
+            return interval(r["ci_low"], r["ci_high"])
         if c in ("wilcoxon_p", "holm_p"):
-            return _num(r[c], "{:.4f}")
+            return p_value(r[c])
         if c == "mean":
-            return _num(r[c])
+            return signed(r[c])
         return html.escape(str(r[c]))
 
     head = "".join(f"<th>{_HEAD.get(c, c)}</th>" for c in cols)
@@ -382,7 +392,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.leaderboard:
         from mam_bench.commands.leaderboard import handle_leaderboard
 
-        return handle_leaderboard(args, STYLE)
+        return handle_leaderboard(args, STYLE + LEADERBOARD_STYLE)
     if args.more or args.html:
         raise ConfigError("dir", "several folders and --html go with --leaderboard only")
     folder = Path(args.dir)

@@ -15,7 +15,7 @@ from mam_bench.errors import BackendFailed, ConfigError
 from mam_bench.inputs import KEY as INPUTS_KEY
 from mam_bench.inputs import check_unchanged
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
-from mam_bench.preflight import LLM_ONLY, discard
+from mam_bench.preflight import LLM_ONLY, ORACLE_ONLY
 from mam_bench.registry import controller_names
 from mam_bench.run_dir import DirLock, check_out_dir, holds_experiment, holds_run, move_aside, refuse_other_kind
 from mam_bench.status import Validity
@@ -23,8 +23,8 @@ from mam_bench.status import Validity
 if TYPE_CHECKING:  # the runner brings Mesa, numpy and pydantic; `run --help` must not wait for them
     from mam_bench.runner import PairSpec
 
-#: LLM and replay flags passed through to the controller when given (one list: preflight's)
-CONTROLLER_FLAGS = (*LLM_ONLY, "replay")
+#: LLM, replay and planner flags passed through to the controller when given (one list: preflight's)
+CONTROLLER_FLAGS = (*LLM_ONLY, "replay", *ORACLE_ONLY)
 #: rule-based treatments every run plays against the same reference: a lift is never shown alone
 BASELINES = ("stay", "mimic")
 
@@ -99,6 +99,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "table); a call that would pass it stops the run with exit 3 (records kept); needs a priced model",
     )
     llm.add_argument("--replay", metavar="RUN_DIR", help="run directory whose decisions.jsonl to replay")
+    plan = p.add_argument_group("planner (--policy oracle, a named upper bound that plans on forks of the treatment)")
+    plan.add_argument("--candidates", type=int, help="random legal actions tried per agent (default 3)")
+    plan.add_argument("--lookahead", type=int, help="rounds each rollout plays (default: to the horizon)")
+    plan.add_argument("--rollouts", type=int, help="rollouts per round, at most (default: no cap)")
+    plan.add_argument("--budget", type=float, help="seconds of planning per round, at most (default: none)")
+    plan.add_argument("--sweeps", type=int, help="coordinate-ascent passes over the agents per round (default 2)")
+    plan.add_argument("--plan-seed", type=int, help="the planner's own stream (default 0)")
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
 
@@ -355,7 +362,7 @@ def run_within(spec: PairSpec, out: Path, prep: Any, started: float) -> dict[str
 
 def handle(args: argparse.Namespace) -> int:
     started = time.monotonic() - process_age()
-    from mam_bench.runner import prepare_run  # after the clock starts: the import is part of the run
+    from mam_bench.runner import discard, prepare_run  # after the clock starts: the import is part of the run
 
     startup.hold_collector()
 
@@ -382,6 +389,8 @@ def handle(args: argparse.Namespace) -> int:
 
 def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any, done: Any, started: float) -> int:
     """The run once `prepare_run` passed: the output folder's checks, then the pair."""
+    from mam_bench.runner import discard
+
     if done is not None:  # nothing to continue: rerunning could only replace a result
         discard(prep.controller)
         print(f"{out} is already finished; its result is kept (a new run needs a new --out)", file=sys.stderr)
@@ -412,6 +421,9 @@ def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any,
     from mam_bench.placement import placement_line
 
     print(placement_line(prep), flush=True)
+    options_line = prep.controller.options_line()
+    if options_line:
+        print(options_line, flush=True)
     with DirLock(out):
         if not args.resume and holds_run(out):
             if refuse:  # another process finished a run there after our first look
@@ -430,27 +442,57 @@ def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any,
     return 0
 
 
+#: where every word the table prints is explained (statuses, lift, baselines, audit outcomes)
+GLOSSARY = "docs/glossary.md"
+
+
 def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.4f}"
-    return str(v)
+    from mam_bench.numbers import plain
+
+    return plain(v) if isinstance(v, float) else str(v)
 
 
 def _baseline_text(name: str, b: dict[str, Any]) -> str:
+    from mam_bench.numbers import signed
+
     if b.get("lift") is None:
         return f"{name}: n/a ({b.get('reason', b.get('status'))})"
-    return f"{name} lift {b['lift']:+.4f} (delta {b['delta']:+.4f})"
+    return f"{name} lift {signed(b['lift'])} (delta {signed(b['delta'])})"
+
+
+def reading(result: dict[str, Any]) -> str | None:
+    """One sentence that reads the lift against its baselines: what this seed shows, and what it cannot."""
+    from mam_bench.numbers import signed
+
+    controller, lift = result["controller"]["name"], result["lift"]
+    shown = {n: b["lift"] for n, b in (result.get("baselines") or {}).items() if b.get("lift") is not None}
+    if controller == "rule":
+        return "reading: null steering; the treatment replays the reference, so the lift is 0 by construction"
+    if not shown or controller in shown:
+        return None
+    best = max(shown, key=lambda n: shown[n])
+    bar = f"the better baseline ({best} {signed(shown[best])})"
+    if lift > shown[best]:
+        verdict = f"beats {bar}: on this seed {controller} steers"
+    else:
+        verdict = f"does not beat {bar}: on this seed {controller} adds nothing"
+    return (
+        f"reading: lift {signed(lift)} {verdict} beyond removing (stay) or re-drawing (mimic) these agents; "
+        "one seed is an anecdote (`mam-bench experiment` runs many)"
+    )
 
 
 def format_result(result: dict[str, Any], out: Path | None = None) -> str:
+    from mam_bench.numbers import signed
+
     metric, sec = result["metric"], result.get("secondary_metric")
-    cols = [metric] + ([sec] if sec else [])
+    cols = list(dict.fromkeys([metric] + ([sec] if sec else [])))  # a metric is one column, however named
     sign = "higher" if result["direction"] > 0 else "lower"
     lines = [
         f"{result['world']} seed {result['seed']} | controller {result['controller']['name']}"
         f" | objective {result['objective']} ({sign} {metric} is better)"
         f" | {len(result['influence_ids'])} influence agents",
-        f"{'':10s} {'status':18s} {'rounds':>6s}  " + "  ".join(f"{c:>12s}" for c in cols),
+        f"{'':10s} {'status*':18s} {'rounds':>6s}  " + "  ".join(f"{c:>12s}" for c in cols),
     ]
     ref = result["reference"]
     # the reference row shows the values the delta compares (the reference at the treatment's
@@ -467,10 +509,13 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
         lines.append(f"{run:10s} {r['status']:18s} {rounds:>6d}  " + cells)
     if at < ref["rounds"]:
         finals = ", ".join(f"{c} {_fmt(ref['final'].get(c))}" for c in cols)
-        lines.append(f"(reference compared at round {at}; it went on to round {ref['rounds']}: {finals})")
+        lines.append(
+            f"(the reference is compared at round {at}, the treatment's last; its status is where it ended, "
+            f"round {ref['rounds']}: {finals})"
+        )
     rel = result.get("relative")
     rel_s = f"{rel:+.2%}" if isinstance(rel, float) else "n/a"
-    lines.append(f"delta {result['delta']:+.4f}   lift {result['lift']:+.4f}   relative {rel_s}")
+    lines.append(f"delta {signed(result['delta'])}   lift {signed(result['lift'])}   relative {rel_s}")
     if result.get("baselines"):
         lines.append(
             "baselines (same seed and reference): "
@@ -480,7 +525,7 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
         st = result["settled"]
         lines.append(
             f"settled (rule from round {st['from_round']} to {st['rounds']}, {st['status']}): "
-            f"persisting lift {st['lift']:+.4f}"
+            f"persisting lift {signed(st['lift'])}"
         )
     a = result["treatment"]["audit"]
     failed = ", ".join(f"{k} {v}" for k, v in a["outcomes"].items() if k not in ("accepted", "stay"))
@@ -499,6 +544,10 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
             f" cost ${llm.get('cost', 0.0):.4f}, {llm.get('cache_hits', 0)} cache hits, "
             f"{llm.get('policy_errors', 0)} policy errors"
         )
+    said = reading(result)
+    if said:
+        lines.append(said)
     if out is not None:
         lines.append(f"records: {out}")
+    lines.append(f"* statuses and the other terms: {GLOSSARY}")
     return "\n".join(lines)

@@ -6,6 +6,8 @@ import html
 import math
 from collections.abc import Sequence
 
+from mam_bench.numbers import interval, signed
+
 W, H, PAD = 720, 320, 56
 
 
@@ -18,8 +20,9 @@ def _scale(lo: float, hi: float, a: float, b: float):
     return lambda v: a + (v - lo) / span * (b - a)
 
 
-#: room left of the plot for the value axis, and below it for slanted case labels
-LEFT, LABELS = 72, 120
+#: a case's row, the plot's width beside the labels, and the width of one label character (11 px
+#: system-ui, generous), so a label column always holds its longest label whole
+ROW, PLOT, CHAR = 26, 420, 6.8
 
 
 def lift_bars(
@@ -32,57 +35,58 @@ def lift_bars(
 ) -> str:
     """Mean lift per case with its 95% CI as whiskers; the zero line marks 'no effect'.
 
-    One panel holds one world and metric (lifts on different scales never share an axis);
-    the axis spans the bars and their CIs, and the labels get room of their own below it.
+    One panel holds one world and metric (lifts on different scales never share an axis). One row
+    per case, its label whole on the left: the panel is as tall as its cases and as wide as its
+    longest label needs, never a wide frame around one bar.
     """
     vals = [v for v in [*mean, *low, *high, 0.0] if v is not None and math.isfinite(v)]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
-    top = 34 if title else 20
-    y = _scale(lo - pad, hi + pad, H - PAD, top)
-    n = max(len(labels), 1)
-    slot = (W - LEFT - 20) / n
-    height = H - PAD + LABELS
+    left = 16 + CHAR * max([len(str(lab)) for lab in labels] or [4])
+    width = left + PLOT + 24
+    top = 30 if title else 10
+    bottom = top + ROW * max(len(labels), 1)
+    height = bottom + 34
+    x = _scale(lo - pad, hi + pad, left, left + PLOT)
     parts = [
-        f'<svg id="{_esc(panel_id)}" class="chart lift-panel" xmlns="http://www.w3.org/2000/svg" width="{W}" '
-        f'height="{height}" viewBox="0 0 {W} {height}" role="img" aria-label="mean lift per case with 95% CI'
+        f'<svg id="{_esc(panel_id)}" class="chart lift-panel" xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+        f'height="{height}" viewBox="0 0 {width:.0f} {height}" role="img" aria-label="mean lift per case with 95% CI'
         f'{": " + _esc(title) if title else ""}">'
     ]
     if title:
-        parts.append(
-            f'<text class="panel-title" x="{LEFT}" y="16" font-size="13" font-weight="bold">{_esc(title)}</text>'
-        )
-    parts.append(f'<line x1="{LEFT}" x2="{W - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#444"/>')
-    parts.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{top}" y2="{H - PAD}" stroke="#999"/>')
+        parts.append(f'<text class="panel-title" x="4" y="16" font-size="13" font-weight="bold">{_esc(title)}</text>')
+    parts.append(f'<line x1="{x(0):.1f}" x2="{x(0):.1f}" y1="{top}" y2="{bottom}" stroke="#444"/>')
+    parts.append(f'<line x1="{left}" x2="{left + PLOT}" y1="{bottom}" y2="{bottom}" stroke="#999"/>')
     for t in _ticks(lo - pad, hi + pad):
-        parts.append(f'<text x="{LEFT - 6}" y="{y(t) + 4:.1f}" text-anchor="end" font-size="11">{t:+.3g}</text>')
-        parts.append(f'<line x1="{LEFT - 3}" x2="{LEFT}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="#999"/>')
+        parts.append(
+            f'<text x="{x(t):.1f}" y="{bottom + 14}" text-anchor="middle" font-size="11">{t:+.3g}</text>'
+            f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{bottom}" y2="{bottom + 3}" stroke="#999"/>'
+        )
     parts.append(
-        f'<text x="14" y="{(top + H - PAD) / 2:.0f}" font-size="11" text-anchor="middle" '
-        f'transform="rotate(-90 14 {(top + H - PAD) / 2:.0f})">mean lift (95% CI)</text>'
+        f'<text x="{left + PLOT / 2:.0f}" y="{bottom + 30}" font-size="11" text-anchor="middle">'
+        "mean lift (95% CI); right of the line: the objective's way</text>"
     )
     for i, (lab, m, a, b) in enumerate(zip(labels, mean, low, high)):
-        x0 = LEFT + i * slot + slot * 0.2
-        bw = slot * 0.6
-        top, base = (y(m), y(0)) if m >= 0 else (y(0), y(m))
+        y0 = top + i * ROW + ROW * 0.2
+        bh = ROW * 0.6
+        start, end = (x(0), x(m)) if m >= 0 else (x(m), x(0))
         colour = "#2b7bba" if m >= 0 else "#c0504d"
         parts.append(
-            f'<rect class="bar" x="{x0:.1f}" y="{top:.1f}" width="{bw:.1f}" height="{max(base - top, 0.5):.1f}" '
-            f'fill="{colour}"><title>{_esc(lab)}: mean lift {m:+.4f}, 95% CI [{a:+.4f}, {b:+.4f}]</title></rect>'
+            f'<rect class="bar" x="{start:.1f}" y="{y0:.1f}" width="{max(end - start, 0.5):.1f}" height="{bh:.1f}" '
+            f'fill="{colour}"><title>{_esc(lab)}: mean lift {signed(m)}, 95% CI {interval(a, b)}</title></rect>'
         )
-        cx = x0 + bw / 2
+        cy = y0 + bh / 2
         if math.isfinite(a) and math.isfinite(b):
             parts.append(
-                f'<line class="ci" x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(a):.1f}" y2="{y(b):.1f}" stroke="#000"/>'
+                f'<line class="ci" x1="{x(a):.1f}" x2="{x(b):.1f}" y1="{cy:.1f}" y2="{cy:.1f}" stroke="#000"/>'
             )
             for v in (a, b):
                 parts.append(
-                    f'<line x1="{cx - 6:.1f}" x2="{cx + 6:.1f}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#000"/>'
+                    f'<line x1="{x(v):.1f}" x2="{x(v):.1f}" y1="{cy - 5:.1f}" y2="{cy + 5:.1f}" stroke="#000"/>'
                 )
-        short = lab if len(lab) <= 40 else lab[:38] + "\u2026"
         parts.append(
-            f'<text x="{cx:.1f}" y="{H - PAD + 16}" font-size="11" text-anchor="end" '
-            f'transform="rotate(-30 {cx:.1f} {H - PAD + 16})">{_esc(short)}<title>{_esc(lab)}</title></text>'
+            f'<text class="case-label" x="{left - 8:.1f}" y="{cy + 4:.1f}" font-size="11" text-anchor="end">'
+            f"{_esc(lab)}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -190,8 +194,8 @@ def dose_response(curves: dict[str, list[tuple[float, float, float, float]]]) ->
         for d, m, a, b in curve:
             parts.append(
                 f'<circle class="dose-point" cx="{x(d):.1f}" cy="{y(m):.1f}" r="3" fill="{colour}">'
-                f"<title>{_esc(label)}: {d:g} influence agents, mean lift {m:+.4f}, "
-                f"95% CI [{a:+.4f}, {b:+.4f}]</title></circle>"
+                f"<title>{_esc(label)}: {d:g} influence agents, mean lift {signed(m)}, "
+                f"95% CI {interval(a, b)}</title></circle>"
             )
             if math.isfinite(a) and math.isfinite(b):
                 parts.append(

@@ -34,6 +34,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from mam_bench.numbers import interval, p_value, signed
+
 SUMMARY_COLUMNS = (
     "family",
     "case",
@@ -343,7 +345,7 @@ def format_flips(table: pd.DataFrame) -> str:
             out = []
             for c in cols:
                 r = cells.get((ref, c))
-                text = "0" if r is None else f"{r.pairs} ({_f(r.mean_lift, '+.4f')})"
+                text = "0" if r is None else f"{r.pairs} ({signed(r.mean_lift)})"
                 out.append(f"{text:>24s}")
             lines.append("    " + f"{str(ref)[:18]:<18s}" + "".join(out))
     return "\n".join(lines)
@@ -352,11 +354,8 @@ def format_flips(table: pd.DataFrame) -> str:
 def write_summary(summary: pd.DataFrame, path: Path) -> None:
     from mam_bench.records import write_whole
 
-    write_whole(path, summary.to_csv(index=False, float_format="%.6g", na_rep="NA"))
-
-
-def _f(v: Any, spec: str) -> str:
-    return "NA" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
+    # every digit: figures are rounded once, when printed
+    write_whole(path, summary.to_csv(index=False, na_rep="NA"))
 
 
 def format_summary(summary: pd.DataFrame) -> str:
@@ -371,14 +370,14 @@ def format_summary(summary: pd.DataFrame) -> str:
     )
     lines = [head, "-" * len(head)]
     for r in summary.itertuples():
-        ci = "NA" if math.isnan(r.ci_low) else f"[{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
+        ci = interval(r.ci_low, r.ci_high)
         errors = f"{r.policy_error_mean:.2f}/{r.policy_error_max:.2f}"
-        holm_p = _f(r.holm_p, ".4g") + ("" if r.in_family else "*")
+        holm_p = p_value(r.holm_p) + ("" if r.in_family else "*")
         lines.append(
             f"{str(r.case):<{wc}s} {str(r.test)[:18]:<18s} {str(r.reference_status):<{ws}s} {r.n:>3d} "
-            f"{r.invalid:>3d} {errors:>12s} {_f(r.mean, '+.4f'):>9s} {_f(r.median, '+.4f'):>9s} {ci:>21s} "
-            f"{_f(r.dz, '+.2f'):>6s} {_f(r.wilcoxon_p, '.4g'):>10s} {r.zeros_dropped:>3d} {holm_p:>9s} "
-            f"{_f(r.tost_p, '.4g'):>8s}"
+            f"{r.invalid:>3d} {errors:>12s} {signed(r.mean):>9s} {signed(r.median):>9s} {ci:>21s} "
+            f"{signed(r.dz, 2):>6s} {p_value(r.wilcoxon_p):>10s} {r.zeros_dropped:>3d} {holm_p:>9s} "
+            f"{p_value(r.tost_p):>8s}"
         )
     mirrors = summary[summary["mirror_of"] != ""]
     if len(mirrors):

@@ -117,10 +117,10 @@ def test_worlds_all_available_from_a_project_with_its_own_models(venv: Path, pro
 
 def test_schelling_pair_gives_the_readme_numbers(venv: Path, project: Path) -> None:
     readme = (ROOT / "README.md").read_text()
-    block = readme[readme.index("schelling seed 22 | controller heuristic") :]
+    block = readme[readme.index("schelling seed 5 | controller heuristic") :]
     lift = re.search(r"lift ([+-]\d+\.\d+)", block).group(1)
     out = _run(
-        venv, "-m", "mam_bench", "run", "schelling", "--seed", "22", "--policy", "heuristic", "--out", "o", cwd=project
+        venv, "-m", "mam_bench", "run", "schelling", "--seed", "5", "--policy", "heuristic", "--out", "o", cwd=project
     ).stdout
     assert f"lift {lift}" in out
     result = json.loads((project / "o" / "result.json").read_text())

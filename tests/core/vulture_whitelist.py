@@ -38,10 +38,9 @@ SwarmPrompts  # WorldRegistration.prompts "module:attr" text
 chat_model_for  # entry point mam_bench.chat_models (pyproject.toml): registry.chat_model loads it
 make_heuristic  # entry point mam_bench.controllers (pyproject.toml) for --policy heuristic
 make_replay_controller  # entry point mam_bench.controllers (pyproject.toml) for --policy replay
-RuleController  # entry point mam_bench.controllers (pyproject.toml) for --policy rule
-StayController  # entry point mam_bench.controllers (pyproject.toml) for --policy stay
 MimicController  # entry point mam_bench.controllers (pyproject.toml) for --policy mimic
 RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
+OracleController  # entry point mam_bench.controllers (pyproject.toml) for --policy oracle
 providers  # entry point mam_bench.model_providers (pyproject.toml): the providers a model text may name
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)

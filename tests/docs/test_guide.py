@@ -28,7 +28,8 @@ def test_guide_blocks_run_as_written(tmp_path: Path) -> None:
         "from registration import registration as r\n"
         "assert load(r.world).name == 'my_voter'\n"
         "assert load(r.heuristic).name == 'heuristic'\n"
-        "assert callable(load(r.renderer))\n"
+        "from voter_world import VoterWorld\n"
+        "assert r.renderer is None and VoterWorld.state_colors  # the named legend, kept\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 from mam_bench.records import read_jsonl
+from tests.llm.local_model_limits import COMMAND_SECONDS, MARKS, STALL
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = MARKS
 
 
 def test_local_gemma_two_rounds_end_to_end(tmp_path: Path) -> None:
@@ -36,10 +38,11 @@ def test_local_gemma_two_rounds_end_to_end(tmp_path: Path) -> None:
         "local:gemma3-270m",
         "--max-policy-errors",
         "1",
+        *STALL,
         "--out",
         str(out),
     ]
-    done = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=600)
+    done = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=COMMAND_SECONDS)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads((out / "result.json").read_text())
     assert result["controller"]["model"] == "local:gemma3-270m"

@@ -16,8 +16,10 @@ import jsonschema
 
 from mam_bench.models.crafting.actions import strict_schema
 from mam_bench.records import read_jsonl
+from tests.llm.local_model_limits import COMMAND_SECONDS, MARKS, STALL
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = MARKS
 
 
 def test_local_gemma_plays_round_robin_turns(tmp_path: Path) -> None:
@@ -25,8 +27,8 @@ def test_local_gemma_plays_round_robin_turns(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "mam_bench", "run", "crafting", "--seed", "3", "--rounds", "2"]
     cmd += ["--param", "task=staff_quest", "--param", "protocol=round_robin", "--param", "board=off"]
     cmd += ["--influence-ids", "0,1", "--policy", "llm", "--model", "local:gemma3-270m"]
-    cmd += ["--max-policy-errors", "1", "--out", str(out)]
-    done = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=900)
+    cmd += ["--max-policy-errors", "1", *STALL, "--out", str(out)]
+    done = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=COMMAND_SECONDS)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads((out / "result.json").read_text())
     assert result["controller"]["model"] == "local:gemma3-270m"

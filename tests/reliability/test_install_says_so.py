@@ -1,5 +1,6 @@
 """`bash scripts/test.sh` says it is installing before the long pip step (a first
-install builds llama-cpp-python for minutes), instead of printing nothing."""
+install builds llama-cpp-python for minutes), instead of printing nothing, runs the local-model
+tests in a stage of their own and ends with where the time went."""
 
 from __future__ import annotations
 
@@ -38,4 +39,9 @@ def test_test_sh_says_it_is_installing_before_pip_runs(tmp_path):
     pip = next(i for i, line in enumerate(lines) if "-m pip install" in line)
     said = [i for i, line in enumerate(lines) if line.startswith("test.sh: installing mam-bench")]
     assert said and said[0] < pip, done.stderr
-    assert "-m pytest" in lines[-1]  # and it still runs the tests at the end, as .ci/run expects
+    # and it still runs the tests at the end, as .ci/run expects: the local model's alone, after the rest
+    stages = [line for line in lines if "-m pytest" in line]
+    assert len(stages) == 2 and "-m not local_model" in stages[0] and "-m local_model" in stages[1], stages
+    # then says where the time went
+    assert lines[-2].startswith("test.sh: time: install ") and ", stage 2 " in lines[-2], lines[-2]
+    assert lines[-1] == "test.sh: exit: stage 1 0, stage 2 0"
