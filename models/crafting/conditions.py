@@ -18,10 +18,13 @@ the paper's Tables 3 and 4), applied to this world's agents, rule-driven and inf
 
 Prompt-only conditions (`no_roles`, `no_docs`, and the plan of `shared_plan_only`) do not change
 what the rule-driven agents do; the README says so beside their figures.
+
+Conditions combine as upstream's switches do: `condition=no_roles,random_spawn` plays both.
 """
 
 from __future__ import annotations
 
+import typing
 from typing import Literal
 
 from mam_bench.models.crafting.catalog import Catalog
@@ -45,18 +48,38 @@ NO_ROLES_LINE = (
 )
 
 
+def switches(condition: str) -> list[str]:
+    """The conditions a `condition` value names (comma-separated), validated: each known, none
+    twice, `standard` only alone."""
+    names = [c.strip() for c in condition.split(",")]
+    known = typing.get_args(Condition)
+    for name in names:
+        if name not in known:
+            raise ValueError(f"unknown condition {name!r} (known: {', '.join(known)})")
+    if len(set(names)) < len(names):
+        raise ValueError("a condition is named twice")
+    if "standard" in names and len(names) > 1:
+        raise ValueError("standard combines with nothing (it is the absence of every other)")
+    return names
+
+
+def has(condition: str, name: str) -> bool:
+    """Whether the (validated) `condition` value switches `name` on."""
+    return name in (c.strip() for c in condition.split(","))
+
+
 def cuts_communication(condition: str) -> bool:
-    return condition in ("no_communication", "shared_plan_only")
+    return has(condition, "no_communication") or has(condition, "shared_plan_only")
 
 
 def task_under(task: Task, condition: str, seed: int, cat: Catalog) -> Task:
     """The task as this condition plays it (the same for reference and treatment: seed only)."""
-    if condition == "single_agent":
-        return solo(task, cat)
-    if condition == "random_spawn":
+    if has(condition, "single_agent"):
+        task = solo(task, cat)
+    if has(condition, "random_spawn"):
         sites = sorted(s for s in cat.sites if s not in cat.hidden)
         spawns = [sites[int(stream(seed, "spawn", i).integers(len(sites)))] for i in range(len(task.agents))]
-        return task.model_copy(
+        task = task.model_copy(
             update={"agents": [a.model_copy(update={"spawn": s}) for a, s in zip(task.agents, spawns)]}
         )
     return task

@@ -23,6 +23,7 @@ from mam_bench.models.crafting import metrics as crafting_metrics
 from mam_bench.models.crafting.action_table import precondition, typed
 from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
 from mam_bench.models.crafting.agents import CraftingAgent
+from mam_bench.models.crafting.agentworld import trajectory as agentworld_trajectory
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.models.crafting.conditions import task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
@@ -79,6 +80,10 @@ class CraftingWorld(SteerableWorld):
             from mam_bench.models.crafting.task_files import verifier_of
 
             verifier_of(self.task)
+        if self.task.criteria is not None:  # AgentWorld's, started now (it imports at its first call)
+            from mam_bench.models.crafting.task_files import criteria_of
+
+            criteria_of(self.task)
         self.strategy = self.params.plays_strategy()
         self.budget = self.params.rounds or self.task.budget
         self.grid = OrthogonalMooreGrid(GRID, torus=False, random=self.random)
@@ -246,7 +251,9 @@ class CraftingWorld(SteerableWorld):
         from mam_bench.models.crafting.task_files import describe, load_task_file
 
         task = load_task_file(path)
-        if task.verifier is not None:  # its verify() answers once, on the first round's state, within its limit
+        if (
+            task.verifier is not None or task.criteria is not None
+        ):  # its verify() answers once, on the first round's state, within its limit
             cls(cls.Params.from_strings({"task": path}), seed=0).verify()
         return describe(task)
 
@@ -333,6 +340,11 @@ class CraftingWorld(SteerableWorld):
                 "detail": detail,
                 "site": a.site,
                 "parents": sorted({p for p in parents if p >= 0}),
+                **(
+                    {"after": agentworld_trajectory.after_action(self, a.actor_id, action)}
+                    if self.task.criteria
+                    else {}
+                ),
             }
         )
         self.last_outcome[a.actor_id] = f"{action['tool']}:{'ok' if ok else 'failed'}{' ' + detail if detail else ''}"
@@ -354,6 +366,8 @@ class CraftingWorld(SteerableWorld):
     # --- outcome ------------------------------------------------------------------------------
     def verify(self) -> tuple[int, str]:
         """(1 when the task's verifier passes, else 0; its checkpoint string)."""
+        if self.task.criteria is not None:  # AgentWorld's own verifier, on the trajectory it reads
+            return verify(self.task, states.final_state(self), agentworld_trajectory.trajectory(self))
         return verify(self.task, states.final_state(self), states.trajectory(self) if self.task.verifier else None)
 
     def collaboration(self) -> dict[str, Any]:
@@ -369,8 +383,12 @@ class CraftingWorld(SteerableWorld):
     async def ajudge(self, out: Any = None) -> dict[str, Any]:
         """`cce_mode=llm` (or `llm_chained`): AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
         response cache as the LLM controller (`out/judge_cache.sqlite`), calls and tokens counted."""
+        verdict = {}
+        if self.task.criteria is not None:  # AgentWorld's own verifier's words, beside its score
+            score, reason = self.verify()
+            verdict = {"agentworld_verifier": {"score": score, "reason": reason}}
         if self.params.cce_mode not in ("llm", "llm_chained"):
-            return {}
+            return verdict
         from pathlib import Path
 
         from mam_bench.models.crafting.judge import chained_cce, traced_cce
@@ -383,6 +401,7 @@ class CraftingWorld(SteerableWorld):
         finally:
             cache.close()
         return {
+            **verdict,
             "cce": self.metrics()["cce"],
             **{k: v for k, v in judged.items() if k not in ("contributing", "success")},
         }

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from mam_bench.models.crafting.catalog import catalog
-from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, NO_ROLES_LINE, cuts_communication, oracle_agent
+from mam_bench.models.crafting.conditions import (
+    COMMUNICATION_TOOLS,
+    NO_ROLES_LINE,
+    cuts_communication,
+    has,
+    oracle_agent,
+)
 from mam_bench.models.crafting.tasks import get_task
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -187,15 +193,15 @@ class CraftingObservation(BaseModel):
             f"**Primary Objective:** {task.objective}",
             "**Secondary Objectives:** " + " ".join(f"- {c.name} ({c.qty})" for c in task.checkpoints),
         ]
-        if self.condition != "no_docs":
+        if not has(self.condition, "no_docs"):
             lines.append(f"**Relevant Context:** {relevant_context(task.name)}")
-        if self.condition == "shared_plan_only":
+        if has(self.condition, "shared_plan_only"):
             lines.append(f"**Shared Plan:** {task.shared_plan or relevant_context(task.name)}")
         lines.append(
             f"**Team Information:** - Total agents in party: {len(self.team)} - Your username: "
             f"{self.username} (id {self.actor_id}) - Other team members: {others}"
         )
-        if self.condition == "no_roles":
+        if has(self.condition, "no_roles"):
             lines.append(NO_ROLES_LINE)
         return "\n".join(lines)
 
@@ -277,7 +283,7 @@ def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
     cat = world.cat
     condition = world.params.condition
     alone = cuts_communication(condition)  # no other agent, message, request or offer is visible
-    oracle = condition == "oracle_communication" and actor_id == oracle_agent(world.task, cat)
+    oracle = has(condition, "oracle_communication") and actor_id == oracle_agent(world.task, cat)
     nodes = [
         (n.node_id, n.resource, world.stock[n.node_id], n.tool or "-")
         for n in sorted(cat.nodes.values(), key=lambda n: n.node_id)
@@ -288,7 +294,7 @@ def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
         for c in world.chats
         if c["frm"] != actor_id and (oracle or c["to"] in (None, actor_id)) and c["round"] >= world.round - CHAT_ROUNDS
     ]
-    if condition == "no_roles":
+    if has(condition, "no_roles"):
         names = {b.actor_id: (f"Agent_{b.actor_id + 1}", "agent") for b in world.actors}
     else:
         names = {b.actor_id: (b.username, b.role) for b in world.actors}

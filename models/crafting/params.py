@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from mam_bench.models.crafting.conditions import Condition
+from mam_bench.models.crafting.conditions import has, switches
 from mam_bench.params import WorldParams
 
 #: the world before scarcity: one-step travel, one unit per harvest, refill every 5 rounds
@@ -52,10 +52,11 @@ class CraftingParams(WorldParams):
     )
     judge_model: str = Field("openai:gpt-4.1", description="PROVIDER:MODEL (or local:NAME) of the CCE judge")
     judge_api_key_env: str | None = Field(None, description="environment variable holding the judge's API key")
-    condition: Condition = Field(
+    condition: str = Field(
         "standard",
         description="AgentWorld's baselines and ablations: standard, single_agent, no_communication, "
-        "shared_plan_only, oracle_communication, no_roles, random_spawn, no_docs (conditions.py)",
+        "shared_plan_only, oracle_communication, no_roles, random_spawn, no_docs (conditions.py); "
+        "several combine with commas, as upstream's switches: no_roles,random_spawn",
     )
     chat_edges: Literal["heuristic", "none"] = Field(
         "heuristic", description="how chat enters CCE (the LLM judge is an offline hook)"
@@ -63,14 +64,19 @@ class CraftingParams(WorldParams):
 
     def influence_count(self) -> int:
         """A solo run has one agent: it is the influence agent when any is asked for."""
-        return min(self.influence, 1) if self.condition == "single_agent" else self.influence
+        return min(self.influence, 1) if has(self.condition, "single_agent") else self.influence
 
     def plays_strategy(self) -> str:
         """The ordinary agents' strategy: `shared_plan_only` hands them the shared plan."""
-        return "shared_plan" if self.condition == "shared_plan_only" else self.strategy
+        return "shared_plan" if has(self.condition, "shared_plan_only") else self.strategy
 
     def board_on(self) -> bool:
         return self.board
+
+    @field_validator("condition")
+    @classmethod
+    def _known_conditions(cls, value: str) -> str:
+        return ",".join(switches(value))
 
     @field_validator("yields", mode="before")
     @classmethod

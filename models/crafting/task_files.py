@@ -20,9 +20,12 @@ import yaml
 from pydantic import ValidationError
 
 from mam_bench.errors import ConfigError
+from mam_bench.models.crafting.agentworld.tasks import from_agentworld, is_agentworld, unreachable
 from mam_bench.models.crafting.tasks import Task, builtin_tasks
 from mam_bench.user_code import UserCode
 
+#: the child-side runner of AgentWorld's criteria files (beside our verifier_utils)
+CRITERIA_RUNNER = Path(__file__).parent / "agentworld" / "criteria.py"
 #: a task file's size bound: a task is a page of YAML, not a data set
 MAX_BYTES = 256_000
 
@@ -54,6 +57,8 @@ def load_task_file(value: str) -> Task:
         raise ConfigError("task", f"{path}: not readable YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(data, dict):
         raise ConfigError("task", f"{path}: expected a mapping of task fields, got {type(data).__name__}")
+    if is_agentworld(data):
+        data = from_agentworld(path, data)
     verifier = data.get("verifier")
     if verifier is not None:
         if not isinstance(verifier, str) or not verifier.endswith(".py"):
@@ -77,6 +82,8 @@ def load_task_file(value: str) -> Task:
         if not Path(task.verifier).is_file():
             raise ConfigError("task", f"verifier {task.verifier}: no such file")
         files.append(task.verifier)
+    if task.criteria is not None:  # AgentWorld's verifier, and the verifier_utils beside it if any
+        files += [str(p) for p in (Path(task.criteria), path.parent / "verifier_utils.py") if p.is_file()]
     _loaded[key] = task
     _files[task.name] = tuple(files)
     return task
@@ -111,6 +118,33 @@ def verifier_of(task: Task) -> UserCode:
     return _verifiers[key]
 
 
+def criteria_of(task: Task) -> UserCode:
+    """The child that runs an AgentWorld task's success criteria (agentworld/criteria.py)."""
+    assert task.criteria is not None
+    key = (os.getpid(), task.criteria, _digest(Path(task.criteria)))
+    if key not in _verifiers or _verifiers[key].closed:
+        _verifiers[key] = UserCode(CRITERIA_RUNNER, "verify", task.verifier_seconds)
+    return _verifiers[key]
+
+
+def run_criteria(task: Task, trajectory: dict[str, Any]) -> tuple[int, str]:
+    """AgentWorld's verdict (score, reason) as its criteria file returns it; a raise, an exit, a hang
+    or another shape stops the run (exit 2) with the file named."""
+    try:
+        answer = criteria_of(task)({"criteria": task.criteria, "trajectory": trajectory})
+    except ConfigError as exc:  # name the task's file, not the runner that imported it
+        raise ConfigError("task", exc.message.replace(str(CRITERIA_RUNNER), task.criteria)) from None
+    score, reason = answer if isinstance(answer, list) and len(answer) == 2 else (None, None)
+    if (
+        not isinstance(score, (int, float))
+        or isinstance(score, bool)
+        or score not in (0, 1)
+        or not isinstance(reason, str)
+    ):
+        raise ConfigError("task", f"verifier {task.criteria} returned {answer!r}, not (0 or 1, reason)")
+    return int(score), reason
+
+
 def run_verifier(task: Task, trajectory: dict[str, Any]) -> bool:
     """The user verifier's verdict; a raise, an exit, a hang or a non-bool stops the run (exit 2)
     with its file named."""
@@ -122,6 +156,14 @@ def run_verifier(task: Task, trajectory: dict[str, Any]) -> bool:
 
 def describe(task: Task) -> str:
     verifier = Path(task.verifier).name if task.verifier else "none (all checkpoints)"
+    if task.criteria is not None and task.agentworld is not None:
+        left = task.agentworld["not_carried"]
+        return (
+            f"{task.name}: ok - AgentWorld task, {len(task.agents)} agents, {task.budget} rounds, targets "
+            f"{', '.join(f'{t.qty} {t.item}' for t in task.targets) or 'none'}, verifier {Path(task.criteria).name}"
+            + (f"; not carried over (no effect here): {', '.join(left)}" if left else "")
+            + (f"; no agent can make or holds: {', '.join(gaps)}" if (gaps := unreachable(task)) else "")
+        )
     return (
         f"{task.name}: ok - {task.category}, {len(task.agents)} agents, budget {task.budget}, "
         f"{len(task.targets)} targets, {len(task.checkpoints)} checkpoints, verifier {verifier}"

@@ -24,6 +24,8 @@ class AgentSpec(BaseModel):
     makes: list[str] | None = None
     #: this agent's skill levels, replacing its role's (a task may give an agent less than a node or recipe needs)
     skills: dict[str, int] | None = None
+    #: its name in observations and records (default: role_k); an AgentWorld task's own usernames
+    username: str | None = None
 
 
 class Target(BaseModel):
@@ -64,6 +66,11 @@ class Task(BaseModel):
     verifier_seconds: float = Field(10.0, gt=0, le=600)
     #: the plan text `condition=shared_plan_only` puts in every prompt (else the relevant context)
     shared_plan: str | None = None
+    #: an AgentWorld success-criteria file (agentworld/tasks.py): its verify(trajectory) -> (score,
+    #: reason), run unchanged on the AgentWorld-shaped trajectory (agentworld/trajectory.py)
+    criteria: str | None = None
+    #: an AgentWorld task file as read ("file") and what of it is not carried over ("not_carried")
+    agentworld: dict[str, Any] | None = None
 
     def holders(self, scope: str | int) -> list[int]:
         """Agent indices a scope names (targets and checkpoints share the syntax)."""
@@ -79,6 +86,8 @@ class Task(BaseModel):
         raise ValueError(f"unknown scope {scope!r}")
 
     def username(self, index: int) -> str:
+        if self.agents[index].username:
+            return self.agents[index].username
         role = self.agents[index].role
         k = sum(1 for a in self.agents[:index] if a.role == role) + 1
         return f"{role}_{k}"
@@ -185,11 +194,15 @@ def verify(task: Task, state: dict[str, Any], trajectory: dict[str, Any] | None 
     A user task's own verifier, where it has one and a trajectory is given, decides success."""
     progress = checkpoint_progress(task, state)
     ok = all(got >= need for _, got, need in progress)
+    text = "; ".join(f"{name}: {min(got, need)}/{need}" for name, got, need in progress)
+    if task.criteria is not None and trajectory is not None:
+        from mam_bench.models.crafting.task_files import run_criteria
+
+        return run_criteria(task, trajectory)
     if task.verifier is not None and trajectory is not None:
         from mam_bench.models.crafting.task_files import run_verifier
 
         ok = run_verifier(task, trajectory)
-    text = "; ".join(f"{name}: {min(got, need)}/{need}" for name, got, need in progress)
     return (1 if ok else 0), text
 
 

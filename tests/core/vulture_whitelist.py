@@ -48,7 +48,6 @@ providers  # entry point mam_bench.model_providers (pyproject.toml): the provide
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)
 agentworld_table  # WorldRegistration.analyses "module:attr" text for report --agentworld
-analyse  # WorldRegistration.analyses "module:attr" text for report --analysis swarm
 export_swarmbench  # WorldRegistration.exports "module:attr" text for export --format swarmbench
 _.best_lift  # PairResult field (result.json key), read from the record by table.row_from_result
 _.lift_area  # PairResult field (result.json key), read from the record by table.row_from_result
@@ -68,3 +67,20 @@ STATIC_WORLD  # crafting params restoring the old static world (RESULTS.md; test
 strategies  # a swarm task's ordinary strategies: research/swarm/reference_table.py and tests/swarm read them
 cohen_kappa  # judge agreement, run by bench/crafting_judge.py and tests/crafting/test_judge.py
 judge_chat_edges  # optional LLM judge of chat edges; only tests/crafting/test_cce.py calls it so far
+
+# --- AgentWorld's verifier_utils API: its success-criteria files import these by name ----------------
+get_all_inventories  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+count_item_in_inventories  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+check_agent_alive  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+get_final_hp  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+get_final_agent_status  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+get_final_agent_hp_simple  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+verify_combat  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+count_combat_kills  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+check_boss_killed_by_loot  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+count_attack_actions  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+count_crafted_items  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+check_crafted_items  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+count_chat_messages  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+get_agent_items_by_username  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
+agent_name  # check_agent_alive's argument in upstream's signature, which its criteria files call

@@ -8,7 +8,7 @@ import typing
 import pytest
 
 from mam_bench.models.crafting import exploration
-from mam_bench.models.crafting.conditions import Condition
+from mam_bench.models.crafting.conditions import NO_ROLES_LINE, Condition
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.runner import PairSpec, run_pair
 
@@ -126,3 +126,22 @@ def test_the_prompt_says_what_a_move_costs() -> None:
         miner.xy, miner.site = here, "mine"
     assert "trips " in w.observe(0).prompt_text()
     assert set(dict(CraftingWorld(task="forge_vanguard", seed=0, travel="abstracted").observe(0).trips).values()) == {1}
+
+
+def test_conditions_combine_as_upstreams_switches() -> None:
+    """`no_roles,random_spawn` spawns as random_spawn does and hides roles as no_roles does."""
+    both, spawn = world("no_roles,random_spawn"), world("random_spawn")
+    assert [a.site for a in both.actors] == [a.site for a in spawn.actors]
+    assert [a.site for a in both.actors] != [a.site for a in world("standard").actors]
+    assert NO_ROLES_LINE in both.observe(0).user_prompt() and NO_ROLES_LINE not in spawn.observe(0).user_prompt()
+    assert both.params.condition == "no_roles,random_spawn"
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [("no_roles,no_chat", "unknown condition 'no_chat'"), ("no_roles,no_roles", "named twice"),
+     ("standard,no_docs", "standard combines with nothing")],
+)  # fmt: skip
+def test_a_bad_combination_is_refused_by_name(value: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        CraftingWorld.Params(task="forge_vanguard", condition=value)

@@ -1,0 +1,1 @@
+"""AgentWorld's own task files and success-criteria verifiers, read and run as upstream defines them."""
