@@ -4,30 +4,28 @@ verifier), recorded by content in spec.json so that a resume cannot finish a run
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mam_bench.capabilities import InputFiles
 from mam_bench.errors import ConfigError
-
-if TYPE_CHECKING:
-    from mam_bench.runner import PairSpec, Prepared
 
 #: spec.json's key for them (beside the spec's own fields)
 KEY = "inputs"
 
 
-def input_files(prep: Prepared) -> dict[str, str]:
-    """{path: sha256} of every file the prepared run reads; empty for most worlds."""
+def input_files(prep: Any) -> dict[str, str]:
+    """{path: sha256} of every file the prepared run reads (`prep`: the runner's Prepared, untyped
+    here so that the runner can import this module); empty for most worlds."""
     return prep.world_cls.input_files(prep.params) if isinstance(prep.world_cls, InputFiles) else {}
 
 
-def spec_record(spec: PairSpec, prep: Prepared) -> dict[str, Any]:
+def spec_record(spec: Any, prep: Any) -> dict[str, Any]:
     """spec.json: the spec, and the input files by content when there are any."""
     files = input_files(prep)
     return {**spec.model_dump(mode="json"), **({KEY: files} if files else {})}
 
 
-def check_unchanged(recorded: Any, prep: Prepared, spec_file: Path) -> None:
+def check_unchanged(recorded: Any, prep: Any, spec_file: Path) -> None:
     """A resumed run reads the files it started with, byte for byte, or it is refused."""
     if recorded is not None and not (isinstance(recorded, dict) and all(isinstance(v, str) for v in recorded.values())):
         raise ConfigError("resume", f"{spec_file} is damaged: {KEY} is not a mapping of file -> sha256")

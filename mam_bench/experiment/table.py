@@ -64,6 +64,9 @@ COLUMNS = (
     "cost",
     "wall_seconds",
 )
+#: columns added after tables were first published: a table written before them still reads (the
+#: reader fills them empty); a resume still refuses it, since a table is appended to in one layout
+LATER_COLUMNS = ("lift_ordinary", "lift_own")
 #: columns that may differ between two runs of the same suite (timing only)
 TIMING_COLUMNS = ("wall_seconds",)
 
@@ -220,6 +223,9 @@ def read_table(path: Path | str) -> pd.DataFrame:
     df = pd.read_csv(path, dtype=text, keep_default_na=False, na_values=[""])
     df = df.fillna({c: "" for c in text if c != "pair_id"})
     df["valid"] = df["valid"].astype(str).str.lower().isin(("true", "1"))
+    for column in LATER_COLUMNS:
+        if column not in df.columns:
+            df[column] = float("nan")
     return df
 
 
@@ -241,7 +247,7 @@ def read_checked_table(path: Path, field: str = "dir") -> pd.DataFrame:
     except OSError as exc:
         raise ConfigError(field, f"cannot read {path}: {exc.strerror or exc}") from None
     header = set(next(csv.reader(lines[:1]), []))
-    missing = [c for c in COLUMNS if c not in header]
+    missing = [c for c in COLUMNS if c not in header and c not in LATER_COLUMNS]
     if missing:
         raise ConfigError(field, f"{path} is damaged or incomplete: no column {missing[0]!r}")
     if len(lines) < 2:

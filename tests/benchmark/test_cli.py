@@ -220,5 +220,5 @@ def test_an_unknown_reference_is_refused_before_anything_runs(tmp_path: Path, ti
     bad.write_text(yaml.safe_dump(data))
     out = tmp_path / "x"
     code, err = cli_in_process(capsys, "benchmark", "--policy", "random", "--definition", str(bad), "--out", str(out))
-    assert code == 2 and err.startswith("error: definition.synchronization-help.reference: unknown controller")
+    assert code == 2 and err.startswith("error: definition.scenarios.1.reference: unknown controller 'nope'")
     assert not out.exists()

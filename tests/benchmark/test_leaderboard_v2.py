@@ -13,6 +13,7 @@ import pytest
 from mam_bench.benchmark.leaderboard import build_board, leaderboard_html, leaderboard_markdown
 from mam_bench.benchmark.leaderboard_v2 import tables_v2
 from mam_bench.errors import ConfigError
+from mam_bench.experiment.table import COLUMNS
 from tests.support.cli import cli_in_process
 
 SEEDS = [1000, 1001, 1002, 1003]
@@ -63,7 +64,10 @@ def write_folder(path: Path, entry: str, lifts: dict, seeds=SEEDS, tier="quick",
                     }
                 )
     with open(path / "table.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        # every column a table.csv has (the reader refuses a table without them), the ones this
+        # test sets first so that a test may edit a line by position
+        rest = [c for c in COLUMNS if c not in rows[0]]
+        w = csv.DictWriter(fh, fieldnames=[*rows[0], *rest], restval="")
         w.writeheader()
         w.writerows(rows)
     body = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from mam_bench.benchmark.leaderboard import build_board, tables
 from tests.benchmark.conftest import TINY
 from tests.support.cli import cli_in_process
 from tests.support.openai_server import OpenAIServer, last_user_text
+from tests.support.schema_sampler import sample
 
 KEY = "LOOPBACK_KEY"
 COMPARED = ["seed", "lift", "treatment_final", "reference_compared", "delta", "valid", "policy_error_share"]
@@ -74,8 +76,13 @@ def test_replay_refuses_a_folder_of_another_benchmark(tmp_path: Path, tiny: Path
 
 
 def mover(body: dict[str, Any]) -> str:
-    """One call per decision (the tier's one_call): a post and a move chosen from the prompt's hash."""
+    """One call per decision (the tier's one_call): an answer drawn from the request's schema (seeded
+    by the prompt's hash), else a post and a move chosen from that hash."""
     h = int(hashlib.sha256(last_user_text(body).encode()).hexdigest()[:8], 16)
+    fmt = body.get("response_format") or {}
+    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema")
+    if schema is not None:  # a server that honours the request's schema (its legal cells)
+        return json.dumps(sample(schema, random.Random(h)))
     action = {"stay": True} if h % 4 == 0 else {"row": h % 10, "col": (h // 10) % 10}
     return json.dumps({"message": f"going {h % 100}", "action": action})
 

@@ -48,6 +48,7 @@ providers  # entry point mam_bench.model_providers (pyproject.toml): the provide
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)
 agentworld_table  # WorldRegistration.analyses "module:attr" text for report --agentworld
+analyse  # WorldRegistration.analyses "module:attr" text for report --analysis swarm
 export_swarmbench  # WorldRegistration.exports "module:attr" text for export --format swarmbench
 _.best_lift  # PairResult field (result.json key), read from the record by table.row_from_result
 _.lift_area  # PairResult field (result.json key), read from the record by table.row_from_result

@@ -26,6 +26,10 @@ TABLE = Path(__file__).parent / "data" / "record_digests.json"
 STATES = 200
 #: run-dependent fields of result.json (the environment and the clock), never part of a record's content
 VOLATILE = ("provenance", "_wall_seconds")
+#: result.json fields the record schema renamed or added after the table was written (version 2:
+#: `policy` folded into `controller`, whose `name` is the chosen name; the lift's split into the
+#: ordinary agents' and the influence agents' own part): names, not the played records
+RENAMED = ("policy", "controller", "record_version", "lift_split")
 RECORD_FILES = ("reference.jsonl", "treatment.jsonl", "decisions.jsonl", "board.jsonl")
 
 
@@ -74,7 +78,7 @@ def pair_digest(case: dict[str, Any]) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         run_pair(spec, out=tmp)
         result = json.loads((Path(tmp) / "result.json").read_text())
-        out = {"result.json": _sha({k: v for k, v in result.items() if k not in VOLATILE})}
+        out = {"result.json": _sha({k: v for k, v in result.items() if k not in VOLATILE + RENAMED})}
         for name in RECORD_FILES:
             out[name] = hashlib.sha256((Path(tmp) / name).read_bytes()).hexdigest()
     return out
@@ -99,6 +103,11 @@ def state_case(k: int) -> dict[str, Any]:
         "policy": ["rule", "random", "stay"][int(rng.integers(3))],
         "rounds": int(rng.integers(1, 16)),
     }
+
+
+def _as_written(entry: dict[str, Any]) -> dict[str, Any]:
+    """An audit entry under the names the table was written with (`action` was `proposal`)."""
+    return {("proposal" if k == "action" else k): v for k, v in entry.items()}
 
 
 def _decision(world: CraftingWorld, case: dict[str, Any], aid: int) -> Decision:
@@ -135,7 +144,7 @@ def state_digest(case: dict[str, Any]) -> str:
             entries = world.play_round({aid: decide(aid) for aid in world.influence_ids})
         rounds.append(
             {
-                "entries": [e.as_json() for e in entries],
+                "entries": [_as_written(e.as_json()) for e in entries],
                 "snapshot": world.snapshot(),
                 "metrics": world.metrics(),
                 "status": world.status,
