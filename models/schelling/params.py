@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -103,6 +103,14 @@ class SchellingParams(WorldParams):
         if self.rule == "pilot_v2" and self.n_agents % 2:
             raise ValueError(f"rule=pilot_v2 needs an even population (the pilot's halves), not {self.n_agents}")
         return self
+
+    def as_json(self) -> dict[str, Any]:
+        """Our own rule leaves `rule` and `vision` out, so its records read as they did before
+        the pilot's rules were named here."""
+        body = super().as_json()
+        if self.rule == "ours":
+            del body["rule"], body["vision"]
+        return body
 
     @property
     def cells(self) -> int:
