@@ -46,6 +46,7 @@ class SchellingWorld(SteerableWorld):
         objectives={"integrate": -1, "segregate": +1},
         secondary="satisfaction",
         masks_influence=True,
+        pilot_points={"oeh": 400},
     )
     treatment_stops_early: ClassVar[bool] = False
     default_influence: ClassVar[int] = 16
