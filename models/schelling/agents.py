@@ -55,13 +55,42 @@ class Resident(CellAgent):
             same, occupied = same - 1, occupied - 1
         return self.content_with(same, occupied)
 
+    def improving(self, open_cells: list[Any], size: int) -> list[Any]:
+        """rule=pilot_v2: open cells within my vision whose neighbourhood, as I can see it from
+        here (my origin and unseen cells left out), promises a strictly higher same-group share than
+        I have now; a cell with no occupied neighbour in sight promises a share of one."""
+        model, here = self.model, self.cell.coordinate
+        radius = model.params.vision
+        groups = [agent.group for agent in self.cell.neighborhood.agents]
+        now_same, now_all = groups.count(self.group), len(groups)
+        found = []
+        for cell in open_cells:
+            if torus_distance(here, cell.coordinate, size) > radius:
+                continue
+            same = seen = 0
+            for near in cell.neighborhood:
+                if near is self.cell or torus_distance(here, near.coordinate, size) > radius:
+                    continue
+                occupant = int(model.board[near.coordinate])
+                if occupant >= 0:
+                    seen += 1
+                    same += int(model.types[occupant]) == self.group
+            if seen == 0:
+                same = seen = 1
+            if same * now_all > now_same * seen:
+                found.append(cell)
+        return found
+
     def choices(self, wave: Wave) -> list[Any]:
         """The open vacancies the rule picks among, in flat cell order: the nearest that would
         satisfy me (`nearest_satisfactory`) or every open one (`random_empty`)."""
         open_cells = wave.open_cells()
         if self.model.params.move_rule == "random_empty":
             return open_cells
-        fits = [cell for cell in open_cells if self.would_be_satisfied(cell, wave)]
+        if self.model.params.rule == "pilot_v2":
+            fits = self.improving(open_cells, wave.size)
+        else:
+            fits = [cell for cell in open_cells if self.would_be_satisfied(cell, wave)]
         dist = [torus_distance(self.cell.coordinate, cell.coordinate, wave.size) for cell in fits]
         nearest = min(dist, default=0)
         return [cell for cell, d in zip(fits, dist) if d == nearest]

@@ -9,6 +9,8 @@ fast path take their order and ties from here, so the two paths see the very sam
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from mam_bench.models.schelling.seeding import RULE_PURPOSE
@@ -82,4 +84,52 @@ class IsolatedDraws:
         return [(aid, claim) for _, aid, claim in wave]
 
 
-RuleDraws = PilotDraws | IsolatedDraws
+def _word(value: int | str) -> bytes:
+    """A turn address part as bytes: an integer big-endian in its fewest bytes (one for 0), a name in UTF-8."""
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    return value.to_bytes(max(1, (value.bit_length() + 7) // 8), "big")
+
+
+def turn_stream(seed: int, step: int, phase: str, aid: int, purpose: str) -> np.random.Generator:
+    """The pilot's addressed stream of one turn slot: blake2b (16 bytes) over each part of
+    (seed, step, phase, id, purpose) preceded by its length in 8 big-endian bytes, the digest as
+    one big-endian integer seeding numpy's default generator."""
+    digest = hashlib.blake2b(digest_size=16)
+    for part in (_word(seed), _word(step), _word(phase), _word(aid), _word(purpose)):
+        digest.update(len(part).to_bytes(8, "big"))
+        digest.update(part)
+    return np.random.default_rng(int.from_bytes(digest.digest(), "big"))
+
+
+class HashedDraws:
+    """rule=pilot_v2: the pilot's current streams. Each step shuffles two cohorts, the replaced
+    ids then everyone else (each sorted, then shuffled by its own addressed stream), in both
+    worlds; a mover with tied nearest choices draws from its own stream, nobody else does."""
+
+    PHASE = "schelling"
+
+    def __init__(self, seed: int, step: int, first_ids: tuple[int, ...], n_agents: int) -> None:
+        self.seed, self.step = int(seed), int(step)
+        self.first_ids, self.n_agents = tuple(sorted(first_ids)), int(n_agents)
+
+    def _shuffled(self, cohort: list[int], purpose: str) -> list[int]:
+        turn_stream(self.seed, self.step, self.PHASE, 0, purpose).shuffle(cohort)
+        return cohort
+
+    def order(self, unhappy_ids: np.ndarray) -> np.ndarray:
+        """The unhappy ids in the order of the two shuffled cohorts of all agents (the satisfied
+        take their turns too in the pilot, and stay)."""
+        first = set(self.first_ids)
+        rest = [aid for aid in range(self.n_agents) if aid not in first]
+        turns = self._shuffled(list(self.first_ids), "_order_selected") + self._shuffled(rest, "_order_ordinary")
+        wanted = set(unhappy_ids.tolist())
+        return np.array([aid for aid in turns if aid in wanted], dtype=np.int64)
+
+    def tie(self, aid: int, n: int) -> int:
+        if n < 2:
+            return 0
+        return int(turn_stream(self.seed, self.step, self.PHASE, int(aid), "movement").integers(n))
+
+
+RuleDraws = PilotDraws | IsolatedDraws | HashedDraws

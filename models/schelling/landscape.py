@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mam_bench.errors import ConfigError
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 from mam_bench.streams import seeded
@@ -22,6 +23,8 @@ def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None
     """
     from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
 
+    if params.rule == "pilot_v2":
+        raise ConfigError("rule", "the landscape kernel plays our rule only; pilot_v2 runs in `mam-bench run`")
     return fast_reference_outcome(params, seed, max_rounds)
 
 

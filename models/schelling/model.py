@@ -18,7 +18,7 @@ from mesa.discrete_space import OrthogonalMooreGrid
 from mam_bench.models.schelling.actions import STAY, SchellingAction, action_schema, declared_target
 from mam_bench.models.schelling.agents import GROUPS, Resident
 from mam_bench.models.schelling.board import neighbour_counts, satisfied_cells, settle, type_grid
-from mam_bench.models.schelling.draws import IsolatedDraws, PilotDraws, rule_keys, tie_index
+from mam_bench.models.schelling.draws import HashedDraws, IsolatedDraws, PilotDraws, rule_keys, tie_index
 from mam_bench.models.schelling.fast.array_rule import world_wave
 from mam_bench.models.schelling.influence import InfluenceMoves, target_text
 from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
@@ -46,6 +46,7 @@ class SchellingWorld(SteerableWorld):
         objectives={"integrate": -1, "segregate": +1},
         secondary="satisfaction",
         masks_influence=True,
+        pilot_points={"oeh": 400},
     )
     treatment_stops_early: ClassVar[bool] = False
     default_influence: ClassVar[int] = 16
@@ -56,6 +57,8 @@ class SchellingWorld(SteerableWorld):
     def __init__(self, params: SchellingParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
         p: SchellingParams = self.params
+        if p.rule == "pilot_v2":
+            self.fast_path = False  # the array kernel plays our rules only; pilot_v2 runs the residents' own
         self.size = p.size
         self.num, self.den = p.threshold.numerator, p.threshold.denominator
         self.types = np.array([0] * p.n_a + [1] * (p.n_agents - p.n_a), dtype=np.int64)
@@ -145,8 +148,10 @@ class SchellingWorld(SteerableWorld):
             self.status = Status.BLOCKED
         return self.status != Status.RUNNING
 
-    def draws(self) -> PilotDraws | IsolatedDraws:
+    def draws(self) -> PilotDraws | IsolatedDraws | HashedDraws:
         """This round's order and tie draws in the chosen stream design."""
+        if self.params.rule == "pilot_v2":
+            return HashedDraws(self.seed, self.round, self.mask_ids, self.params.n_agents)
         if self.params.streams == "pilot":
             return PilotDraws(self._order_rng, self._tie_rng)
         return IsolatedDraws(self.seed, self.round)
@@ -259,8 +264,11 @@ class SchellingWorld(SteerableWorld):
         choices = resident.choices(self._frozen_wave())
         if not choices:
             return dict(STAY)
-        _, tie_key = rule_keys(self.seed, self.round, actor_id)
-        r, c = choices[tie_index(tie_key, len(choices))].coordinate
+        if self.params.rule == "pilot_v2":
+            pick = self.draws().tie(actor_id, len(choices))
+        else:
+            pick = tie_index(rule_keys(self.seed, self.round, actor_id)[1], len(choices))
+        r, c = choices[pick].coordinate
         return {"row": r, "col": c}
 
     def horizon_status(self) -> str:

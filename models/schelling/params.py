@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -39,6 +39,15 @@ class SchellingParams(WorldParams):
         "order (order key from its own stream), a cell reserved earlier makes it fail; first: the pilot's order, "
         "influence claims accepted before any ordinary agent reserves (reproduces the page with streams=pilot)",
     )
+    rule: Literal["ours", "pilot_v1", "pilot_v2"] = Field(
+        "ours",
+        description="ours: the rule above; pilot_v1: the pilot's v1 page (streams=pilot priority=first); "
+        "pilot_v2: the pilot's current rule, its placement (one permutation of the cells) and a vision-limited, "
+        "strictly improving move (needs vision)",
+    )
+    vision: int | None = Field(
+        None, ge=1, description="pilot_v2 only: Chebyshev radius a resident sees and moves within"
+    )
     rounds: int = Field(20, ge=1, description="treatment horizon (the pilot: exactly 20)")
     max_rounds: int = Field(500, ge=1, description="reference cap before HORIZON_EXHAUSTED")
 
@@ -61,13 +70,47 @@ class SchellingParams(WorldParams):
             raise ValueError("vacancy must lie strictly between 0 and 1")
         return v
 
+    @model_validator(mode="before")
+    @classmethod
+    def _pilot_rules(cls, data: object) -> object:
+        """rule=pilot_v1 names the v1 page's stream design and order, pilot_v2 the pilot's order
+        (replaced ids first); a contrary choice is refused."""
+        rule = data.get("rule") if isinstance(data, dict) else None
+        if rule in ("pilot_v1", "pilot_v2"):
+            implied = (("streams", "pilot"), ("priority", "first")) if rule == "pilot_v1" else (("priority", "first"),)
+            for name, value in implied:
+                if data.setdefault(name, value) != value:
+                    raise ValueError(f"rule={rule} plays {name}={value}, not {data[name]}")
+        return data
+
+    @model_validator(mode="after")
+    def _pilot_v2(self) -> SchellingParams:
+        if (self.rule == "pilot_v2") != (self.vision is not None):
+            raise ValueError("vision is given with rule=pilot_v2, and only then")
+        if self.rule == "pilot_v2":
+            if self.move_rule != "nearest_satisfactory":
+                raise ValueError("rule=pilot_v2 plays its own move rule, not move_rule=random_empty")
+            if 2 * self.vision + 1 > self.size:
+                raise ValueError(f"vision {self.vision} sees past the whole {self.size}x{self.size} board")
+        return self
+
     @model_validator(mode="after")
     def _population(self) -> SchellingParams:
         if self.n_vacant < 1:
             raise ValueError(f"vacancy {self.vacancy} leaves no empty cell on a {self.size}x{self.size} board")
         if self.n_agents < 2:
             raise ValueError("vacancy leaves fewer than 2 agents")
+        if self.rule == "pilot_v2" and self.n_agents % 2:
+            raise ValueError(f"rule=pilot_v2 needs an even population (the pilot's halves), not {self.n_agents}")
         return self
+
+    def as_json(self) -> dict[str, Any]:
+        """Our own rule leaves `rule` and `vision` out, so its records read as they did before
+        the pilot's rules were named here."""
+        body = super().as_json()
+        if self.rule == "ours":
+            del body["rule"], body["vision"]
+        return body
 
     @property
     def cells(self) -> int:

@@ -39,7 +39,13 @@ def stream_words(stream_id: int, params: SchellingParams, seed: int) -> list[int
 
 
 def initial_board(params: SchellingParams, seed: int) -> np.ndarray:
-    """A size x size grid of actor ids (-1 vacant): a shuffled token array, row-major."""
+    """A size x size grid of actor ids (-1 vacant): a shuffled token array, row-major; under
+    rule=pilot_v2 the pilot's current placement, agent i on cell i of one permutation of the cells."""
+    if params.rule == "pilot_v2":
+        grid = np.full(params.cells, -1, dtype=np.int64)
+        cells = np.random.default_rng(seed).permutation(params.cells)[: params.n_agents]
+        grid[cells] = np.arange(params.n_agents)
+        return grid.reshape(params.size, params.size)
     dtype = np.uint16 if params.cells < 2**16 else np.uint32
     tokens = np.arange(params.cells, dtype=dtype)
     seeded(stream_words(PLACEMENT, params, seed)).shuffle(tokens)
