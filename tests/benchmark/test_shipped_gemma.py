@@ -1,4 +1,4 @@
-"""The gemma row of the README's leaderboard comes from the records shipped in data/benchmark/, and
+"""The gemma row of the v1 leaderboard on the benchmark page comes from the records shipped in data/benchmark/, and
 `mam-bench benchmark --policy replay` reproduces it from them with llama.cpp and LangChain
 unimportable: no model is needed to check a published model row."""
 
@@ -41,13 +41,17 @@ WITHOUT_MODEL = (
 )
 
 
-def readme_row(controller: str, model: str) -> list[str]:
-    """The cells of one row of the README's leaderboard table."""
-    for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
+#: where the v1 quick-tier leaderboard with the gemma row is published
+PUBLISHED = REPO / "docs" / "reference" / "benchmark.md"
+
+
+def published_row(controller: str, model: str) -> list[str]:
+    """The cells of one row of the published v1 leaderboard table."""
+    for line in PUBLISHED.read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) > 2 and cells[0] == controller and cells[1] == model:
             return cells
-    raise AssertionError(f"the README has no leaderboard row for {controller} {model}")
+    raise AssertionError(f"{PUBLISHED.name} has no leaderboard row for {controller} {model}")
 
 
 def board_row(folder: Path) -> list[str]:
@@ -55,10 +59,10 @@ def board_row(folder: Path) -> list[str]:
     return row
 
 
-def test_the_readme_row_is_the_shipped_records_row() -> None:
+def test_the_published_row_is_the_shipped_records_row() -> None:
     row = board_row(RECORD)
     assert row[:2] == ["llm", MODEL]
-    assert readme_row("llm", MODEL) == row
+    assert published_row("llm", MODEL) == row
 
 
 def test_the_shipped_record_is_small_and_holds_only_what_a_replay_reads() -> None:
@@ -83,7 +87,7 @@ def test_a_replay_without_the_model_reproduces_the_gemma_row(tmp_path: Path) -> 
     a, b = entry_rows(RECORD), entry_rows(out)
     assert len(a) == len(b) and set(b["controller"]) == {"replay"}
     pd.testing.assert_frame_equal(a[["scenario", *COMPARED]], b[["scenario", *COMPARED]])
-    replayed, published = board_row(out), readme_row("llm", MODEL)
+    replayed, published = board_row(out), published_row("llm", MODEL)
     assert replayed[:2] == ["llm (replay)", MODEL]
     # the scores, their interval and every world's column; calls, tokens and time are the record's own
     assert replayed[2:-5] == published[2:-5]
