@@ -634,7 +634,8 @@ def newest_cases(add) -> None:
     ):
         add(Case(f"run llm {flag} {value}", [*llm, flag, value]))
     add(Case("run --one-call with rule", [*RUN, "--one-call", "--out", "r5"]))
-    for flag, value in (("--candidates", "0"), ("--lookahead", "-1"), ("--rollouts", "0"), ("--budget", "nan"),
+    # 0 candidates (only defer, null, rule, heuristic) and 0 rollouts (no cap) are valid planner settings
+    for flag, value in (("--candidates", "-1"), ("--lookahead", "-1"), ("--rollouts", "-1"), ("--budget", "nan"),
                         ("--sweeps", "0"), ("--plan-seed", "-1")):  # fmt: skip
         add(Case(f"run oracle {flag} {value}", [*RUN, "--policy", "oracle", flag, value, "--out", "ro"]))
         add(Case(f"run rule {flag} {value}", [*RUN, flag, "1", "--out", "ro"]))
