@@ -123,9 +123,21 @@ def _describe(exc: BaseException) -> str:
     return f"raised {type(exc).__name__}: {exc}"
 
 
+def import_file(path: str, name: str) -> Any:
+    """Import a user's file as module `name`, a helper module beside it importable (child process
+    only: the parent never runs user code)."""
+    import importlib.util
+
+    sys.path.insert(0, str(Path(path).parent))
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _serve(path: str, function: str, requests: int, answers: int) -> None:
     """The child: import the file, say so, then answer one call per request until the pipe closes."""
-    import importlib.util
 
     out = os.fdopen(answers, "w", encoding="utf-8")
 
@@ -133,12 +145,8 @@ def _serve(path: str, function: str, requests: int, answers: int) -> None:
         out.write(json.dumps(answer) + "\n")
         out.flush()
 
-    sys.path.insert(0, str(Path(path).parent))  # a helper module beside the file imports
     try:
-        spec = importlib.util.spec_from_file_location("user_code", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = import_file(path, "user_code")
     except BaseException as exc:  # noqa: BLE001 - user code: whatever it does is reported
         say(error=f"does not import: {_describe(exc)}")
         return

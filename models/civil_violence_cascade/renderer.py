@@ -9,6 +9,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgba
 
+from mam_bench.dashboards.grid_axes import ring_cells, square_frame
 from mam_bench.dashboards.legend import Key
 
 #: Okabe-Ito colours (colour-blind safe), as the classic civil violence world uses them
@@ -45,16 +46,5 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
     ax.imshow(board_rgba(row), interpolation="nearest")
     ringed = [row["locations"][i] for i in info.influence_ids if i < len(row["locations"])]
     ringed = [cell for cell in ringed if cell is not None]  # a jailed influence citizen is off the board
-    if ringed:
-        ax.scatter(
-            [c for _, c in ringed],
-            [r for r, _ in ringed],
-            s=(220 / size) ** 2 * 1.6,
-            facecolors="none",
-            edgecolors=INFLUENCE_RING,
-            linewidths=1.4,
-        )
-    ax.set_xlim(-0.5, size - 0.5)
-    ax.set_ylim(size - 0.5, -0.5)
-    ax.set_xticks([])
-    ax.set_yticks([])
+    ring_cells(ax, ringed, size, INFLUENCE_RING)
+    square_frame(ax, size)

@@ -10,6 +10,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
+from mam_bench.dashboards.grid_axes import ring_cells, square_frame
 from mam_bench.dashboards.legend import Key
 from mam_bench.dashboards.ui import component, solara
 from mam_bench.models.schelling.board_image import (
@@ -52,20 +53,9 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
         ax.scatter(unhappy_c, unhappy_r, s=(220 / size) ** 2 * 0.12, c=[DISSATISFIED_MARK], marker="o", linewidths=0)
     pos = row["positions"]
     ids = [i for i in info.influence_ids if i < len(pos)]
-    if ids:  # the same ids are masked in both runs, so both boards ring them
-        rc = [divmod(int(pos[i]), size) for i in ids]
-        ax.scatter(
-            [c for _, c in rc],
-            [r for r, _ in rc],
-            s=(220 / size) ** 2 * 1.6,
-            facecolors="none",
-            edgecolors=INFLUENCE_RING,
-            linewidths=1.4,
-        )
-    ax.set_xlim(-0.5, size - 0.5)
-    ax.set_ylim(size - 0.5, -0.5)
-    ax.set_xticks([])
-    ax.set_yticks([])
+    # the same ids are masked in both runs, so both boards ring them
+    ring_cells(ax, [divmod(int(pos[i]), size) for i in ids], size, INFLUENCE_RING)
+    square_frame(ax, size)
 
 
 def pillar_figure(row: dict[str, Any], info: Any, elev: float = 35, azim: float = -60) -> Figure:

@@ -10,6 +10,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
 
+from mam_bench.dashboards.grid_axes import square_frame
 from mam_bench.dashboards.legend import Key
 from mam_bench.dashboards.ui import component, solara
 
@@ -136,10 +137,7 @@ def draw_board(ax: Axes, row: dict[str, Any], info: Any) -> None:
         )
         ink = "black" if states[aid] == "light on" else "white"
         ax.text(c, r, str(aid), ha="center", va="center", fontsize=8, color=ink, zorder=4)
-    ax.set_xlim(-0.5, size - 0.5)
-    ax.set_ylim(size - 0.5, -0.5)
-    ax.set_xticks([])
-    ax.set_yticks([])
+    square_frame(ax, size)
 
 
 def _square(r: int, c: int, face: str, edge: str) -> Any:
