@@ -219,6 +219,15 @@ class SwarmWorld(SteerableWorld):
             )
         )
 
+    def fork_memo(self) -> dict[int, Any]:
+        """A fork shares what no round changes: the terrain (set at setup), and the entries of
+        the past frames, actions and cells (each queue its own, holding the same frozen entries)."""
+        memo = super().fork_memo()
+        memo[id(self.terrain)] = self.terrain
+        for queue in (self.frames, *self.history.values(), *self.recent.values()):
+            memo[id(queue)] = deque(queue, maxlen=queue.maxlen)
+        return memo
+
     # --- task hooks -----------------------------------------------------------------------------
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         """Build terrain, bodies and agent positions (and task state)."""
