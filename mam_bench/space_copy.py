@@ -11,6 +11,7 @@ first round more than copying does, and Mesa's global cache of them would keep e
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -76,16 +77,19 @@ def _collection(original: CellCollection, memo: dict[int, Any]) -> CellCollectio
 
 
 def _cell_class(kind: type, layers: dict[str, Any]) -> type:
-    """The copy's cell class: the same, unless it reads property layers, which the copy's cells
-    must read from the copy's layers (Mesa binds each layer to the class of a grid's cells)."""
-    reads = {
-        name: layers[value.layer.name]
-        for name, value in vars(kind).items()
+    """The copy's cell class: a subclass that reads the copy's property layers (Mesa binds each
+    layer to the class of a grid's cells) and keeps its neighbourhoods in caches of its own (Mesa
+    caches them for every cell in one global cache, which would keep every fork alive)."""
+    body: dict[str, Any] = {
+        name: PropertyDescriptor(layers[value.layer.name])
+        for klass in reversed(kind.__mro__)
+        for name, value in vars(klass).items()
         if isinstance(value, PropertyDescriptor) and value.layer.name in layers
     }
-    if not reads:
-        return kind
-    body = {k: v for k, v in vars(kind).items() if k not in ("__dict__", "__weakref__")}
-    body.update({name: PropertyDescriptor(layer) for name, layer in reads.items()})
-    body["_mesa_properties"] = set(vars(kind).get("_mesa_properties", reads))
-    return type(kind.__name__, kind.__bases__, body)
+    if body:
+        body["_mesa_properties"] = set(getattr(kind, "_mesa_properties", ())) | set(body)
+    for name in ("get_neighborhood", "_neighborhood"):
+        method = getattr(kind, name, None)
+        if hasattr(method, "cache_clear"):
+            body[name] = functools.cache(method.__wrapped__)
+    return type(kind.__name__, (kind,), body)

@@ -226,7 +226,7 @@ class SteerableWorld(mesa.Model):
         (`space_copy`); a world specialises `fork_memo` (what the copy may share) or `forked`
         (what it must rebuild), or `fork` itself where that is cheaper."""
         memo = self.fork_memo()
-        fills = [prepare_space_copy(space, memo) for space in _spaces(self)]
+        fills = [prepare_space_copy(space, memo) for space in _spaces(self) if id(space) not in memo]
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, FORK_RECURSION))  # linked agents, cells and graphs nest deep
         try:

@@ -120,6 +120,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     plan.add_argument("--budget", type=float, help="seconds of planning per round, at most (default: none)")
     plan.add_argument("--sweeps", type=int, help="coordinate-ascent passes over the agents per round (default 2)")
     plan.add_argument("--plan-seed", type=int, help="the planner's own stream (default 0)")
+    plan.add_argument(
+        "--jobs", type=int, help="its rollouts on this many worker processes, planning as in process (default: none)"
+    )
+    plan.add_argument("--executor", choices=("local", "ray"), help="where the rollouts run with --jobs (default local)")
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
 
