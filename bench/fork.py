@@ -8,7 +8,7 @@ larger one, all measured in the same run as the best of `--repeats` timings:
   first     the first round played on a fresh fork (it rebuilds what a fork leaves to be rebuilt
             lazily, e.g. Mesa's cached neighbourhoods);
   cost      what a fork adds to a planner's rollout: fork + first - round;
-  ratio     cost / round (the goal is at most 1).
+  ratio     cost / round (the goal is at most 1); fork/round beside it.
 Then the wall time of the oracle's pair (reference, treatment and the planning, no baselines) on v2
 quick-tier scenarios with the benchmark's planner options (suites/benchmark-v2.yaml), in this
 process or, with `--jobs N`, its rollouts on N worker processes.
@@ -89,7 +89,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, help="the oracle's rollouts on this many worker processes")
     args = ap.parse_args()
     names = args.worlds.split(",") if args.worlds else world_names()
-    print(f"{'world':24s} {'size':28s} {'fork ms':>8s} {'round ms':>9s} {'first ms':>9s} {'cost ms':>8s} {'ratio':>6s}")
+    head = ("fork ms", "round ms", "first ms", "cost ms", "ratio", "fork/round")
+    print(f"{'world':24s} {'size':28s} " + " ".join(f"{h:>9s}" for h in head))
     for name in names:
         for params in ({}, LARGER.get(name)):
             if params is None:
@@ -98,8 +99,8 @@ def main() -> None:
             cost = fork + first - one
             label = ",".join(f"{k}={v}" for k, v in params.items()) or "default"
             print(
-                f"{name:24s} {label:28s} {fork * 1e3:8.2f} {one * 1e3:9.2f} {first * 1e3:9.2f} "
-                f"{cost * 1e3:8.2f} {cost / one:6.2f}"
+                f"{name:24s} {label:28s} {fork * 1e3:9.2f} {one * 1e3:9.2f} {first * 1e3:9.2f} "
+                f"{cost * 1e3:9.2f} {cost / one:9.2f} {fork / one:9.2f}"
             )
     if args.no_oracle:
         return
