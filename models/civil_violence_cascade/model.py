@@ -24,7 +24,7 @@ from mam_bench.world import SteerableWorld
 
 Cell = tuple[int, int]
 
-#: the world's own stop: at least this share of scored citizens active or jailed after a step
+#: the status a run ends with at its own stop (`stopping_rule`)
 REVOLUTION = "revolution"
 
 
@@ -84,6 +84,11 @@ class CivilViolenceCascade(SteerableWorld):
 
     def horizon(self) -> int:
         return self.params.max_steps
+
+    def stopping_rule(self) -> str | None:
+        """The pilot's: each run ends at its first completed step with at least 95 % of the scored
+        citizens active or jailed (checked before the horizon, so a revolution at the last step counts)."""
+        return REVOLUTION if self.metrics()["revolution"] else None
 
     def fork_memo(self) -> dict[int, Any]:
         """A fork shares the cached neighbourhoods: the same key always holds the same cells."""
@@ -225,8 +230,6 @@ class CivilViolenceCascade(SteerableWorld):
         for i, cell in self._moves.items():
             self.location[i] = cell
         self._begin()
-        if self.metrics()["revolution"]:
-            self.status = REVOLUTION
         return sorted(entries, key=lambda e: e.actor_id)
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
