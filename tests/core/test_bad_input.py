@@ -28,6 +28,21 @@ CASES = [
     (["run", "schelling", "--rounds", "0"], "rounds"),
     (["landscape", "schelling", "--thresholds", "3/2", "--vacancies", "0.25"], "param.threshold"),
     (["landscape", "schelling", "--thresholds", "3/4", "--vacancies", "0.25", "--seeds", "x"], "seeds"),
+    (["landscape", "schelling", "--thresholds", "3/4"], "axis"),
+    (
+        ["landscape", "schelling", "--thresholds", "3/4", "--axis", "threshold=1/2", "--vacancies", "0.25"],
+        "axis.threshold",
+    ),
+    (["landscape", "schelling", "--axis", "threshold", "--vacancies", "0.25"], "axis"),
+    (["landscape", "civil_violence_cascade", "--thresholds", "3/4", "--vacancies", "0.25"], "axis"),
+    (
+        ["landscape", "civil_violence_cascade", "--axis", "threshold=0,0", "--axis", "police_density=0"],
+        "axis.threshold",
+    ),
+    (
+        ["landscape", "civil_violence_cascade", "--axis", "threshold=0", "--axis", "police_density=2"],
+        "param.police_density",
+    ),
 ]
 
 
