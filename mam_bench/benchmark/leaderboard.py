@@ -40,6 +40,9 @@ class Row:
     tokens: int = 0
     cost: float = 0.0
     wall: float = 0.0
+    #: decisions of its treatments, and those that became a policy_error (no legal action parsed)
+    decisions: int = 0
+    policy_errors: int = 0
 
     @property
     def label(self) -> str:
@@ -171,7 +174,7 @@ def build_board(folders: list[Path]) -> Any:
         info.floor = scenario_floor(outcomes) if outcomes else math.nan
         baseline = {s: [_mean(base[k][s], "lift") if s in base[k] else None for k in ("stay", "mimic")] for s in seeds}
         info.gaps = [_mean(ref[s], "lift") - max(x for x in baseline[s] if x is not None) for s in seeds]
-        for cells in collected:
+        for folder, cells in zip(folders, collected):
             for (scen, role, controller, model), by_seed in cells.items():
                 if scen != name or role != "entry":
                     continue
@@ -184,11 +187,38 @@ def build_board(folders: list[Path]) -> Any:
                     row.tokens += sum(int(r["input_tokens"]) + int(r["output_tokens"]) for r in rs)
                     row.cost += sum(float(r["cost"]) for r in rs)
                     row.wall += sum(float(r["wall_seconds"]) for r in rs)
+                    for r in rs:
+                        decided = pair_validity(folder, str(r["pair_id"]))
+                        row.decisions += int(decided.get("decisions", 0))
+                        row.policy_errors += int(decided.get("policy_errors", 0))
                     if not valid or s not in baseline or s in mine:
                         continue
                     stay, mimic = baseline[s]
                     mine[s] = steering_score(_mean(valid, "lift"), stay, mimic, _mean(ref[s], "lift"), info.floor)
     return Board(first["benchmark"], first["tier"], worlds, scenarios, list(rows.values()))
+
+
+def pair_validity(folder: Path, pair_id: str) -> dict[str, Any]:
+    """A finished pair's validity block (its decisions and policy errors), from its result.json."""
+    path = folder / "pairs" / pair_id / "result.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("validity") or {}
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        raise ConfigError("dir", f"{path} is damaged (not a result)") from None
+
+
+def legal_line(board: Board) -> str:
+    """How many of each model row's decisions were legal actions (the rest became policy_error, the
+    world's null action): under constrained decoding a format failure should be near 0."""
+    parts = [
+        f"{row.label} {row.decisions - row.policy_errors} of {row.decisions} "
+        f"({(row.decisions - row.policy_errors) / row.decisions:.1%})"
+        for row in board.rows
+        if row.calls and row.decisions
+    ]
+    return "Legal decisions (an answer that parsed to a legal action): " + "; ".join(parts) + "." if parts else ""
 
 
 def _groups(board: Board, row: Row) -> dict[str, dict[str, list[float]]]:
@@ -299,9 +329,11 @@ def blocks(board: Any) -> tuple[str, list[Block]]:
         ]
         return f"{board.benchmark}, tier {board.tier}", parts
     head, body, shead, sbody = tables(board)
+    legal = [legal_line(board)] if legal_line(board) else []
     return f"{board.benchmark}, tier {board.tier}", [
         ("", head, body, "leaderboard"),
         DEFINITION,
+        *legal,
         ("Per scenario", shead, sbody, "scenarios"),
     ]
 
