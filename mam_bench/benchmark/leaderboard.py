@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mam_bench.benchmark.decisions import first_decisions, legal_line, pair_validity, sensitivity_line
 from mam_bench.benchmark.score import (
     bootstrap_aggregate,
     bootstrap_mean,
@@ -43,6 +44,8 @@ class Row:
     #: decisions of its treatments, and those that became a policy_error (no legal action parsed)
     decisions: int = 0
     policy_errors: int = 0
+    #: (scenario without its objective, seed) -> objective -> actor -> its round-0 decision
+    first_round: dict[tuple[str, int], dict[str, dict[int, str]]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -191,34 +194,13 @@ def build_board(folders: list[Path]) -> Any:
                         decided = pair_validity(folder, str(r["pair_id"]))
                         row.decisions += int(decided.get("decisions", 0))
                         row.policy_errors += int(decided.get("policy_errors", 0))
+                        group = row.first_round.setdefault((name.removesuffix(f"-{info.objective}"), s), {})
+                        group.setdefault(info.objective, {}).update(first_decisions(folder, str(r["pair_id"])))
                     if not valid or s not in baseline or s in mine:
                         continue
                     stay, mimic = baseline[s]
                     mine[s] = steering_score(_mean(valid, "lift"), stay, mimic, _mean(ref[s], "lift"), info.floor)
     return Board(first["benchmark"], first["tier"], worlds, scenarios, list(rows.values()))
-
-
-def pair_validity(folder: Path, pair_id: str) -> dict[str, Any]:
-    """A finished pair's validity block (its decisions and policy errors), from its result.json."""
-    path = folder / "pairs" / pair_id / "result.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("validity") or {}
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
-        raise ConfigError("dir", f"{path} is damaged (not a result)") from None
-
-
-def legal_line(board: Board) -> str:
-    """How many of each model row's decisions were legal actions (the rest became policy_error, the
-    world's null action): under constrained decoding a format failure should be near 0."""
-    parts = [
-        f"{row.label} {row.decisions - row.policy_errors} of {row.decisions} "
-        f"({(row.decisions - row.policy_errors) / row.decisions:.1%})"
-        for row in board.rows
-        if row.calls and row.decisions
-    ]
-    return "Legal decisions (an answer that parsed to a legal action): " + "; ".join(parts) + "." if parts else ""
 
 
 def _groups(board: Board, row: Row) -> dict[str, dict[str, list[float]]]:
@@ -329,11 +311,11 @@ def blocks(board: Any) -> tuple[str, list[Block]]:
         ]
         return f"{board.benchmark}, tier {board.tier}", parts
     head, body, shead, sbody = tables(board)
-    legal = [legal_line(board)] if legal_line(board) else []
+    lines = [line for line in (legal_line(board.rows), sensitivity_line(board.rows)) if line]
     return f"{board.benchmark}, tier {board.tier}", [
         ("", head, body, "leaderboard"),
         DEFINITION,
-        *legal,
+        *lines,
         ("Per scenario", shead, sbody, "scenarios"),
     ]
 

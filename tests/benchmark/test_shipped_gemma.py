@@ -12,7 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mam_bench.benchmark.leaderboard import build_board, legal_line, tables
+from mam_bench.benchmark.decisions import legal_line
+from mam_bench.benchmark.leaderboard import build_board, tables
 from tests.benchmark.test_replay import COMPARED, entry_rows
 from tests.llm.test_core_install import LLM_MODULES, blocking
 
@@ -74,7 +75,7 @@ def test_the_legal_line_counts_the_decisions_the_record_holds() -> None:
         for line in (RECORD / "pairs" / pid / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
     ]
     legal = sum(not (r.get("error") or r["outcome"] == "policy_error") for r in rows)
-    assert f"llm {MODEL} {legal} of {len(rows)} (" in legal_line(build_board([RECORD]))
+    assert f"llm {MODEL} {legal} of {len(rows)} (" in legal_line(build_board([RECORD]).rows)
     assert 0 < legal < len(rows)  # the old unconstrained run failed some, not all
 
 
