@@ -85,13 +85,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--stall-timeout",
         type=float,
         metavar="SECONDS",
-        help="stop (exit 3) when no call was answered for this long (default 300)",
+        help="stop (exit 3) when no call was answered for this long (default 300; local models 3600)",
     )
     llm.add_argument("--max-concurrency", type=int, help="concurrent calls per phase")
     llm.add_argument("--cache", help="SQLite response cache (default: DIR/llm_cache.sqlite)")
     llm.add_argument("--one-call", action="store_true", default=None, help="message and action in one call")
     llm.add_argument("--price-table", help="JSON file: model -> {input, output} USD per million tokens")
-    llm.add_argument("--timeout", type=float, help="seconds per call")
+    llm.add_argument("--timeout", type=float, help="seconds per call (default 60; local models 3600)")
     llm.add_argument("--max-retries", type=int, help="transport retries per call")
     llm.add_argument(
         "--deadline",
