@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import socket
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from typing import Any, Protocol
@@ -44,7 +45,9 @@ def run_job(job: dict[str, Any]) -> Any:
             module, name = job["call"].split(":")
             return getattr(importlib.import_module(module), name)(job)
         spec = PairSpec.build(**job["spec"])
-        return run_pair(spec, job["out"])
+        result = run_pair(spec, job["out"])
+        result["_worker"] = {"host": socket.gethostname(), "pid": os.getpid()}
+        return result
     except Exception as exc:  # noqa: BLE001 - any error, even an unpicklable one, becomes text
         from mam_bench.secrets import secrets_in_env
 
@@ -123,8 +126,20 @@ class LocalExecutor:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+def run_on_node(job: dict[str, Any]) -> Any:
+    """run_job as a Ray task; a pair's result also names the Ray node that ran it."""
+    import ray
+
+    result = run_job(job)
+    if "call" not in job:
+        result["_worker"]["node"] = ray.get_runtime_context().get_node_id()
+    return result
+
+
 class RayExecutor:
-    """Ray tasks, one CPU each: `address` joins a running cluster, otherwise a local one starts."""
+    """Ray tasks, one CPU each: `address` joins a running cluster, otherwise a local one starts.
+    Every node writes the pairs' folders under the experiment folder's path, so on a cluster of
+    several machines that folder must be one shared file system mounted at the same path."""
 
     def __init__(self, address: str | None = None, jobs: int | None = None):
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -136,11 +151,14 @@ class RayExecutor:
         self._owned = not ray.is_initialized()
         if self._owned:
             if address:
-                ray.init(address=address, log_to_driver=False)
+                try:
+                    ray.init(address=address, log_to_driver=False)
+                except (ConnectionError, RuntimeError, ValueError) as exc:  # unreachable, refused, bad token
+                    raise ConfigError("address", f"cannot join the Ray cluster at {address}: {exc}") from None
             else:
                 ray.init(num_cpus=jobs or min(2, os.cpu_count() or 1), include_dashboard=False, log_to_driver=False)
         self.slots = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self._task = ray.remote(num_cpus=1, max_retries=0)(run_job)
+        self._task = ray.remote(num_cpus=1, max_retries=0)(run_on_node)
 
     def submit(self, job: dict[str, Any]) -> Any:
         return self._task.remote(job)
@@ -152,7 +170,8 @@ class RayExecutor:
             try:
                 out.append((ref, self._ray.get(ref), None))
             except Exception as exc:  # a failed pair is reported, the suite goes on
-                out.append((ref, None, exc))
+                cause = getattr(exc, "cause", None)  # Ray wraps the task's error in its traceback
+                out.append((ref, None, cause if isinstance(cause, PairFailed) else exc))
         return out
 
     def shutdown(self) -> None:

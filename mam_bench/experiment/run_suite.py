@@ -300,6 +300,21 @@ class FailureLog:
             fh.write(json.dumps(line) + "\n")
 
 
+def unseen_folder(out: Path, result: dict[str, Any]) -> str:
+    """Why a pair that finished elsewhere cannot be kept: its folder was written on another machine."""
+    host = (result.get("_worker") or {}).get("host", "another machine")
+    return (
+        f"the pair finished on {host} but its folder is not under {out} here: on a cluster of several "
+        "machines the experiment folder must be a shared file system mounted at the same path on every node"
+    )
+
+
+def note_worker(path: Path, pair: Pair, worker: dict[str, Any] | None) -> None:
+    """workers.jsonl: which host, process (and Ray node) ran each finished pair."""
+    with writing(path), open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"pair_id": pair.pair_id, **(worker or {})}) + "\n")
+
+
 def clear_leftovers(where: Path) -> None:
     """An unfinished pair's leftovers of a killed run go; only its LLM cache stays."""
     if where.exists():
@@ -341,6 +356,8 @@ class _Schedule:
             for handle, result, exc in self.pool.wait(list(self.in_flight), timeout=1.0):
                 pair = self.in_flight.pop(handle)
                 self.caps.pop(handle, None)
+                if exc is None and not (pair_dir(self.out, pair) / "result.json").is_file():
+                    exc = PairFailed(unseen_folder(self.out, result))
                 if exc is not None:
                     self.budget.add_failed(*spent_by(pair_dir(self.out, pair)))
                     error = str(exc) if isinstance(exc, PairFailed) else f"{type(exc).__name__}: {exc}"
@@ -350,6 +367,7 @@ class _Schedule:
                     continue
                 row = row_from_result(pair, result)
                 table.append(row)
+                note_worker(self.out / "workers.jsonl", pair, result.get("_worker"))
                 self.breaker(outcome, pair, int(row["calls"] or 0) > 0 or not row["first_error"])
                 self.budget.add(row["requests"], row["cost"])
                 outcome.finished += 1

@@ -25,11 +25,16 @@ def expected_pairs(suite, seeds: int) -> int:
 
 def test_local_and_ray_tables_match(tmp_path) -> None:
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    suite = parse_suite(two_by_two(2))
-    local = run_experiment(suite, tmp_path / "local", executor="local", jobs=1)
-    ray = run_experiment(suite, tmp_path / "ray", executor="ray", jobs=1)  # a one-CPU local cluster
-    expected = expected_pairs(suite, 2)
-    assert local.finished == ray.finished == expected and not local.failed and not ray.failed
+    # a case that fails in the worker (run_experiment is called past the command's own check)
+    broken = parse_suite(
+        {**two_by_two(2), "cases": [*two_by_two(2)["cases"], {"world": "schelling", "policy": "replay"}]}
+    )
+    local = run_experiment(broken, tmp_path / "local", executor="local", jobs=1)
+    ray = run_experiment(broken, tmp_path / "ray", executor="ray", jobs=1)  # a one-CPU local cluster
+    expected = local.total - 2  # all but the broken case's own two pairs
+    assert local.total == ray.total and local.finished == ray.finished == expected
+    assert sorted(local.failed) == sorted(ray.failed) and len(local.failed) == 2  # the same plain text
+    assert ray.failed[0][1].startswith("ConfigError: ")
     a = pd.read_csv(tmp_path / "local" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     b = pd.read_csv(tmp_path / "ray" / "table.csv").drop(columns=list(TIMING_COLUMNS))
     pd.testing.assert_frame_equal(a, b)
