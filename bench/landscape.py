@@ -248,9 +248,11 @@ def report_cli(streams: str, kernel: list[float], cli: list[tuple[float, str, fl
     best = walls.index(min(walls))
     print(
         f"pilot ({streams} streams) via CLI: {walls[best]:.2f} s wall for the same grid ({cli[best][1]}); "
-        f"kernel {min(kernel):.2f} s -> CLI/kernel {walls[best] / min(kernel):.2f}x, best of {len(walls)} each "
+        f"kernel {min(kernel):.2f} s -> CLI/kernel {walls[best] / min(kernel):.2f}x, "
+        f"CLI overhead {walls[best] - min(kernel):.2f} s, best of {len(walls)} each "
         f"(CLI {', '.join(f'{x:.2f}' for x in walls)}; kernel {', '.join(f'{x:.2f}' for x in kernel)}); "
-        f"a one-run landscape takes {min(c[2] for c in cli):.2f} s: the fixed start-up"
+        f"a one-run landscape takes {min(c[2] for c in cli):.2f} s: the fixed start-up; "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
     )
 
 

@@ -130,14 +130,13 @@ def landscape_source(world: str) -> Any:
     return load(kernel) if kernel else get_world(world)
 
 
-def _one(job: tuple[str, dict[str, Any], int, int]) -> dict[str, Any]:
-    world, params, seed, cap = job
-    cls = landscape_source(world)
-    p = cls.Params.from_strings(params)
+def _one(job: tuple[Any, Any, int, int]) -> dict[str, Any]:
+    """One run: the landscape source, its cell's params (validated once per cell), seed, cap."""
+    cls, p, seed, cap = job
     return {"seed": seed, **cls.reference_outcome(p, seed, cap)}
 
 
-def _sweep(jobs: list[tuple[str, dict[str, Any], int, int]], workers: int) -> list[dict[str, Any]]:
+def _sweep(jobs: list[tuple[Any, Any, int, int]], workers: int) -> list[dict[str, Any]]:
     """Every job's result, in order, on `workers` forked processes (here, if only one)."""
     if workers <= 1 or len(jobs) < 2:
         return [_one(j) for j in jobs]
@@ -276,10 +275,10 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("size", f"must be between 2 and {MAX_SIZE}")
     if len(seeds) > MAX_SEEDS:
         raise ConfigError("seeds", f"more than {MAX_SEEDS} seeds")
-    cells = []
+    cells, built = [], []
     for values in product(*axes.values()):
         params = {**extra, **dict(zip(registered, values)), "size": str(args.size)}
-        cls.Params.from_strings(params)  # validate every cell before any run
+        built.append(cls.Params.from_strings(params))  # every cell validated before any run, once
         cells.append((values, params))
     non_empty(args.out, "out")
     out = Path(args.out)
@@ -302,7 +301,7 @@ def handle(args: argparse.Namespace) -> int:
     if out.exists() and not args.force:
         claim_file(out, False, this_grid)  # raises: refused before the sweep, not after it
     ensure_writable(out.parent if str(out.parent) else Path("."))
-    jobs = [(args.world, params, s, args.max_rounds) for _, params in cells for s in seeds]
+    jobs = [(cls, p, s, args.max_rounds) for p in built for s in seeds]
     started = time.perf_counter()
     first = _one(jobs[0])  # loads the compiled kernel here, once, before any worker forks
     startup.imports_done()

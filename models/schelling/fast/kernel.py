@@ -89,21 +89,16 @@ def _sort_small(a: np.ndarray, k: int) -> None:
         a[j + 1] = x
 
 
-@njit(cache=True)
+@lru_cache(maxsize=16)
 def neighbour_table(size: int) -> np.ndarray:
-    """The eight Moore neighbours of every cell of the torus, in the rule's (dr, dc) order.
+    """The eight Moore neighbours of every cell of the torus, in the rule's (dr, dc) order, built
+    once per board size and process (read only).
 
-    Looked up instead of recomputed: the modulo of a wrap costs more than the rest of a step."""
-    nbr = np.empty((size * size, 8), np.int32)
-    for c in range(size * size):
-        r0, c0 = c // size, c % size
-        k = 0
-        for dr in range(-1, 2):
-            for dc in range(-1, 2):
-                if dr != 0 or dc != 0:
-                    nbr[c, k] = ((r0 + dr) % size) * size + (c0 + dc) % size
-                    k += 1
-    return nbr
+    Looked up instead of recomputed: the modulo of a wrap costs more than the rest of a step.
+    Built with numpy: loading a compiled version from numba's cache costs more than building it."""
+    row, col = np.divmod(np.arange(size * size), size)
+    steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr != 0 or dc != 0]
+    return np.stack([(row + dr) % size * size + (col + dc) % size for dr, dc in steps], axis=1).astype(np.int32)
 
 
 @njit(cache=True)
@@ -454,12 +449,6 @@ def play(
     return code, rounds, sat, oeh, flat, types
 
 
-@lru_cache(maxsize=16)
-def _neighbours(size: int) -> np.ndarray:
-    """`neighbour_table(size)`, built once per board size and process (read only)."""
-    return neighbour_table(size)
-
-
 @lru_cache(maxsize=4096)
 def _setup(size: int, vacancy: Fraction, threshold: Fraction, move_rule: str, streams: str) -> tuple:
     """What a run needs besides its seed, once per landscape cell: the population, the rule's
@@ -493,7 +482,7 @@ def _play(params: SchellingParams, seed: int, max_rounds: int | None) -> tuple:
         _entropy(order, s),
         _entropy(ties, s),
         np.array(s, dtype=np.uint64),
-        _neighbours(size),
+        neighbour_table(size),
     )
 
 
