@@ -25,7 +25,8 @@ Action = dict[str, Any]
 
 def legal_actions(obs: CraftingObservation) -> dict[str, list[Action]]:
     """Tool -> its legal actions now (sleep always; a tool with none is left out)."""
-    cat = task_catalog(get_task(obs.task))
+    task = get_task(obs.task)
+    cat = task_catalog(task)
     inv = obs.inventory
     held = sorted(i for i, n in inv.items() if n > 0)
     others = [i for i, _, _ in obs.team if i != obs.actor_id]
@@ -63,7 +64,11 @@ def legal_actions(obs: CraftingObservation) -> dict[str, list[Action]]:
             out["explore"] = [{"tool": "explore"}]
         if not cuts_communication(obs.condition):
             out["chat"] = [{"tool": "chat", "message": "hello team"}]
-            out["transfer"] = [{"tool": "transfer", "item": i, "qty": 1, "to": to} for i in held for to in obs.here]
+            out["transfer"] = [
+                {"tool": "transfer", "item": i, "qty": 1, "to": to}
+                for i in held
+                for to in (others if task.from_agentworld else obs.here)
+            ]
             out["request"] = [
                 {"tool": "request", "item": i, "qty": 1, "to": to} for i in sorted(cat.items) for to in others
             ]

@@ -175,6 +175,8 @@ class CraftingWorld(SteerableWorld):
         agent receives, yields its id and plays the decision sent back. Returns the audit."""
         entries: list[AuditEntry] = []
         for agent in self.round_order():
+            if agent.offline:  # it called `complete`
+                continue
             if agent.actor_id not in self.influence_ids:
                 agent.step()
                 continue
@@ -218,8 +220,19 @@ class CraftingWorld(SteerableWorld):
         self.psr_curve.append(crafting_metrics.current_psr(self))
         self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
         self._metrics_cache = None
-        if self.verify()[0]:
+        passed = self.verify()[0]  # asked every round, so a verifier that misbehaves stops the run early
+        if self.ends_at == "verifier" and passed:
             self.status = Status.SUCCESS
+        elif self.ends_at == "complete" and all(a.offline for a in self.actors):
+            self.status = Status.DONE
+
+    @property
+    def ends_at(self) -> str:
+        """`verifier` (ours: the first round the verifier passes) or `complete` (AgentWorld's: the round
+        limit, or every agent has called `complete`); `episode_end=auto` picks by the task's origin."""
+        if self.params.episode_end != "auto":
+            return self.params.episode_end
+        return "complete" if self.task.from_agentworld else "verifier"
 
     def _world_events(self) -> None:
         """Regrowth and rival orders: one fixed-size draw per round from world streams."""
@@ -275,6 +288,11 @@ class CraftingWorld(SteerableWorld):
 
     def colocated(self, a: int, b: int) -> bool:
         return self.actors[a].site != "" and self.actors[a].site == self.actors[b].site
+
+    def can_hand(self, a: int, b: int) -> bool:
+        """Whether agent a can hand items to b now: AgentWorld's `transfer_items` works "regardless of
+        the distance between the players" (its tool definition); in our tasks they share a site."""
+        return self.task.from_agentworld or self.colocated(a, b)
 
     def move_toward(self, a: CraftingAgent, site: str) -> dict[str, Any]:
         return {"tool": "move_to", "site": site}

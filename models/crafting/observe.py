@@ -161,9 +161,10 @@ class CraftingObservation(BaseModel):
             return "" if to < 0 else " to you" if to == self.actor_id else f" to {names.get(to, f'agent {to}')}"
 
         chat = "\n".join(f"R{r} {names.get(f, f'agent {f}')}{to_whom(to)}: {t}" for r, f, to, t in self.chat)
+        agentworld = get_task(self.task).from_agentworld
         tools = [
-            line
-            for line in TOOL_LINES
+            line.replace("(same site only)", "(any distance)") if agentworld else line
+            for line in (TOOL_LINES + AGENTWORLD_TOOL_LINES if agentworld else TOOL_LINES)
             if not (cuts_communication(self.condition) and _tool_of(line) in COMMUNICATION_TOOLS)
         ]
         return "\n".join(
@@ -227,6 +228,13 @@ TOOL_LINES = [
     '- {"tool": "explore"}  (search near your site for a hidden site; it may take several tries)',
     '- {"tool": "offer_trade", "item": ITEM, "qty": N, "want": ITEM, "want_qty": N, "to": AGENT_ID or null}',
     '- {"tool": "accept_trade", "offer": OFFER_ID}  (same site as the offerer; both sides swap at once)',
+]
+
+#: AgentWorld's own tools, listed only in its tasks (agentworld/tools.py)
+AGENTWORLD_TOOL_LINES = [
+    '- {"tool": "observe"}  (what is at your site now; uses your turn)',
+    '- {"tool": "verify_inventory", "items": [ITEM, ...]}  (which of these you hold; uses your turn)',
+    '- {"tool": "complete", "message": TEXT}  (you are done: you go offline for the rest of the episode)',
 ]
 
 

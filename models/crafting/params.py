@@ -52,6 +52,12 @@ class CraftingParams(WorldParams):
     )
     judge_model: str = Field("openai:gpt-4.1", description="PROVIDER:MODEL (or local:NAME) of the CCE judge")
     judge_api_key_env: str | None = Field(None, description="environment variable holding the judge's API key")
+    episode_end: Literal["auto", "verifier", "complete"] = Field(
+        "auto",
+        description="verifier: the episode ends once the task's verifier passes (ours); complete: as AgentWorld, "
+        "at the round limit or once every agent has called complete, SR read at the end; auto: complete for "
+        "AgentWorld's task files, verifier for ours",
+    )
     condition: str = Field(
         "standard",
         description="AgentWorld's baselines and ablations: standard, single_agent, no_communication, "
