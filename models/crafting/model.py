@@ -25,7 +25,7 @@ from mam_bench.models.crafting.actions import CraftingAction, parse_answer, vali
 from mam_bench.models.crafting.agents import CraftingAgent
 from mam_bench.models.crafting.agentworld import trajectory as agentworld_trajectory
 from mam_bench.models.crafting.catalog import task_catalog
-from mam_bench.models.crafting.conditions import task_under
+from mam_bench.models.crafting.conditions import has, now, spawn_cells, task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
 from mam_bench.models.crafting.tasks import Task, all_tasks, get_task, verify
@@ -110,6 +110,10 @@ class CraftingWorld(SteerableWorld):
             a.memory = {nid: spec_n.stock for nid, spec_n in self.cat.nodes.items()}  # the context doc
             exploration.place(self, a, spec.spawn)
             self.actors.append(a)
+        if has(self.params.condition, "random_spawn"):
+            cells = spawn_cells(self.task, self.cat, self.seed, GRID, self.params.spawn_region)
+            for a, cell in zip(self.actors, cells):
+                exploration.put(self, a, cell)
         self.log: list[dict[str, Any]] = []  # every action of every agent, with causal parents
         self.requests: list[dict[str, Any]] = []
         self.orders: list[dict[str, Any]] = []  # open orders posted to everyone (market strategy)
@@ -288,6 +292,11 @@ class CraftingWorld(SteerableWorld):
 
     def colocated(self, a: int, b: int) -> bool:
         return self.actors[a].site != "" and self.actors[a].site == self.actors[b].site
+
+    @property
+    def condition_now(self) -> str:
+        """The condition this round plays (`discussion_rounds` switches it by round)."""
+        return now(self.params.condition, self.params.discussion_rounds, self.round)
 
     def can_hand(self, a: int, b: int) -> bool:
         """Whether agent a can hand items to b now: AgentWorld's `transfer_items` works "regardless of

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from mam_bench.models.crafting.catalog import task_catalog
 from mam_bench.models.crafting.conditions import (
     COMMUNICATION_TOOLS,
+    DISCUSSION_TOOLS,
     NO_ROLES_LINE,
     cuts_communication,
     has,
@@ -166,6 +167,7 @@ class CraftingObservation(BaseModel):
             line.replace("(same site only)", "(any distance)") if agentworld else line
             for line in (TOOL_LINES + AGENTWORLD_TOOL_LINES if agentworld else TOOL_LINES)
             if not (cuts_communication(self.condition) and _tool_of(line) in COMMUNICATION_TOOLS)
+            and (_tool_of(line) in DISCUSSION_TOOLS or not has(self.condition, "discussion"))
         ]
         return "\n".join(
             [
@@ -289,7 +291,7 @@ def relevant_context(task_name: str) -> str:
 def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
     a = world.actors[actor_id]
     cat = world.cat
-    condition = world.params.condition
+    condition = world.condition_now
     alone = cuts_communication(condition)  # no other agent, message, request or offer is visible
     oracle = has(condition, "oracle_communication") and actor_id == oracle_agent(world.task, cat)
     nodes = [
