@@ -411,13 +411,14 @@ class CraftingWorld(SteerableWorld):
         return chat_model(self.params.judge_model, self.params.judge_api_key_env, temperature=0.0)
 
     async def ajudge(self, out: Any = None) -> dict[str, Any]:
-        """`cce_mode=llm` (or `llm_chained`): AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
-        response cache as the LLM controller (`out/judge_cache.sqlite`), calls and tokens counted."""
+        """`cce_mode=llm` (or `llm_traced`, `llm_chained`): AgentWorld's LLM-judged CCE beside the
+        provenance CCE, through the same response cache as the LLM controller
+        (`out/judge_cache.sqlite`), calls and tokens counted."""
         verdict = {}
         if self.task.criteria is not None:  # AgentWorld's own verifier's words, beside its score
             score, reason = self.verify()
             verdict = {"agentworld_verifier": {"score": score, "reason": reason}}
-        if self.params.cce_mode not in ("llm", "llm_chained"):
+        if self.params.cce_mode not in ("llm", "llm_traced", "llm_chained"):
             return verdict
         from pathlib import Path
 
@@ -426,8 +427,11 @@ class CraftingWorld(SteerableWorld):
 
         cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)
         try:
-            judge = traced_cce if self.params.cce_mode == "llm" else chained_cce
-            judged = await judge(self, self.judge_chat_model(), cache=cache)
+            model, mode = self.judge_chat_model(), self.params.cce_mode
+            if mode == "llm_chained":
+                judged = await chained_cce(self, model, cache=cache)
+            else:
+                judged = await traced_cce(self, model, cache=cache, upstream=mode == "llm")
         finally:
             cache.close()
         return {

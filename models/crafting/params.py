@@ -44,11 +44,11 @@ class CraftingParams(WorldParams):
     regrow: float = Field(0.25, ge=0, le=1, description="chance per round that a node below its stock regains 1")
     rivals: float = Field(0.15, ge=0, le=1, description="chance per round and node that a rival order takes 1 unit")
     psr_mode: Literal["fractional", "binary"] = "fractional"
-    cce_mode: Literal["provenance", "llm", "llm_chained"] = Field(
+    cce_mode: Literal["provenance", "llm", "llm_traced", "llm_chained"] = Field(
         "provenance",
-        description="llm: after the run, also judge CCE as AgentWorld's CCE v2 tracing does (reported as cce_llm "
-        "beside the provenance CCE) through judge_model; llm_chained: the earlier variant that also traces "
-        "chains within a round",
+        description="llm: after the run, also judge CCE as AgentWorld's CCE v2 script does (reported as cce_llm "
+        "beside the provenance CCE, with per-agent pac_llm) through judge_model; llm_traced: our first reading "
+        "of that script; llm_chained: the earlier variant that also traces chains within a round",
     )
     judge_model: str = Field("openai:gpt-4.1", description="PROVIDER:MODEL (or local:NAME) of the CCE judge")
     judge_api_key_env: str | None = Field(None, description="environment variable holding the judge's API key")
