@@ -3,8 +3,6 @@ formula alone, null steering stays exact, and our own rule's records do not see 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -14,6 +12,7 @@ from mam_bench.models.schelling.landscape import reference_outcome
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.snapshots import read_rounds
 
 RECORDS = ("reference.jsonl", "treatment.jsonl")
 CASE = {"size": 20, "threshold": "7/10", "vacancy": "0.15", "rule": "pilot_v2", "vision": 1}
@@ -56,7 +55,7 @@ def test_null_steering_is_exact(tmp_path, seed):
     result = run_pair(PairSpec.build(world="schelling", seed=seed, controller="rule", params=params), tmp_path)
     assert result["lift"] == 0.0 and result["delta"] == 0.0
     assert result["params"]["rule"] == "pilot_v2" and result["params"]["vision"] == 1
-    ref, treat = ([json.loads(line)["positions"] for line in (tmp_path / f).open()] for f in RECORDS)
+    ref, treat = ([row["positions"] for row in read_rounds(tmp_path, f)] for f in RECORDS)
     assert ref[:7] == treat[:7] and len(treat) == 7
 
 
