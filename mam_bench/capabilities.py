@@ -134,3 +134,11 @@ class SnapshotColumns(Protocol):
     of a million Python numbers every round."""
 
     def snapshot_columns(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class MemoryEstimate(Protocol):
+    """What a run of these parameters needs in memory, and the parameter that drives it (a
+    classmethod): a run that would not fit is refused before anything is built or written."""
+
+    def memory_needed(self, params: WorldParams) -> tuple[str, int]: ...

@@ -29,6 +29,7 @@ from mam_bench.capabilities import (
 from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.inputs import spec_record
+from mam_bench.limits import check_memory
 from mam_bench.mesa_ids import release_models
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, lift_split, trajectory_lift, validity
 from mam_bench.pair_result import PairResult
@@ -130,6 +131,7 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
     """
     world_cls = world_cls or get_world(spec.world)
     params = world_cls.Params.from_strings(spec.params) if not isinstance(spec.params, WorldParams) else spec.params
+    check_memory(world_cls, params)
     scoring = world_cls.scoring
     objective = spec.objective or scoring.default_objective
     if objective not in scoring.objectives:

@@ -217,6 +217,13 @@ class SchellingWorld(SteerableWorld):
             agent.satisfied = bool(sat[self.pos[aid]])
 
     @classmethod
+    def memory_needed(cls, params: SchellingParams) -> tuple[str, int]:
+        """A pair with both baselines, measured: about 0.6 GB at a million cells (the interpreter and
+        its libraries, four worlds' arrays, the compiled wave's working arrays, a round's records),
+        with a margin (`bench/scale.py` prints the peaks)."""
+        return "size", 400 * 2**20 + 400 * params.cells
+
+    @classmethod
     def reference_outcome(cls, params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
         """One reference run on the bare kernel, for landscapes (same numbers as the world)."""
         from mam_bench.models.schelling.landscape import reference_outcome

@@ -86,7 +86,12 @@ class SchellingObservation(BaseModel):
     def to_text(self) -> str:
         width = len(str(self.size - 1))
         span = len(self.grid)
-        window = "" if self.whole else f" | window {span}x{span} from {self.origin[0]},{self.origin[1]}"
+        window = (
+            ""
+            if self.whole
+            else f" | window {span}x{span} from {self.origin[0]},{self.origin[1]}"
+            f" | dissatisfied A {self.dissatisfied[0]} B {self.dissatisfied[1]}"
+        )
         lines = [
             f"round {self.round} | you {self.actor_id} group {self.group} at {self.row},{self.col}"
             f" | threshold {fraction_text(self.threshold)} | objective {self.objective}"
@@ -158,6 +163,9 @@ class SchellingObservation(BaseModel):
             cell_group.update({ch: k for ch in chars})
         groups = tuple(tuple(cell_group[ch] for ch in line) for line in grid)
         unhappy = tuple(sum(line.count(ORDINARY[k][1]) for line in grid) for k in range(2))
+        if window:  # a window cannot be counted: the board's counts are written out
+            counts = re.search(r"\| dissatisfied A (\d+) B (\d+)", lines[1])
+            unhappy = (int(counts.group(1)), int(counts.group(2)))
         return cls(
             round=int(g[0]),
             actor_id=int(g[1]),
