@@ -12,8 +12,7 @@ from typing import Any
 from mam_bench.dashboards.session import PairInfo, PairState
 from mam_bench.errors import ConfigError
 from mam_bench.record_schema import controller_name, read_record
-from mam_bench.records import read_jsonl
-from mam_bench.snapshots import read_rounds
+from mam_bench.records import read_jsonl, read_rounds
 
 
 def _world_cls(name: str) -> Any:

@@ -157,7 +157,7 @@ class RunRecords:
 
         writer = self._snapshots.get(name)
         if writer is None:
-            writer = self._snapshots[name] = SnapshotWriter(snapshot_path(self.out / name))
+            writer = self._snapshots[name] = SnapshotWriter(snapshot_path(self.out / name), dumps)
         with writing(writer.path):
             writer.write(round_, snapshot)
 
@@ -218,3 +218,23 @@ def load_record(path: Path | str, field: str = "dir") -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(field, f"{path} is damaged (expected a JSON object)")
     return data
+
+
+def read_rounds(run_dir: Path | str, name: str = "treatment.jsonl") -> list[dict[str, Any]]:
+    """The rows of a round record (`reference.jsonl`, `treatment.jsonl`) with their snapshots,
+    as one whole JSON line each held them before the snapshots had a file of their own."""
+    from mam_bench.snapshots import read_snapshots, snapshot_path
+
+    path = Path(run_dir) / name
+    rows = read_jsonl(path)
+    frames_path = snapshot_path(path)
+    if not frames_path.exists():  # a run recorded with whole lines (or one without snapshots)
+        return rows
+    frames = read_snapshots(frames_path)
+    out = []
+    for row in rows:
+        snapshot = frames.get(int(row["round"]))
+        if snapshot is None:
+            raise ConfigError(path.name, f"{frames_path} holds no snapshot of round {row['round']}")
+        out.append({**row, **snapshot})
+    return out

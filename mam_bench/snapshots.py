@@ -8,13 +8,14 @@ column how it is stored; then the arrays. A column is a flat list of ints, float
 agent attribute): the first frame holds it whole, later frames only the entries that changed
 (their indices and new values), or the whole column again when most of it changed.
 
-`read_rounds` gives back the rows exactly as they were once written whole (same keys, order,
+`records.read_rounds` gives back the rows exactly as they were once written whole (same keys, order,
 values and types), and reads a run recorded before this form, whose JSON lines hold the snapshot.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -75,21 +76,21 @@ def _compact(array: np.ndarray) -> np.ndarray:
 class SnapshotWriter:
     """Appends one frame per round to a `.snapshots` file, flushed as the round is written."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, encode: Callable[[Any], str]) -> None:
         self.path = path
+        #: JSON text of a field, as the round records write it (`records.dumps`)
+        self.encode = encode
         self._fh: IO[bytes] | None = None
         self._columns: dict[str, np.ndarray] = {}
         self._fields: dict[str, str] = {}
 
     def write(self, round_: int, snapshot: dict[str, Any]) -> None:
-        from mam_bench.records import dumps
-
         header: dict[str, Any] = {"round": round_, "keys": list(snapshot), "fields": {}, "columns": {}}
         arrays: list[np.ndarray] = []
         for name, value in snapshot.items():
             column = _column(value)
             if column is None:
-                text = dumps(value)
+                text = self.encode(value)
                 if self._fields.get(name) != text:
                     header["fields"][name] = json.loads(text)
                     self._fields[name] = text
@@ -165,23 +166,3 @@ def _read_frame(fh: IO[bytes], columns: dict[str, np.ndarray], fields: dict[str,
 
 def _dtype(kind: str) -> type:
     return {"int": np.int64, "float": np.float64, "bool": np.bool_}[kind]
-
-
-def read_rounds(run_dir: Path | str, name: str = "treatment.jsonl") -> list[dict[str, Any]]:
-    """The rows of a round record (`reference.jsonl`, `treatment.jsonl`) with their snapshots,
-    as one whole JSON line each held them before the snapshots had a file of their own."""
-    from mam_bench.records import read_jsonl
-
-    path = Path(run_dir) / name
-    rows = read_jsonl(path)
-    frames_path = snapshot_path(path)
-    if not frames_path.exists():  # a run recorded with whole lines (or one without snapshots)
-        return rows
-    frames = read_snapshots(frames_path)
-    out = []
-    for row in rows:
-        snapshot = frames.get(int(row["round"]))
-        if snapshot is None:
-            raise ConfigError(path.name, f"{frames_path} holds no snapshot of round {row['round']}")
-        out.append({**row, **snapshot})
-    return out

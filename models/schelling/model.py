@@ -33,7 +33,7 @@ from mam_bench.params import fraction_text
 from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
 from mam_bench.status import Status
-from mam_bench.streams import seeded
+from mam_bench.streams import recording, seeded
 from mam_bench.world import SteerableWorld
 
 
@@ -152,7 +152,7 @@ class SchellingWorld(SteerableWorld):
         a vacancy of the frozen board (`Resident.decide`); `reserved` cells were taken before the
         wave, `claims` are tried at their owners' slots. The array fast path makes the same plan."""
         if self.fast_path:
-            compiled = self.params.streams == "isolated"
+            compiled = self.params.streams == "isolated" and not recording()
             return (compiled_wave if compiled else world_wave)(self, steered, reserved, claims)
         draws = self.draws()
         wave = Wave(self, draws, reserved)
@@ -352,7 +352,8 @@ class SchellingWorld(SteerableWorld):
         """Where the treatment stands at its horizon, every resident back on the rule (the
         reference's own test of rest): nobody unhappy (equilibrium), no unhappy resident with a
         vacancy to go to (blocked), else still moving."""
-        if self.fast_path and self.params.streams == "isolated":  # a wave of everyone moves someone iff one can move
+        if self.fast_path and self.params.streams == "isolated" and not recording():
+            # a wave with everyone on the rule moves someone iff someone can move
             plan = compiled_wave(self, set(), set(), [])
             if plan.unhappy == 0:
                 return Status.EQUILIBRIUM

@@ -20,8 +20,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.experiment.table import read_checked_table
 from mam_bench.models.swarm.grid import SYMBOL
 from mam_bench.models.swarm.params import TASKS
-from mam_bench.records import load_record, reading, write_whole, writing
-from mam_bench.snapshots import read_rounds
+from mam_bench.records import load_record, read_rounds, reading, write_whole, writing
 
 #: our task names -> upstream's
 TASK_NAMES = {

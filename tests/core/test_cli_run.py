@@ -6,8 +6,7 @@ import json
 import subprocess
 
 from mam_bench.cli import main
-from mam_bench.records import read_jsonl
-from mam_bench.snapshots import read_rounds
+from mam_bench.records import read_jsonl, read_rounds
 
 RESULT_KEYS = {
     "world",
@@ -42,8 +41,8 @@ def test_run_writes_a_complete_run_directory(tmp_path, capsys):
     assert [row["round"] for row in tre] == list(range(6))
     assert set(tre[0]) == {"round", "status", "metrics"}  # the snapshot is in treatment.snapshots
     assert {"round", "metrics", "positions"} <= set(read_rounds(out, "treatment.jsonl")[0])
-    ref = read_jsonl(out / "reference.jsonl")
-    assert ref[0]["positions"] == tre[0]["positions"]
+    ref = read_rounds(out, "reference.jsonl")
+    assert ref[0]["positions"] == read_rounds(out, "treatment.jsonl")[0]["positions"]
     decisions = read_jsonl(out / "decisions.jsonl")
     assert len(decisions) == 16 * 5
     board = read_jsonl(out / "board.jsonl")

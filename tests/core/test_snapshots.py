@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from mam_bench.errors import ConfigError
-from mam_bench.records import RunRecords, dumps
-from mam_bench.snapshots import SnapshotWriter, read_rounds, read_snapshots
+from mam_bench.records import RunRecords, dumps, read_rounds
+from mam_bench.snapshots import SnapshotWriter, read_snapshots
 
 N = 10_000
 
@@ -54,7 +54,7 @@ def test_rows_read_back_as_the_whole_lines_they_were(tmp_path: Path) -> None:
 
 
 def test_a_round_costs_what_changed_not_the_population(tmp_path: Path) -> None:
-    writer = SnapshotWriter(tmp_path / "t.snapshots")
+    writer = SnapshotWriter(tmp_path / "t.snapshots", dumps)
     pos = np.arange(N)
     sizes = []
     for moved in (0, 5, 5):
@@ -76,7 +76,7 @@ def test_a_run_recorded_with_whole_lines_still_reads(tmp_path: Path) -> None:
 
 def test_a_cut_frame_is_an_error_unless_a_killed_run_left_it(tmp_path: Path) -> None:
     path = tmp_path / "t.snapshots"
-    writer = SnapshotWriter(path)
+    writer = SnapshotWriter(path, dumps)
     writer.write(0, {"positions": list(range(100))})
     writer.write(1, {"positions": list(range(1, 101))})
     writer.close()

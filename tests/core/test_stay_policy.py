@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from mam_bench.records import read_rounds
 from mam_bench.registry import world_names
 from mam_bench.runner import PairSpec, run_pair
-from mam_bench.snapshots import read_rounds
 
 
 @pytest.mark.parametrize("world", world_names())

@@ -1,7 +1,7 @@
 """Digests of the crafting world's records, so a refactor of how rounds are played can be shown
 to move no record: the table in `data/record_digests.json` was written by the code before the
 agents got their own `step()`; `test_record_digests.py` recomputes it
-(the round records read back through `mam_bench.snapshots.read_rounds`).
+(the round records read back through `mam_bench.records.read_rounds`).
 
 `python -m tests.crafting.record_digest --check` compares every entry (80 pairs, 200 states);
 without `--check` it rewrites the table (only when the records are meant to move).
@@ -22,8 +22,7 @@ import numpy as np
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
 from mam_bench.protocol import Decision
-from mam_bench.records import dumps
-from mam_bench.snapshots import read_rounds
+from mam_bench.records import dumps, read_rounds
 
 TABLE = Path(__file__).parent / "data" / "record_digests.json"
 STATES = 200

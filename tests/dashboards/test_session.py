@@ -11,9 +11,9 @@ from mam_bench.dashboards.config import DashConfig, build_session, to_spec
 from mam_bench.dashboards.replay import ReplaySession, held
 from mam_bench.dashboards.session import PairSession
 from mam_bench.errors import ConfigError
+from mam_bench.records import read_rounds
 from mam_bench.runner import PairSpec
 from mam_bench.runner import run_pair as _run_pair
-from mam_bench.snapshots import read_rounds
 
 
 def run_pair(spec: PairSpec, out: Path) -> dict:

@@ -1,7 +1,7 @@
 """Digests of 20 x 20 Schelling pilot records, so a change to how rounds are played or recorded
 can be shown to move no record: `data/record_digests.json` was written by the code that wrote
 every round's whole board into `reference.jsonl` / `treatment.jsonl`; `test_record_digests.py`
-recomputes it from the records read back through `mam_bench.snapshots.read_rounds`, each row
+recomputes it from the records read back through `mam_bench.records.read_rounds`, each row
 written as that code wrote it (one JSON line with the metrics and the whole snapshot).
 
 `python -m tests.schelling.record_digest --check` compares every entry; without `--check` it
@@ -52,8 +52,7 @@ def key(case: dict[str, Any]) -> str:
 def _round_lines(run: Path, name: str) -> bytes:
     """A round record as the whole-board JSON lines it was once written as."""
     try:
-        from mam_bench.records import dumps
-        from mam_bench.snapshots import read_rounds
+        from mam_bench.records import dumps, read_rounds
     except ImportError:  # the code before the snapshot records: the file is those lines
         return (run / name).read_bytes()
     return "".join(dumps(row) + "\n" for row in read_rounds(run, name)).encode("utf-8")

@@ -11,8 +11,8 @@ from mam_bench.models.schelling.draws import HashedDraws
 from mam_bench.models.schelling.landscape import reference_outcome
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
+from mam_bench.records import read_rounds
 from mam_bench.runner import PairSpec, run_pair
-from mam_bench.snapshots import read_rounds
 
 RECORDS = ("reference.jsonl", "treatment.jsonl")
 CASE = {"size": 20, "threshold": "7/10", "vacancy": "0.15", "rule": "pilot_v2", "vision": 1}

@@ -1,6 +1,6 @@
 """The 20 x 20 pilot records did not move when the snapshots got their own binary record and the
 rounds their array path: the digests were written by the code before (`record_digest.py`), each
-round record now read back through `mam_bench.snapshots.read_rounds`."""
+round record now read back through `mam_bench.records.read_rounds`."""
 
 import json
 

@@ -15,10 +15,9 @@ import pytest
 from mam_bench.errors import ConfigError
 from mam_bench.models.schelling.observe import render_grid
 from mam_bench.models.schelling.params import SchellingParams
-from mam_bench.records import RunRecords
+from mam_bench.records import RunRecords, read_rounds
 from mam_bench.registry import make_controller
 from mam_bench.runner import PairSpec, prepare, run_treatment
-from mam_bench.snapshots import read_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 

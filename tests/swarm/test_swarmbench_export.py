@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from mam_bench.cli import main
-from mam_bench.snapshots import read_rounds
+from mam_bench.records import read_rounds
 
 
 def read_upstream(log_dir: Path) -> dict[str, dict]:

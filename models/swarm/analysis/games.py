@@ -13,8 +13,7 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.params import TASKS
-from mam_bench.records import load_record, reading
-from mam_bench.snapshots import read_rounds
+from mam_bench.records import load_record, read_rounds, reading
 
 
 @dataclass(frozen=True)
