@@ -155,6 +155,12 @@ class SteerableWorld(mesa.Model):
     def done(self) -> bool:
         return self.status != Status.RUNNING
 
+    def stopping_rule(self) -> str | None:
+        """The world's own stop, as the status the run ends with (None: play on). The core checks
+        it after every round of both runs, so a world declares its rule and never stops itself;
+        a treatment then stops there too where `treatment_stops_early` holds."""
+        return None
+
     # --- phases -------------------------------------------------------------------------------
     @abstractmethod
     def observe(self, actor_id: int) -> Observation:
@@ -191,6 +197,8 @@ class SteerableWorld(mesa.Model):
             return []
         self.audit.extend(entries)
         self.round += 1
+        if self.status == Status.RUNNING and (stop := self.stopping_rule()) is not None:
+            self.status = stop
         self.datacollector.collect(self)
         # Mesa's step() has counted this call already; a round played directly (the runner's) is
         # counted here, so `steps` never falls behind the rounds played
