@@ -120,7 +120,7 @@ def test_the_reference_stops_at_the_horizon_and_the_treatment_plays_it(tmp_path)
         spec = PairSpec.build(world="schelling", seed=seed, controller="stay", influence=4,
                               params={**params, "rounds": rounds})  # fmt: skip
         result = run_pair(spec, out)
-        ref, treat = ([json.loads(line) for line in (out / f).open()] for f in RECORDS)
+        ref, treat = (read_rounds(out, f) for f in RECORDS)
         assert len(treat) == rounds + 1
         assert len(ref) == rounds + 1 if rounds == 3 else len(ref) < rounds + 1
         assert result["delta"] == treat[-1]["metrics"]["oeh"] - ref[-1]["metrics"]["oeh"]
