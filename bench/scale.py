@@ -3,6 +3,7 @@ growth exponent in agents, and the landscape kernel on the same boards in the sa
 
     python bench/scale.py                          # sides 100, 200, 500, 1000
     python bench/scale.py --sizes 100 200 --rounds 5
+    python bench/scale.py --plot docs/results/scale.png   # also the curve, log-log
 
 Each size runs in a child process of its own (so its peak memory is its own): one
 `mam-bench run schelling --param size=N --policy heuristic --rounds R` pair in the runner, with
@@ -70,6 +71,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 500, 1000])
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--plot", help="write the seconds per size, pair and kernel, to this PNG (log-log)")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -100,6 +102,26 @@ def main() -> None:
               f"kernel {slope(agents, [r['kernel_seconds'] for r in rows]):.2f}, "
               f"record bytes {slope(agents, [r['record_mb'] for r in rows]):.2f}")  # fmt: skip
     print(f"# load average {os.getloadavg()[0]:.2f} at the end")
+    if args.plot:
+        plot(rows, args.plot, load)
+
+
+def plot(rows: list[dict[str, float]], path: str, load: float) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    agents = [r["agents"] for r in rows]
+    ax.loglog(agents, [r["pair_seconds"] for r in rows], "o-", label="pair + stay + mimic (mam-bench run)")
+    ax.loglog(agents, [r["kernel_seconds"] for r in rows], "s--", label="landscape kernel, reference alone")
+    ax.set_xlabel("agents")
+    ax.set_ylabel("seconds (wall)")
+    ax.set_title(f"Schelling, 20 treatment rounds; load average {load:.1f} on 2 cores", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 if __name__ == "__main__":
