@@ -455,7 +455,7 @@ def play(
 
 
 @lru_cache(maxsize=16)
-def _neighbours(size: int) -> np.ndarray:
+def cached_neighbours(size: int) -> np.ndarray:
     """`neighbour_table(size)`, built once per board size and process (read only)."""
     return neighbour_table(size)
 
@@ -493,7 +493,7 @@ def _play(params: SchellingParams, seed: int, max_rounds: int | None) -> tuple:
         _entropy(order, s),
         _entropy(ties, s),
         np.array(s, dtype=np.uint64),
-        _neighbours(size),
+        cached_neighbours(size),
     )
 
 
