@@ -7,18 +7,30 @@ landscape CSV); `?world=NAME&seed=N` in the address picks another world for one 
 from __future__ import annotations
 
 import os
+import threading
 import warnings
 from urllib.parse import parse_qs
 
 import solara
 
 from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
+from mam_bench.dashboards.loading import Loading, pending
 from mam_bench.dashboards.security import install_origin_check
 
 install_origin_check()  # websocket handshakes from another origin (or `null`) are refused
 # Solara asks for a samesite=none session cookie and, on plain http at 127.0.0.1, falls back to
 # samesite=lax with a 14-line warning at every start; lax is what a local dashboard wants
 warnings.filterwarnings("ignore", message="Cookies with samesite=none require https", category=UserWarning)
+
+
+def _paired_view():
+    from mam_bench.dashboards.paired import PairedView
+
+    return PairedView
+
+
+# matplotlib and the worlds load while the server starts, not while the first visitor waits
+threading.Thread(target=_paired_view, daemon=True, name="mam-warm-up").start()
 
 
 @solara.component
@@ -30,10 +42,15 @@ def Paired() -> None:
         cfg = cfg.with_(world=query["world"][0], seed=0)
     if "seed" in query and query["seed"][0].isdigit():  # anything else (?seed=abc) keeps the default
         cfg = cfg.with_(seed=int(query["seed"][0]))
-    from mam_bench.dashboards.paired import PairedView
-
+    view = solara.use_thread(_paired_view, dependencies=[], intrusive_cancel=False)
     solara.Title("MAM-Bench: paired runs")
-    PairedView(cfg, os.environ.get(ENV_RUN) or None)
+    if pending(view):
+        Loading("Loading the paired view (Mesa, matplotlib and the worlds)...")
+        return
+    if view.error is not None:
+        solara.Error(f"error: {type(view.error).__name__}: {view.error}", classes=["mam-error"])
+        return
+    view.value(cfg, os.environ.get(ENV_RUN) or None)
 
 
 @solara.component

@@ -14,6 +14,7 @@ import solara
 from mam_bench.dashboards.config import DashConfig, build_session
 from mam_bench.dashboards.feed import Feed
 from mam_bench.dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
+from mam_bench.dashboards.loading import Loading, pending
 from mam_bench.dashboards.playback import play
 from mam_bench.dashboards.renderers import renderer_for
 from mam_bench.dashboards.replay import ReplaySession
@@ -116,7 +117,8 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
     version = solara.use_reactive(0)
     playing = solara.use_reactive(False)
     speed = solara.use_reactive(DEFAULT_SPEED)
-    session, error = solara.use_memo(lambda: _make(cfg, run_dir), [cfg, run_dir])
+    built = solara.use_thread(lambda: _make(cfg, run_dir), dependencies=[cfg, run_dir], intrusive_cancel=False)
+    session, error = built.value if built.state == solara.ResultState.FINISHED else (None, None)
     solara.use_effect(lambda: lambda: _close(session), [session])
     lock = solara.use_memo(threading.Lock, [])
 
@@ -157,6 +159,10 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
 
         with solara.Sidebar():
             Controls(cfg, set_cfg)
+    if pending(built):
+        what = "the recorded run" if run_dir else f"{cfg.world}, seed {cfg.seed}: reference, treatment, baselines"
+        Loading(f"Building the pair ({what})...")
+        return
     if session is None:
         solara.Error(error or "error: nothing to show", classes=["mam-error"])
         return

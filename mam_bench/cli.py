@@ -22,7 +22,7 @@ from mam_bench.errors import BackendFailed, ConfigError
 COMMANDS = {
     "worlds": "list the registered worlds",
     "run": "run one reference/treatment pair and write its records",
-    "landscape": "reference landscape: threshold x vacancy x seeds (worlds that register one)",
+    "landscape": "reference landscape: the world's two axes x seeds (worlds that register one)",
     "tasks": "list the tasks of a world that has them",
     "dashboard": "watch reference and treatment fork in a browser (Solara)",
     "animate": "write the paired reference|treatment animation of a run (GIF, MP4)",

@@ -36,7 +36,7 @@ LLM_ONLY = (
 )
 
 #: options only the oracle reads (the CLI's planner flags)
-ORACLE_ONLY = ("candidates", "lookahead", "rollouts", "budget", "sweeps", "plan_seed")
+ORACLE_ONLY = ("candidates", "lookahead", "rollouts", "budget", "sweeps", "plan_seed", "jobs", "executor")
 
 
 @runtime_checkable

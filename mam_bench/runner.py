@@ -148,6 +148,12 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
     ids = chosen(reference)
     prep = Prepared(spec, world_cls, params, objective, scoring.objectives[objective], ids, 0)
     prep.horizon = spec.rounds or reference.horizon()
+    if spec.rounds and spec.rounds > (cap := reference.reference_cap()):  # compared with a reference cut short
+        raise ConfigError(
+            "rounds",
+            f"{prep.horizon} treatment rounds, but the {spec.world} reference stops at {cap}; give at most {cap} "
+            "or raise the world's own horizon parameter",
+        )
     prep._held[False] = reference
     prep._held[True] = measurable(spec, ids, lambda: prep.new_world(treatment=True))
     return prep

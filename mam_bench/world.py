@@ -8,6 +8,7 @@ objective, and an audit entry for every influence decision.
 from __future__ import annotations
 
 import copy
+import random as pyrandom
 import sys
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -21,6 +22,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.params import WorldParams
 from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
+from mam_bench.space_copy import prepare_space_copy
 from mam_bench.status import Status
 
 
@@ -155,6 +157,12 @@ class SteerableWorld(mesa.Model):
     def done(self) -> bool:
         return self.status != Status.RUNNING
 
+    def stopping_rule(self) -> str | None:
+        """The world's own stop, as the status the run ends with (None: play on). The core checks
+        it after every round of both runs, so a world declares its rule and never stops itself;
+        a treatment then stops there too where `treatment_stops_early` holds."""
+        return None
+
     # --- phases -------------------------------------------------------------------------------
     @abstractmethod
     def observe(self, actor_id: int) -> Observation:
@@ -191,6 +199,8 @@ class SteerableWorld(mesa.Model):
             return []
         self.audit.extend(entries)
         self.round += 1
+        if self.status == Status.RUNNING and (stop := self.stopping_rule()) is not None:
+            self.status = stop
         self.datacollector.collect(self)
         # Mesa's step() has counted this call already; a round played directly (the runner's) is
         # counted here, so `steps` never falls behind the rounds played
@@ -220,13 +230,17 @@ class SteerableWorld(mesa.Model):
     def fork(self) -> Self:
         """An exact copy of the world as it stands mid-run: state, every random stream, round and
         audit, its records off; playing it forward never touches this world (what a planner rolls
-        candidate actions out on). The default deep-copies; a world specialises `fork_memo` (what
-        the copy may share) or `forked` (what it must rebuild), or `fork` itself where that is cheaper."""
+        candidate actions out on). The default deep-copies, its Mesa spaces cell by cell
+        (`space_copy`); a world specialises `fork_memo` (what the copy may share) or `forked`
+        (what it must rebuild), or `fork` itself where that is cheaper."""
         memo = self.fork_memo()
+        fills = [prepare_space_copy(space, memo) for space in _spaces(self) if id(space) not in memo]
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, FORK_RECURSION))  # linked agents, cells and graphs nest deep
         try:
             twin = copy.deepcopy(self, memo)
+            for fill in fills:
+                fill()
         finally:
             sys.setrecursionlimit(limit)
         for original in (self, *vars(self).values()):  # Mesa numbers new agents per model
@@ -241,11 +255,8 @@ class SteerableWorld(mesa.Model):
         memo: dict[int, Any] = {id(self.params): self.params, id(self.audit): list(self.audit)}
         if self.datacollector is not None:  # a memo entry for None would replace every None
             memo[id(self.datacollector)] = RECORDS_OFF
-        for space in _spaces(self):  # a copied space reconnects its cells, which drops their
-            for cell in space.all_cells:  # cached neighbourhoods: do not copy them first
-                cached = vars(cell).get("neighborhood")
-                if cached is not None and cell.connections:
-                    memo[id(cached)] = cached
+        for model in _models(self):  # its Random by state, not its 625 words one by one
+            memo[id(model.random)] = _copy_random(model.random, memo)
         return memo
 
     def forked(self, original: SteerableWorld) -> None:
@@ -287,10 +298,21 @@ class SteerableWorld(mesa.Model):
         return tuple(sorted(ids))
 
 
+def _models(world: SteerableWorld) -> list[mesa.Model]:
+    """The world and the Mesa models it wraps."""
+    return [world, *(v for v in vars(world).values() if isinstance(v, mesa.Model) and v is not world)]
+
+
 def _spaces(world: SteerableWorld) -> list[DiscreteSpace]:
     """The Mesa discrete spaces a world holds, itself or in a Mesa model it wraps."""
-    holders = [world, *(v for v in vars(world).values() if isinstance(v, mesa.Model) and v is not world)]
-    return [v for h in holders for v in vars(h).values() if isinstance(v, DiscreteSpace)]
+    return [v for h in _models(world) for v in vars(h).values() if isinstance(v, DiscreteSpace)]
+
+
+def _copy_random(original: pyrandom.Random, memo: dict[int, Any]) -> pyrandom.Random:
+    twin = type(original).__new__(type(original), 0)
+    twin.setstate(original.getstate())
+    vars(twin).update(copy.deepcopy(vars(original), memo))
+    return twin
 
 
 #: the recursion limit while a fork is copied (a Mesa network's cells link agent to agent)

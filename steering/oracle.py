@@ -27,6 +27,7 @@ from mam_bench.capabilities import PerTurnDecisions, RandomActions, RuleActions
 from mam_bench.controller import Controller, Decision, Request
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.registry import make_controller, part_of
+from mam_bench.steering import rollout_jobs
 from mam_bench.steering.rule import RuleController
 from mam_bench.steering.stay import StayController
 from mam_bench.streams import stream
@@ -72,7 +73,15 @@ class OracleController(Controller):
     name = "oracle"
     privileged = True
 
-    def __init__(self, world_cls: type[SteerableWorld], objective: str = "", **options: Any):
+    def __init__(
+        self,
+        world_cls: type[SteerableWorld],
+        objective: str = "",
+        jobs: int | None = None,
+        executor: str = "local",
+        address: str | None = None,
+        **options: Any,
+    ):
         try:
             self.options = OracleOptions(**options)
         except ValidationError as exc:
@@ -87,6 +96,11 @@ class OracleController(Controller):
         self.first: dict[int, Decision] | None = None
         self.live: Controller | None = None
         self.stats = {"rounds": 0, "rollouts": 0, "improved": 0, "seconds": 0.0}
+        #: where rollouts run: this process (None), or an executor (`jobs`, `executor`, `address`)
+        pooled = jobs is not None or executor != "local" or address
+        self.pool = rollout_jobs.Pool(executor, address, jobs) if pooled else None
+        #: what it decided in each round so far (what an executor's worker replays)
+        self.played: list[dict[int, Decision]] = []
 
     def bind(self, world_name: str, objective: str, seed: int) -> None:
         super().bind(world_name, objective, seed)
@@ -175,10 +189,12 @@ class OracleController(Controller):
             over_time = opts.budget and time.perf_counter() - started > opts.budget
             return bool(over_time or (opts.rollouts and spent >= opts.rollouts))
 
+        del self.played[world.round :]
+        self.played.append({})
         best_tail, best_value, best_first = self.tails[0], None, None
-        for name in self.tails:  # every tail as a whole plan, whatever the budget
-            value = await self.rollout(world, end, None, name)
-            spent += 1
+        values = await self.score(world, end, [(None, name) for name in self.tails], lambda: False)
+        spent += len(values)
+        for name, value in zip(self.tails, values):  # every tail as a whole plan, whatever the budget
             if best_value is None or value > best_value:
                 best_tail, best_value = name, value
         heuristic = await self.materialise(world, "heuristic") if "heuristic" in self.tails else {}
@@ -187,14 +203,11 @@ class OracleController(Controller):
         for _ in range(opts.sweeps):
             improved = False
             for aid in world.influence_ids:
-                for decision in options[aid]:
-                    if out_of_budget():
-                        break
-                    if _key(decision) == _key(joint[aid]):
-                        continue
-                    trial = {**joint, aid: decision}
-                    value = await self.rollout(world, end, trial, best_tail)
-                    spent += 1
+                trials = [{**joint, aid: d} for d in options[aid] if _key(d) != _key(joint[aid])]
+                trials = trials[: max(0, opts.rollouts - spent)] if opts.rollouts else trials
+                values = await self.score(world, end, [(trial, best_tail) for trial in trials], out_of_budget)
+                spent += len(values)
+                for trial, value in zip(trials, values):
                     if value > best_value:
                         joint, best_value, best_first, improved = trial, value, trial, True
                         self.stats["improved"] += 1
@@ -205,12 +218,35 @@ class OracleController(Controller):
         self.stats["rounds"] += 1
         self.stats["seconds"] += time.perf_counter() - started
 
+    async def score(
+        self, world: SteerableWorld, end: int, plans: list[tuple[dict[int, Decision] | None, str]], out_of_budget: Any
+    ) -> list[tuple]:
+        """Each plan's rollout value, in order: here one by one while the budget lasts, or all at
+        once on the executor (which checks the time budget per batch); the values are the same."""
+        if self.pool is not None and plans and not out_of_budget():
+            self.stats["rollouts"] += len(plans)
+            return [tuple(v) for v in self.pool.score(rollout_jobs.job(self, world, end, plans), len(plans))]
+        values = []
+        for first, tail in plans:
+            if out_of_budget():
+                break
+            values.append(await self.rollout(world, end, first, tail))
+        return values
+
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
         if self.first is not None:
-            return [self.first[r.actor_id] for r in requests]
-        if self.live is None:
+            out = [self.first[r.actor_id] for r in requests]
+        elif self.live is None:
             raise ConfigError("policy", "the oracle plans on the live world: run it through the runner")
-        return await self.live.decide(requests)
+        else:
+            out = await self.live.decide(requests)
+        if self.played:
+            self.played[-1].update((r.actor_id, d) for r, d in zip(requests, out))
+        return out
+
+    async def aclose(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
 
     # --- what it tells ----------------------------------------------------------------------------
     def describe(self) -> dict[str, Any]:

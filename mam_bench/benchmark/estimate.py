@@ -1,9 +1,12 @@
 """What an LLM benchmark will cost, before the first call: calls and tokens per scenario, USD.
 
-Calls are exact before retries and repairs: influence agents x rounds x phases (2, or 1 with
-one_call) x seeds x models. Tokens are an estimate: the round-0 prompt of the scenario's first
-influence agent as the world renders it (4 characters a token), plus a full board window of posts
-for the later rounds, and `max_tokens` (else OUTPUT_TOKENS) answered per call.
+Turns are exact: influence agents x rounds x phases (2, or 1 with one_call) x seeds x models. A
+stateless turn is one call before retries and repairs; a session turn (agent=session) at most
+turn_requests answers and one compaction summary, so its calls are a bound. Tokens are an
+estimate: the round-0 prompt of the scenario's first influence agent as the world renders it (4
+characters a token), plus a full board window of posts for the later rounds (a session's request:
+its conversation up to the compaction budget instead), and `max_tokens` (else OUTPUT_TOKENS)
+answered per call.
 """
 
 from __future__ import annotations
@@ -46,6 +49,16 @@ def prompt_tokens(case: Any, seed: int) -> int:
     return (chars + board) // CHARS_PER_TOKEN
 
 
+def per_turn(options: dict[str, Any], model: str) -> tuple[int, int]:
+    """(calls at most, conversation tokens carried per call) of one turn under these options."""
+    if options.get("agent") != "session":
+        return 1, 0
+    from mam_bench.steering.llm.options import LLMOptions  # pydantic only, no LangChain
+
+    o = LLMOptions(**{**{k: v for k, v in options.items() if k in LLMOptions.model_fields}, "model": model})
+    return o.turn_requests + 1, o.session_tokens
+
+
 def estimate(suite: Any, price_table: Any = None) -> list[ScenarioCost]:
     """One line per LLM case of the suite (a scenario at a model); USD None for an unpriced model."""
     from mam_bench.pricing import PriceTable  # only an LLM benchmark gets here
@@ -60,10 +73,11 @@ def estimate(suite: Any, price_table: Any = None) -> list[ScenarioCost]:
         prep = prepare(case.pair_spec(seeds[0]))
         options = case.controller_options
         phases = 1 if options.get("one_call") else 2
-        calls = len(seeds) * suite.repeats * len(prep.influence_ids) * prep.horizon * phases
-        tin = calls * prompt_tokens(case, seeds[0])
-        tout = calls * int(options.get("max_tokens") or OUTPUT_TOKENS)
         model = case.model or options.get("model", "")
+        calls, carried = per_turn(options, model)
+        calls *= len(seeds) * suite.repeats * len(prep.influence_ids) * prep.horizon * phases
+        tin = calls * (prompt_tokens(case, seeds[0]) + carried)
+        tout = calls * int(options.get("max_tokens") or OUTPUT_TOKENS)
         usd = prices.cost(model, tin, tout) if prices.priced(model) else None
         out.append(ScenarioCost((case.name or "").split("/")[0], model, calls, tin, tout, usd))
     return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mam_bench.benchmark.decisions import first_decisions, legal_line, pair_validity, sensitivity_line
 from mam_bench.benchmark.score import (
     bootstrap_aggregate,
     bootstrap_mean,
@@ -40,6 +41,11 @@ class Row:
     tokens: int = 0
     cost: float = 0.0
     wall: float = 0.0
+    #: decisions of its treatments, and those that became a policy_error (no legal action parsed)
+    decisions: int = 0
+    policy_errors: int = 0
+    #: (scenario without its objective, seed) -> objective -> actor -> its round-0 decision
+    first_round: dict[tuple[str, int], dict[str, dict[int, str]]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -171,7 +177,7 @@ def build_board(folders: list[Path]) -> Any:
         info.floor = scenario_floor(outcomes) if outcomes else math.nan
         baseline = {s: [_mean(base[k][s], "lift") if s in base[k] else None for k in ("stay", "mimic")] for s in seeds}
         info.gaps = [_mean(ref[s], "lift") - max(x for x in baseline[s] if x is not None) for s in seeds]
-        for cells in collected:
+        for folder, cells in zip(folders, collected):
             for (scen, role, controller, model), by_seed in cells.items():
                 if scen != name or role != "entry":
                     continue
@@ -184,6 +190,12 @@ def build_board(folders: list[Path]) -> Any:
                     row.tokens += sum(int(r["input_tokens"]) + int(r["output_tokens"]) for r in rs)
                     row.cost += sum(float(r["cost"]) for r in rs)
                     row.wall += sum(float(r["wall_seconds"]) for r in rs)
+                    for r in rs:
+                        decided = pair_validity(folder, str(r["pair_id"]))
+                        row.decisions += int(decided.get("decisions", 0))
+                        row.policy_errors += int(decided.get("policy_errors", 0))
+                        group = row.first_round.setdefault((name.removesuffix(f"-{info.objective}"), s), {})
+                        group.setdefault(info.objective, {}).update(first_decisions(folder, str(r["pair_id"])))
                     if not valid or s not in baseline or s in mine:
                         continue
                     stay, mimic = baseline[s]
@@ -299,9 +311,11 @@ def blocks(board: Any) -> tuple[str, list[Block]]:
         ]
         return f"{board.benchmark}, tier {board.tier}", parts
     head, body, shead, sbody = tables(board)
+    lines = [line for line in (legal_line(board.rows), sensitivity_line(board.rows)) if line]
     return f"{board.benchmark}, tier {board.tier}", [
         ("", head, body, "leaderboard"),
         DEFINITION,
+        *lines,
         ("Per scenario", shead, sbody, "scenarios"),
     ]
 

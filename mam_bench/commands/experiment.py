@@ -20,8 +20,10 @@ CALL_GUARD = 5_000
 
 
 def llm_estimate(suite: Any, max_cost: float | None) -> tuple[int, int]:
-    """(LLM pairs, estimated calls): influence agents x rounds x phases per pair, before any retry.
-    Under --max-cost every LLM model must have a price (an unpriced model would count as free)."""
+    """(LLM pairs, estimated calls): influence agents x rounds x phases x calls a turn (estimate's
+    per_turn) per pair, before any retry. Under --max-cost every LLM model must have a price (an
+    unpriced model would count as free)."""
+    from mam_bench.benchmark.estimate import per_turn
     from mam_bench.pricing import PriceTable
     from mam_bench.runner import prepare
 
@@ -35,8 +37,8 @@ def llm_estimate(suite: Any, max_cost: float | None) -> tuple[int, int]:
         options = spec.controller_options
         phases = 1 if options.get("one_call") else 2
         pairs += seeds
-        calls += seeds * len(prep.influence_ids) * prep.horizon * phases
         model = options.get("model", "")
+        calls += seeds * len(prep.influence_ids) * prep.horizon * phases * per_turn(options, model)[0]
         if max_cost is not None and not PriceTable(options.get("price_table")).priced(model):
             raise ConfigError(
                 f"cases[{i}].model", f"{model} has no price, so --max-cost cannot bound it; add it to a price_table"

@@ -18,14 +18,18 @@ from mam_bench.errors import ConfigError
 from mam_bench.registry import get_world, load, registration
 from mam_bench.run_dir import check_file_path, check_name_lengths, claim_file, non_empty
 
-COLUMNS = ("threshold", "vacancy", "seed", "status", "rounds", "final_satisfaction", "final_homophily")
-
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("landscape", help="reference landscape: threshold x vacancy x seeds (worlds that register one)")
+    p = sub.add_parser("landscape", help="reference landscape: the world's two axes x seeds (worlds that register one)")
     p.add_argument("world")
-    p.add_argument("--thresholds", required=True, help="comma-separated fractions, e.g. 1/2,3/4,6/7")
-    p.add_argument("--vacancies", required=True, help="comma-separated shares, e.g. 0.25 or 1/4")
+    p.add_argument(
+        "--axis",
+        action="append",
+        metavar="NAME=V1,V2",
+        help="one of the two parameters the world's landscape sweeps, with its values (its registration names them)",
+    )
+    p.add_argument("--thresholds", help="--axis threshold=...: comma-separated fractions, e.g. 1/2,3/4,6/7")
+    p.add_argument("--vacancies", help="--axis vacancy=...: comma-separated shares, e.g. 0.25 or 1/4")
     p.add_argument("--seeds", default="0-19", help="a range A-B or a list 0,1,2")
     p.add_argument("--max-rounds", type=int, default=500)
     p.add_argument("--size", type=int, default=20, help="board side")
@@ -92,6 +96,34 @@ def _fractions(text: str, field: str) -> list[str]:
     return out
 
 
+#: the shorthand options of an axis, beside `--axis NAME=...`
+SHORTHAND = {"threshold": "thresholds", "vacancy": "vacancies"}
+
+
+def swept_axes(args: argparse.Namespace, registered: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each registered axis with its values, from `--axis NAME=V1,V2` or its shorthand option;
+    an axis the world does not sweep, or one left out, is refused."""
+    axes: dict[str, list[str]] = {}
+    for name, option in SHORTHAND.items():
+        if getattr(args, option) is not None:
+            axes[name] = _fractions(getattr(args, option), option)
+    for item in args.axis or []:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not text.strip():
+            raise ConfigError("axis", f"expected NAME=V1,V2, got {item!r}")
+        if name in axes:
+            raise ConfigError(f"axis.{name}", "given twice; give it once")
+        values = [v.strip() for v in text.split(",")]
+        if len(set(values)) != len(values) or "" in values:
+            raise ConfigError(f"axis.{name}", "a value is empty or given twice (its cell would be written twice)")
+        axes[name] = values
+    if set(axes) != set(registered):
+        want = " and ".join(registered)
+        raise ConfigError("axis", f"{args.world} sweeps {want}: give each as --axis NAME=V1,V2, and no other")
+    return {name: axes[name] for name in registered}
+
+
 def landscape_source(world: str) -> Any:
     """What runs the world's landscape: its registered kernel (no Mesa to import), else the world class."""
     kernel = registration(world).landscape_kernel
@@ -155,20 +187,21 @@ def announce_compiling() -> None:
 _ANNOUNCER: dict[str, Any] = {}
 
 
-def ours(path: Path) -> bool:
-    """A landscape CSV (its header is ours), which a rerun may replace."""
+def ours(path: Path, axes: tuple[str, ...]) -> bool:
+    """A landscape CSV of these axes (its header is ours), which a rerun may replace."""
     with open(path, "rb") as fh:
-        return fh.readline(4096).rstrip(b"\r\n") == ",".join(COLUMNS).encode()
+        header = fh.readline(4096).rstrip(b"\r\n").decode("utf-8", "replace").split(",")
+    return header[: len(axes) + 3] == [*axes, "seed", "status", "rounds"]
 
 
-def same_grid(path: Path, cells: list[tuple[str, str, dict[str, Any]]], seeds: list[int]) -> bool:
+def same_grid(path: Path, axes: tuple[str, ...], cells: list[tuple[tuple[str, ...], dict]], seeds: list[int]) -> bool:
     """The CSV holds exactly this grid's cells and seeds (a rerun of the same landscape)."""
     try:
         with open(path, encoding="utf-8", newline="") as fh:
-            had = {(r["threshold"], r["vacancy"], r["seed"]) for r in csv.DictReader(fh)}
+            had = {(*(r[a] for a in axes), r["seed"]) for r in csv.DictReader(fh)}
     except (OSError, UnicodeDecodeError, KeyError, csv.Error):
         return False
-    return had == {(t, v, str(s)) for t, v, _ in cells for s in seeds}
+    return had == {(*values, str(s)) for values, _ in cells for s in seeds}
 
 
 def write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
@@ -177,12 +210,42 @@ def write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
     try:
         with open(tmp, "w", newline="") as fh:
             w = csv.writer(fh)
-            w.writerow(COLUMNS)
-            w.writerows([row[k] for k in COLUMNS] for row in rows)
+            w.writerow(list(rows[0]))
+            w.writerows([row[k] for k in rows[0]] for row in rows)
         os.replace(tmp, out)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise ConfigError("out", f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def summary_columns(cls: Any, row: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    """(header, outcome key, "mean" | "sd") of the per-cell summary: the landscape source's own
+    `landscape_summary`, else the mean of every number it reports but the rounds."""
+    own = getattr(cls, "landscape_summary", None)
+    if own:
+        return tuple(own)
+    numbers = [k for k, v in row.items() if isinstance(v, float) and k not in ("seed", "rounds")]
+    return tuple((f"mean_{k}", k, "mean") for k in numbers)
+
+
+def print_summary(cls: Any, axes: tuple[str, ...], cells: list[tuple[str, ...]], rows: list[dict], n: int) -> None:
+    """One line per cell: its axis values, each summary column over its seeds, and their statuses."""
+    columns = summary_columns(cls, rows[0])
+    widths = [max(len(h) + 1, 8) for h, _, _ in columns]
+    head = [f"{a:>{len(a)}s}" for a in axes] + [f"{h:>{w}s}" for (h, _, _), w in zip(columns, widths)]
+    print(" ".join(head) + "  statuses")
+    for k, values in enumerate(cells):
+        group = rows[k * n : (k + 1) * n]  # rows come cell by cell, seeds in order
+        line = [f"{v:>{len(a)}s}" for a, v in zip(axes, values)]
+        for (_, key, stat), w in zip(columns, widths):
+            xs = [float(r[key]) for r in group]
+            x = statistics.fmean(xs) if stat == "mean" else (statistics.stdev(xs) if len(xs) > 1 else 0.0)
+            line.append(f"{x:{w}.4f}")
+        counts: dict[str, int] = {}
+        for r in group:
+            counts[r["status"]] = counts.get(r["status"], 0) + 1
+        status = ", ".join(f"{c} {s}" for s, c in sorted(counts.items()))
+        print(" ".join(line) + f"  {status}")
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -197,12 +260,13 @@ def handle(args: argparse.Namespace) -> int:
     cls = landscape_source(args.world)
     if not isinstance(cls, ReferenceLandscape):
         raise ConfigError("world", f"{args.world} has no reference landscape")
-    thresholds = _fractions(args.thresholds, "thresholds")
-    vacancies = _fractions(args.vacancies, "vacancies")
+    registered = registration(args.world).landscape
+    axes = swept_axes(args, registered)
     seeds = parse_seeds(args.seeds)
     extra = parse_param_pairs(args.param)
-    for key, option in (("threshold", "--thresholds"), ("vacancy", "--vacancies"), ("size", "--size")):
+    for key in (*registered, "size"):
         if key in extra:
+            option = "--size" if key == "size" else f"--axis {key}=..."
             raise ConfigError(f"param.{key}", f"the landscape sweeps {key}: set it with {option}")
     if not 1 <= args.max_rounds <= MAX_ROUNDS:
         raise ConfigError("max_rounds", f"must be between 1 and {MAX_ROUNDS}")
@@ -213,10 +277,10 @@ def handle(args: argparse.Namespace) -> int:
     if len(seeds) > MAX_SEEDS:
         raise ConfigError("seeds", f"more than {MAX_SEEDS} seeds")
     cells = []
-    for t, v in product(thresholds, vacancies):
-        params = {**extra, "threshold": t, "vacancy": v, "size": str(args.size)}
+    for values in product(*axes.values()):
+        params = {**extra, **dict(zip(registered, values)), "size": str(args.size)}
         cls.Params.from_strings(params)  # validate every cell before any run
-        cells.append((t, v, params))
+        cells.append((values, params))
     non_empty(args.out, "out")
     out = Path(args.out)
     check_name_lengths(out)
@@ -227,18 +291,18 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("out", f"{out} is not a regular file (a device or pipe); give a .csv file")
 
     def this_grid(path: Path) -> bool:  # a rerun may replace its own CSV, not another grid's
-        return ours(path) and same_grid(path, cells, seeds)
+        return ours(path, registered) and same_grid(path, registered, cells, seeds)
 
-    if out.is_file() and not args.force and ours(out) and not this_grid(out):
+    if out.is_file() and not args.force and ours(out, registered) and not this_grid(out):
         raise ConfigError(
             "out",
-            f"{out} holds a landscape of another grid (thresholds, vacancies or seeds); pass --force to move it "
+            f"{out} holds a landscape of another grid ({', '.join(registered)} or seeds); pass --force to move it "
             f"aside (to {out.name}.replaced-N) or choose another --out",
         )
     if out.exists() and not args.force:
         claim_file(out, False, this_grid)  # raises: refused before the sweep, not after it
     ensure_writable(out.parent if str(out.parent) else Path("."))
-    jobs = [(args.world, params, s, args.max_rounds) for _, _, params in cells for s in seeds]
+    jobs = [(args.world, params, s, args.max_rounds) for _, params in cells for s in seeds]
     started = time.perf_counter()
     first = _one(jobs[0])  # loads the compiled kernel here, once, before any worker forks
     startup.imports_done()
@@ -246,24 +310,14 @@ def handle(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     rows = []
     it = iter(results)
-    for t, v, _ in cells:
+    for values, _ in cells:
         for _ in seeds:
-            rows.append({"threshold": t, "vacancy": v, **next(it)})
+            rows.append({**dict(zip(registered, values)), **next(it)})
     aside = claim_file(out, args.force, this_grid)
     if aside is not None:
         print(f"moved the old {out.name} aside to {aside}", file=sys.stderr)
     write_csv(out, rows)
-    print(f"{'threshold':>9s} {'vacancy':>7s} {'mean_sat':>9s} {'sd_sat':>8s} {'mean_oeh':>9s}  statuses")
-    for k, (t, v, _) in enumerate(cells):
-        group = rows[k * len(seeds) : (k + 1) * len(seeds)]  # rows come cell by cell, seeds in order
-        sats = [r["final_satisfaction"] for r in group]
-        sd = statistics.stdev(sats) if len(sats) > 1 else 0.0
-        oeh = statistics.fmean(r["final_homophily"] for r in group)
-        counts: dict[str, int] = {}
-        for r in group:
-            counts[r["status"]] = counts.get(r["status"], 0) + 1
-        status = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-        print(f"{t:>9s} {v:>7s} {statistics.fmean(sats):9.4f} {sd:8.4f} {oeh:9.4f}  {status}")
+    print_summary(cls, registered, [values for values, _ in cells], rows, len(seeds))
     print(f"{len(rows)} runs in {elapsed:.2f} s ({len(rows) / max(elapsed, 1e-9):.0f} runs/s) -> {out}")
     startup.nothing_left_open()  # the CSV is closed and the pool shut down
     return 0

@@ -85,13 +85,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--stall-timeout",
         type=float,
         metavar="SECONDS",
-        help="stop (exit 3) when no call was answered for this long (default 300)",
+        help="stop (exit 3) when no call was answered for this long (default 300; local models 3600)",
     )
     llm.add_argument("--max-concurrency", type=int, help="concurrent calls per phase")
     llm.add_argument("--cache", help="SQLite response cache (default: DIR/llm_cache.sqlite)")
     llm.add_argument("--one-call", action="store_true", default=None, help="message and action in one call")
     llm.add_argument("--price-table", help="JSON file: model -> {input, output} USD per million tokens")
-    llm.add_argument("--timeout", type=float, help="seconds per call")
+    llm.add_argument("--timeout", type=float, help="seconds per call (default 60; local models 3600)")
     llm.add_argument("--max-retries", type=int, help="transport retries per call")
     llm.add_argument(
         "--deadline",
@@ -120,6 +120,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     plan.add_argument("--budget", type=float, help="seconds of planning per round, at most (default: none)")
     plan.add_argument("--sweeps", type=int, help="coordinate-ascent passes over the agents per round (default 2)")
     plan.add_argument("--plan-seed", type=int, help="the planner's own stream (default 0)")
+    plan.add_argument(
+        "--jobs", type=int, help="its rollouts on this many worker processes, planning as in process (default: none)"
+    )
+    plan.add_argument("--executor", choices=("local", "ray"), help="where the rollouts run with --jobs (default local)")
     p.set_defaults(handler=handle)
     DEFAULTS.update({a.dest: a.default for a in p._actions if a.dest not in ("help", "resume")})
 

@@ -6,6 +6,7 @@ the executor; only wall times differ.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
@@ -33,11 +34,15 @@ class PairFailed(RuntimeError):
         return (type(self), (self.message, self.backend))
 
 
-def run_job(job: dict[str, Any]) -> dict[str, Any]:
-    """Run one pair into its own run directory; returns runner.run_pair's result."""
+def run_job(job: dict[str, Any]) -> Any:
+    """Run one pair into its own run directory (returns runner.run_pair's result), or the function
+    a job names in `call` ("module:function", e.g. a planner's rollouts) on the job."""
     from mam_bench.runner import PairSpec, run_pair
 
     try:
+        if "call" in job:
+            module, name = job["call"].split(":")
+            return getattr(importlib.import_module(module), name)(job)
         spec = PairSpec.build(**job["spec"])
         return run_pair(spec, job["out"])
     except Exception as exc:  # noqa: BLE001 - any error, even an unpicklable one, becomes text

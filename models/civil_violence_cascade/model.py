@@ -20,11 +20,12 @@ from mam_bench.models.civil_violence_cascade.observe import CascadeObservation
 from mam_bench.models.civil_violence_cascade.params import CascadeParams
 from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
+from mam_bench.status import Status
 from mam_bench.world import SteerableWorld
 
 Cell = tuple[int, int]
 
-#: the world's own stop: at least this share of scored citizens active or jailed after a step
+#: the status a run ends with at its own stop (`stopping_rule`)
 REVOLUTION = "revolution"
 
 
@@ -84,6 +85,35 @@ class CivilViolenceCascade(SteerableWorld):
 
     def horizon(self) -> int:
         return self.params.max_steps
+
+    #: the landscape's line per cell: (header, outcome, statistic over the seeds)
+    landscape_summary: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("mean_part", "final_participation", "mean"),
+        ("sd_part", "final_participation", "sd"),
+        ("rev_share", "final_revolution", "mean"),
+    )
+
+    @classmethod
+    def reference_outcome(cls, params: CascadeParams, seed: int, max_rounds: int | None = None) -> dict[str, Any]:
+        """One all-rule run as a pair's reference plays it (the pilot's replaced ids masked; it stops at
+        revolution or max_steps, or at max_rounds if sooner): `mam-bench landscape`'s row."""
+        ids = cls(params, seed=seed).default_influence_ids(cls.influence_count(params))
+        world = cls(params, seed=seed, mask_ids=ids)
+        cap = world.reference_cap() if max_rounds is None else min(max_rounds, world.reference_cap())
+        while not world.done and world.round < cap:
+            world.play_round()
+        m = world.metrics()
+        return {
+            "status": world.status if world.done else Status.HORIZON_EXHAUSTED,
+            "rounds": world.round,
+            "final_participation": m["participation"],
+            "final_revolution": m["revolution"],
+        }
+
+    def stopping_rule(self) -> str | None:
+        """The pilot's: each run ends at its first completed step with at least 95 % of the scored
+        citizens active or jailed (checked before the horizon, so a revolution at the last step counts)."""
+        return REVOLUTION if self.metrics()["revolution"] else None
 
     def fork_memo(self) -> dict[int, Any]:
         """A fork shares the cached neighbourhoods: the same key always holds the same cells."""
@@ -225,8 +255,6 @@ class CivilViolenceCascade(SteerableWorld):
         for i, cell in self._moves.items():
             self.location[i] = cell
         self._begin()
-        if self.metrics()["revolution"]:
-            self.status = REVOLUTION
         return sorted(entries, key=lambda e: e.actor_id)
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:

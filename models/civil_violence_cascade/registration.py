@@ -7,4 +7,5 @@ registration = WorldRegistration(
     heuristic="mam_bench.models.civil_violence_cascade.heuristic:CascadeHeuristic",
     prompts="mam_bench.models.civil_violence_cascade.prompts:CascadePrompts",
     renderer="mam_bench.models.civil_violence_cascade.renderer",
+    landscape=("threshold", "police_density"),
 )

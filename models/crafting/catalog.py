@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -94,17 +95,25 @@ def _depth(item: str, recipes: dict[str, Recipe], memo: dict[str, int]) -> int:
     return memo[item]
 
 
-@lru_cache(maxsize=1)
-def catalog() -> Catalog:
+def _rows(doc: dict, key: str) -> dict:
+    return dict(doc.get(key) or {})
+
+
+@lru_cache(maxsize=2)
+def catalog(layer: str | None = None) -> Catalog:
+    """The economy of items.yaml and world.yaml; with a layer (`data/<layer>.yaml`, as
+    "agentworld"), its items, recipes, nodes and mobs over them, for the worlds that play it."""
     items_doc = yaml.safe_load((DATA / "items.yaml").read_text())
     world_doc = yaml.safe_load((DATA / "world.yaml").read_text())
+    extra = yaml.safe_load((DATA / f"{layer}.yaml").read_text()) if layer else {}
+    items = {**_rows(items_doc, "items"), **_rows(extra, "items")}
     recipes = {
         out: Recipe(out, int(v[0]), str(v[1]), str(v[2]), {k: int(n) for k, n in v[3].items()}, *map(int, v[4:5]))
-        for out, v in items_doc["recipes"].items()
+        for out, v in {**_rows(items_doc, "recipes"), **_rows(extra, "recipes")}.items()
     }
     nodes = {
         nid: NodeSpec(nid, v[0], v[1], v[2], v[3], int(v[4]), *map(int, v[5:6]))
-        for nid, v in world_doc["nodes"].items()
+        for nid, v in {**_rows(world_doc, "nodes"), **_rows(extra, "nodes")}.items()
     }
     roles = {
         name: Role(name, dict(v.get("skills") or {}), tuple(v.get("makes") or ()), bool(v.get("coordinator")))
@@ -112,12 +121,12 @@ def catalog() -> Catalog:
     }
     mobs = {
         mid: MobSpec(mid, v[0], v[1], int(v[2]), int(v[3]), v[4], int(v[5]), int(v[6]))
-        for mid, v in world_doc.get("mobs", {}).items()
+        for mid, v in {**_rows(world_doc, "mobs"), **_rows(extra, "mobs")}.items()
     }
     memo: dict[str, int] = {}
-    depth = {item: _depth(item, recipes, memo) for item in items_doc["items"]}
+    depth = {item: _depth(item, recipes, memo) for item in items}
     return Catalog(
-        items=dict(items_doc["items"]),
+        items=items,
         recipes=recipes,
         sites={k: (int(v["x"]), int(v["y"])) for k, v in world_doc["sites"].items()},
         nodes=nodes,
@@ -127,3 +136,9 @@ def catalog() -> Catalog:
         mobs=mobs,
         hidden=dict(world_doc.get("hidden") or {}),
     )
+
+
+def task_catalog(task: Any) -> Catalog:
+    """The catalog a task plays in: an AgentWorld task's (agentworld/tasks.py) adds AgentWorld's
+    items, recipes, nodes and mobs (data/agentworld.yaml); every other task plays in ours."""
+    return catalog("agentworld") if getattr(task, "agentworld", None) else catalog()

@@ -16,7 +16,7 @@ from typing import Any
 
 from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError
-from mam_bench.models.crafting.catalog import catalog, meets
+from mam_bench.models.crafting.catalog import meets, task_catalog
 from mam_bench.models.crafting.observe import CraftingObservation
 from mam_bench.models.crafting.tasks import get_task
 from mam_bench.protocol import Decision, Request
@@ -26,7 +26,7 @@ MISROUTE_EVERY = 3
 
 def demand_tree(task_name: str) -> set[str]:
     """Every item the task's targets need, down to raw material and tools."""
-    cat = catalog()
+    cat = task_catalog(get_task(task_name))
     seen: set[str] = set()
     todo = [t.item for t in get_task(task_name).targets]
     while todo:
@@ -39,7 +39,7 @@ def demand_tree(task_name: str) -> set[str]:
 
 
 def can_harvest(obs: CraftingObservation, node: str) -> bool:
-    spec = catalog().nodes[node]
+    spec = task_catalog(get_task(obs.task)).nodes[node]
     return meets(obs.skills, spec.skill, spec.level) and (spec.tool is None or spec.tool in obs.equipment)
 
 
@@ -50,7 +50,7 @@ class ShortageHeuristic(Controller):
         self.asked: dict[tuple[int, str], int] = {}
 
     def _one(self, obs: CraftingObservation) -> dict[str, Any]:
-        cat = catalog()
+        cat = task_catalog(get_task(obs.task))
         tree = demand_tree(obs.task)
         for node, resource, stock, _ in obs.nodes:  # drain
             if resource in tree and stock > 0 and can_harvest(obs, node):
@@ -90,7 +90,7 @@ class AccelerateHeuristic(Controller):
     def reserved(obs: CraftingObservation) -> dict[str, int]:
         """What the agent's own obligations will consume or hand over: owed items and the
         inputs (down the recipe tree) of what is still to be crafted."""
-        cat = catalog()
+        cat = task_catalog(get_task(obs.task))
         makes = set(cat.roles[obs.role].makes) if obs.role in cat.roles else set()
         owed: dict[str, int] = {}
         for item, left, _ in obs.owed:
@@ -109,7 +109,7 @@ class AccelerateHeuristic(Controller):
         return keep
 
     def _one(self, obs: CraftingObservation) -> Decision:
-        cat = catalog()
+        cat = task_catalog(get_task(obs.task))
         for item, left, _ in obs.owed:  # keep the station busy: craft the next batch before handing over
             r = cat.recipes.get(item)
             if (
@@ -172,7 +172,7 @@ class InequalityHeuristic(Controller):
 
     @staticmethod
     def sink(obs: CraftingObservation, steered: set[int]) -> int | None:
-        cat = catalog()
+        cat = task_catalog(get_task(obs.task))
         ordinary = [(i, r) for i, _, r in obs.team if i not in steered]
         idle = [i for i, r in ordinary if r in cat.roles and not cat.roles[r].makes]
         if idle:
@@ -180,7 +180,7 @@ class InequalityHeuristic(Controller):
         return max((i for i, _ in ordinary), default=None)
 
     def _one(self, obs: CraftingObservation, steered: set[int]) -> Decision:
-        cat = catalog()
+        cat = task_catalog(get_task(obs.task))
         sink = self.sink(obs, steered)
         if sink is None or obs.round % self.every != obs.actor_id % self.every:
             return Decision.follow_rule()

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mam_bench.models.crafting.catalog import catalog, meets
+from mam_bench.models.crafting.catalog import meets, task_catalog
 from mam_bench.models.crafting.combat import ARMOR, WEAPONS
 from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_communication
 from mam_bench.models.crafting.survival import FOOD, MAX_HEALTH
+from mam_bench.models.crafting.tasks import get_task
 
 if TYPE_CHECKING:
     from mam_bench.models.crafting.observe import CraftingObservation
@@ -24,7 +25,7 @@ Action = dict[str, Any]
 
 def legal_actions(obs: CraftingObservation) -> dict[str, list[Action]]:
     """Tool -> its legal actions now (sleep always; a tool with none is left out)."""
-    cat = catalog()
+    cat = task_catalog(get_task(obs.task))
     inv = obs.inventory
     held = sorted(i for i, n in inv.items() if n > 0)
     others = [i for i, _, _ in obs.team if i != obs.actor_id]

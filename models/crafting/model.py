@@ -24,7 +24,7 @@ from mam_bench.models.crafting.action_table import precondition, typed
 from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
 from mam_bench.models.crafting.agents import CraftingAgent
 from mam_bench.models.crafting.agentworld import trajectory as agentworld_trajectory
-from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.catalog import task_catalog
 from mam_bench.models.crafting.conditions import task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
@@ -74,8 +74,9 @@ class CraftingWorld(SteerableWorld):
 
     def __init__(self, params: CraftingParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
-        self.cat = catalog()
-        self.task: Task = task_under(get_task(self.params.task), self.params.condition, self.seed, self.cat)
+        task = get_task(self.params.task)
+        self.cat = task_catalog(task)
+        self.task: Task = task_under(task, self.params.condition, self.seed, self.cat)
         if self.task.verifier is not None:  # a world built to play imports the verifier now, in its child
             from mam_bench.models.crafting.task_files import verifier_of
 
@@ -253,8 +254,8 @@ class CraftingWorld(SteerableWorld):
         task = load_task_file(path)
         if (
             task.verifier is not None or task.criteria is not None
-        ):  # its verify() answers once, on the first round's state, within its limit
-            cls(cls.Params.from_strings({"task": path}), seed=0).verify()
+        ):  # one round played: its verify() answers on that round's state, within its limit
+            cls(cls.Params.from_strings({"task": path}), seed=0).step()
         return describe(task)
 
     @classmethod
@@ -367,6 +368,8 @@ class CraftingWorld(SteerableWorld):
     def verify(self) -> tuple[int, str]:
         """(1 when the task's verifier passes, else 0; its checkpoint string)."""
         if self.task.criteria is not None:  # AgentWorld's own verifier, on the trajectory it reads
+            if not self.log:  # as there, it reads a played trajectory (task 44's indexes an agent's last inventory)
+                return 0, "no round played yet"
             return verify(self.task, states.final_state(self), agentworld_trajectory.trajectory(self))
         return verify(self.task, states.final_state(self), states.trajectory(self) if self.task.verifier else None)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from mam_bench.models.crafting.catalog import catalog
+from mam_bench.models.crafting.catalog import task_catalog
 from mam_bench.models.crafting.conditions import (
     COMMUNICATION_TOOLS,
     NO_ROLES_LINE,
@@ -237,8 +237,8 @@ def _tool_of(line: str) -> str:
 
 def relevant_context(task_name: str) -> str:
     """The task's context document: recipes of its target tree, where nodes and stations are."""
-    cat = catalog()
     task = get_task(task_name)
+    cat = task_catalog(task)
     tree: set[str] = set()
     todo = [t.item for t in task.targets]
     while todo:

@@ -157,11 +157,12 @@ def run_verifier(task: Task, trajectory: dict[str, Any]) -> bool:
 def describe(task: Task) -> str:
     verifier = Path(task.verifier).name if task.verifier else "none (all checkpoints)"
     if task.criteria is not None and task.agentworld is not None:
-        left = task.agentworld["not_carried"]
+        left, not_here = task.agentworld["not_carried"], task.agentworld.get("not_here", [])
         return (
             f"{task.name}: ok - AgentWorld task, {len(task.agents)} agents, {task.budget} rounds, targets "
             f"{', '.join(f'{t.qty} {t.item}' for t in task.targets) or 'none'}, verifier {Path(task.criteria).name}"
             + (f"; not carried over (no effect here): {', '.join(left)}" if left else "")
+            + (f"; the verifier reads what this world has not: {', '.join(gone)}" if (gone := not_here) else "")
             + (f"; no agent can make or holds: {', '.join(gaps)}" if (gaps := unreachable(task)) else "")
         )
     return (

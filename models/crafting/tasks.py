@@ -12,7 +12,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from mam_bench.models.crafting.catalog import DATA, catalog
+from mam_bench.models.crafting.catalog import DATA, task_catalog
 
 
 class AgentSpec(BaseModel):
@@ -93,7 +93,7 @@ class Task(BaseModel):
         return f"{role}_{k}"
 
     def check(self) -> Task:
-        cat = catalog()
+        cat = task_catalog(self)
         assert 3 <= len(self.agents) <= 20, f"{self.name}: 3 to 20 agents"
         assert self.budget >= 1, f"{self.name}: budget must be at least 1 round"
         for a in self.agents:

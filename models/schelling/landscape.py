@@ -34,6 +34,12 @@ class SchellingLandscape:
 
     Params = SchellingParams
     reference_outcome = staticmethod(reference_outcome)
+    #: the landscape's line per cell: (header, outcome, statistic over the seeds)
+    landscape_summary = (
+        ("mean_sat", "final_satisfaction", "mean"),
+        ("sd_sat", "final_satisfaction", "sd"),
+        ("mean_oeh", "final_homophily", "mean"),
+    )
 
 
 def scan_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:

@@ -189,7 +189,9 @@ class SchellingWorld(SteerableWorld):
         return self.params.rounds
 
     def reference_cap(self) -> int:
-        return self.params.max_rounds
+        """pilot_v2: the pilot's ordinary world stops at rest or at the horizon (its max_steps), and
+        its controlled world plays the horizon: both final states are compared."""
+        return self.params.rounds if self.params.rule == "pilot_v2" else self.params.max_rounds
 
     # --- phases ---------------------------------------------------------------------------------
     def _shared_view(self) -> dict[str, Any]:

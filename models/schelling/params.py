@@ -49,7 +49,9 @@ class SchellingParams(WorldParams):
         None, ge=1, description="pilot_v2 only: Chebyshev radius a resident sees and moves within"
     )
     rounds: int = Field(20, ge=1, description="treatment horizon (the pilot: exactly 20)")
-    max_rounds: int = Field(500, ge=1, description="reference cap before HORIZON_EXHAUSTED")
+    max_rounds: int = Field(
+        500, ge=1, description="reference cap before HORIZON_EXHAUSTED (rule=pilot_v2: rounds, as the pilot's)"
+    )
 
     @field_validator("threshold")
     @classmethod
@@ -92,6 +94,8 @@ class SchellingParams(WorldParams):
                 raise ValueError("rule=pilot_v2 plays its own move rule, not move_rule=random_empty")
             if 2 * self.vision + 1 > self.size:
                 raise ValueError(f"vision {self.vision} sees past the whole {self.size}x{self.size} board")
+            if "max_rounds" in self.model_fields_set:
+                raise ValueError("rule=pilot_v2 stops the reference at rounds (the pilot's max_steps), not max_rounds")
         return self
 
     @model_validator(mode="after")

@@ -40,6 +40,17 @@ class SwarmAgent(CellAgent):
         self.message: str | None = None
 
     @property
+    def cell(self) -> Any:
+        """Its Mesa cell (a fork builds its grid on first read: `SwarmWorld.grid`)."""
+        if self._mesa_cell is None and self.model._grid is None:
+            self.model.grid  # noqa: B018 - builds the mirror, which places this agent
+        return self._mesa_cell
+
+    @cell.setter
+    def cell(self, cell: Any) -> None:
+        CellAgent.cell.fset(self, cell)
+
+    @property
     def here(self) -> tuple[int, int]:
         r, c = self.model.pos[self.actor_id].tolist()
         return r, c

@@ -98,7 +98,9 @@ class SwarmWorld(SteerableWorld):
         self.last_actions: list[str | None] = [None] * self.n
         self.last_messages: list[str | None] = [None] * self.n
         self.group_dynamics = dynamics.GroupDynamics((p.size, p.size), self.n, self.reach, self.pos, self.active)
-        self.grid = OrthogonalVonNeumannGrid((p.size, p.size), torus=False, random=self.random)
+        self._grid: OrthogonalVonNeumannGrid | None = OrthogonalVonNeumannGrid(
+            (p.size, p.size), torus=False, random=self.random
+        )
         self.swarm = [self.agent_class(self, self.grid[tuple(int(x) for x in self.pos[i])], i) for i in range(self.n)]
         #: this round's policy streams, which the agents' `decide` reads (see `policy_draws`)
         self.draws = RoundDraws(self.seed, "policy", self.round, self.n)
@@ -197,13 +199,26 @@ class SwarmWorld(SteerableWorld):
     def _sync_mesa(
         self, before: list[list[int]], after: list[list[int]], was_active: list[bool], live: list[bool]
     ) -> None:
+        mirrored = self._grid is not None  # a fork builds its mirror when first read
         for aid in range(self.n):
             if was_active[aid] and not live[aid]:
                 agent = self.swarm[aid]
                 agent.escaped = True
-                agent.cell = None
-            elif live[aid] and before[aid] != after[aid]:
+                if mirrored:
+                    agent.cell = None
+            elif mirrored and live[aid] and before[aid] != after[aid]:
                 self.swarm[aid].cell = self.grid[(after[aid][0], after[aid][1])]
+
+    @property
+    def grid(self) -> OrthogonalVonNeumannGrid:
+        """The Mesa grid, a mirror of `pos` (the rules read the arrays): each live agent on its cell.
+        A fork leaves it out and builds it here on first read, equal to its world's."""
+        if self._grid is None:
+            self._grid = OrthogonalVonNeumannGrid((self.size, self.size), torus=False, random=self.random)
+            for agent, (r, c), live in zip(self.swarm, self.pos.tolist(), self.active.tolist()):
+                if live:
+                    agent.cell = self._grid[(r, c)]
+        return self._grid
 
     def _record_frame(self, next_round: int = 0) -> None:
         box = frozenset(c for b in self.bodies if b.symbol == "B" for c in b.cells)
@@ -218,6 +233,19 @@ class SwarmWorld(SteerableWorld):
                 dict(self.marks),
             )
         )
+
+    def fork_memo(self) -> dict[int, Any]:
+        """A fork shares what no round changes: the terrain (set at setup), and the entries of
+        the past frames, actions and cells (each queue its own, holding the same frozen entries);
+        it leaves out the Mesa grid, which it builds if read."""
+        memo = super().fork_memo()
+        if self._grid is not None:  # the Mesa mirror: the fork builds its own when read (`grid`)
+            memo[id(self._grid)] = None
+            memo.update((id(agent.cell), None) for agent in self.swarm if agent._mesa_cell is not None)
+        memo[id(self.terrain)] = self.terrain
+        for queue in (self.frames, *self.history.values(), *self.recent.values()):
+            memo[id(queue)] = deque(queue, maxlen=queue.maxlen)
+        return memo
 
     # --- task hooks -----------------------------------------------------------------------------
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:

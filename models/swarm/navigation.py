@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -124,6 +125,10 @@ class Exits:
         self.remember = remember
         self._exits: dict[tuple[int, int], tuple[tuple[str, tuple[int, int]], ...]] = {}
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Exits:
+        """A fork shares it: a lookup of a map no round changes remembers the same for both."""
+        return self
+
     def neighbours(self, here: tuple[int, int]) -> tuple[tuple[str, tuple[int, int]], ...]:
         if not self.remember:
             return exits(here, self.passable)
@@ -146,6 +151,10 @@ class Slope:
         self.remember = remember
         self._rows = dist.tolist() if remember else None  # plain ints: no numpy scalar boxing
         self._moves: dict[tuple[int, int], tuple[str, ...]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Slope:
+        """A fork shares it: a lookup of a field no round changes remembers the same for both."""
+        return self
 
     def distance(self, here: tuple[int, int]) -> int:
         if self._rows is None:

@@ -1,11 +1,13 @@
 """Coverage of AgentWorld's task files: per task, whether it loads here (else the mechanic it
 needs), whether the all-rule team plays it to the end, whether AgentWorld's own verifier answers
-(score, reason) at every round, and whether that verdict is 1 at the end; then counts by category
-and the missing names, most needed first (what to add to unblock the most tasks).
+(score, reason) at every round, and whether that verdict is 1 at the end; then counts by category,
+the names refused at load (most needed first) and what keeps loaded tasks from being completed
+here (a verifier's item or mob this world has not, or a recipe input no agent makes).
 
-Run: python research/crafting/agentworld_coverage.py DIR [--seed 0] [--markdown]
+Run: python research/crafting/agentworld_coverage.py DIR [--seed 0]
 DIR holds AgentWorld's `task_NN_*.yaml` with their `task_NN_success_criteria.py` (and, if
-present, its own verifier_utils.py, which then replaces ours).
+present, its own verifier_utils.py, which then replaces ours): a checkout's
+`data_v0.1_multi/v1.3_benchmark/`. Nothing is fetched; the files are read from DIR.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ def play(path: Path, seed: int) -> dict:
     except ConfigError as exc:
         row["why"] = exc.message.replace(f"{path}: ", "")
         return row
-    row.update(category=task.category, loads=True, gaps=unreachable(task))
+    not_here = (task.agentworld or {}).get("not_here", [])
+    row.update(category=task.category, loads=True, gaps=unreachable(task), not_here=not_here)
     try:
         world = CraftingWorld(CraftingWorld.Params.from_strings({"task": str(path)}), seed=seed)
         while world.round < world.budget and world.status.value == "running":
@@ -39,9 +42,20 @@ def play(path: Path, seed: int) -> dict:
     except ConfigError as exc:
         row["why"] = exc.message
         return row
-    gaps = f" (no agent can make or holds: {', '.join(row['gaps'])})" if row["gaps"] else ""
-    row.update(runs=True, done=score == 1, why=reason + gaps, rounds=world.round)
+    notes = [f"verifier reads what is not here: {', '.join(not_here)}"] if not_here else []
+    notes += [f"no agent can make or holds: {', '.join(row['gaps'])}"] if row["gaps"] else []
+    row.update(runs=True, done=score == 1, why=reason + "".join(f" ({n})" for n in notes), rounds=world.round)
     return row
+
+
+def blockers(rows: list[dict]) -> Counter:
+    """What a loaded, uncompleted task lacks here, counted once per task: the missing end of each
+    recipe path, and each item or mob its verifier reads that this world has not."""
+    out: Counter = Counter()
+    for r in rows:
+        if r["loads"] and not r["done"]:
+            out.update({*(g.split(" <- ")[-1] for g in r["gaps"]), *r["not_here"]})
+    return out
 
 
 def main() -> None:
@@ -76,17 +90,19 @@ def main() -> None:
         if not r["loads"] and "needs " in r["why"]
         for name in r["why"].split("needs ", 1)[1].split(", which")[0].split(", ")
     )
-    alone = Counter(
-        r["why"].split("needs ", 1)[1].split(", which")[0] for r in rows if not r["loads"] and "needs " in r["why"]
-    )
     print()
-    print("| missing (AgentWorld's name) | tasks needing it | of them, needing only it |")
-    print("|---|---|---|")
+    print("| refused at load: missing (AgentWorld's name) | tasks |")
+    print("|---|---|")
     for name, n in needs.most_common():
-        print(f"| {name} | {n} | {alone.get(name, 0)} |")
+        print(f"| {name} | {n} |")
     for r in rows:
         if not r["loads"] and "needs " not in r["why"]:
             print(f"- {r['task']}: {r['why']}")
+    print()
+    print("| loaded, not completed: what this world lacks | tasks |")
+    print("|---|---|")
+    for name, n in blockers(rows).most_common():
+        print(f"| {name} | {n} |")
 
 
 if __name__ == "__main__":

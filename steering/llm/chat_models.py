@@ -61,7 +61,7 @@ def build_own_model(options: LLMOptions, api_key: str | None) -> tuple[BaseChatM
 
     local = bool(options.base_url) and any(h in options.base_url for h in ("127.0.0.1", "localhost"))
     http = httpx.AsyncClient(
-        timeout=options.timeout,
+        timeout=options.call_timeout,
         trust_env=not local,
         limits=httpx.Limits(max_connections=max(16, 2 * options.max_concurrency)),
     )
@@ -87,7 +87,7 @@ def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client
         return LocalChatModel(**kw)
     from langchain.chat_models import init_chat_model
 
-    kw: dict[str, Any] = {"timeout": options.timeout, "max_retries": 0}  # our transport layer retries
+    kw: dict[str, Any] = {"timeout": options.call_timeout, "max_retries": 0}  # our transport layer retries
     if http_async_client is not None:
         kw["http_async_client"] = http_async_client
     if options.temperature is not None:

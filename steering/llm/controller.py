@@ -1,7 +1,7 @@
 """The LLM controller: every influence agent of a round asks its model at once.
 
-Per answer: parse, check legality on the start-of-round observation, one repair retry that
-quotes the error, then a policy_error (the world's null action). Each agent's task handles its
+An agent's turn is stateless (`stateless`: a fresh prompt, parse, repair, else a policy_error)
+or a session (`session`: a conversation, a notebook, tool turns). Each agent's task handles its
 own failures, so one agent never cancels another. Each call goes through a stack of small
 wrappers around the chat model (`stack`): records, cache, first-call gate, structured-output
 fallback, concurrency bound, cost guard, pending marks, scrubbing, retries.
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 from pydantic import ValidationError
 
 from mam_bench.capabilities import ActingNow
@@ -32,9 +32,7 @@ from mam_bench.steering.llm.recorder import wire
 from mam_bench.steering.llm.scrubbing import Scrubber
 from mam_bench.steering.llm.session import SessionAgents
 from mam_bench.steering.llm.stack import Stack
-
-RAW_KEEP = 2000  # characters of an answer kept in decisions.jsonl
-REPAIR_QUOTE = 2000  # characters of a rejected answer quoted back to the model
+from mam_bench.steering.llm.stateless import StatelessAgents
 
 
 class LLMController(Controller):
@@ -60,7 +58,7 @@ class LLMController(Controller):
         #: calls a killed earlier process had sent through this cache and never saw answered
         self.unanswered_before = unanswered_before(self.cache)
         self._answers: dict[tuple[int, int], Decision] = {}
-        self.sessions = SessionAgents(self) if o.agent == "session" else None
+        self.agents = SessionAgents(self) if o.agent == "session" else StatelessAgents(self)
 
     # --- the Controller interface -----------------------------------------------------------------
     def open_cache(self, path: Any) -> None:
@@ -152,14 +150,9 @@ class LLMController(Controller):
         try:
             if phase != "coordination" and isinstance(self.world_cls, ActingNow):
                 if not self.world_cls.can_act(req.observation):  # communication only (a session notes)
-                    if self.sessions is not None:
-                        await self.sessions.turn(req, "idle")
+                    await self.agents.turn(req, "idle")
                     return Decision(action=self.world_cls.null_action())
-            if self.sessions is not None:
-                return await self.sessions.turn(req, phase)
-            if phase == "coordination":
-                return await self._post_one(req)
-            return await self._decide_one(req, phase)
+            return await self.agents.turn(req, phase)
         except (asyncio.CancelledError, BackendFailed):
             raise  # a rejected key or a passed deadline stops the run, not just this agent
         except Exception as exc:  # noqa: BLE001 - never let one agent take the round down
@@ -168,46 +161,8 @@ class LLMController(Controller):
             self.totals.policy_errors += 1
             return Decision.policy_error(self.scrub(f"internal: {type(exc).__name__}: {exc}")[:500])
 
-    async def _post_one(self, req: Request) -> str | None:
-        messages = self._messages(req, "coordination")
-        text, error = await self._ask(req, "coordination", messages, 0, None)
-        if error or text is None:
-            return None
-        return self.prompts.clean_post(self.scrub(text))
-
-    async def _decide_one(self, req: Request, phase: str) -> Decision:
-        messages = self._messages(req, phase)
-        schema = self.prompts.answer_schema(phase, req) if self.options.structured != "none" else None
-        text, error = await self._ask(req, phase, messages, 0, schema)
-        if error:
-            self.totals.policy_errors += 1
-            return Decision.policy_error(f"transport: {error}")
-        parsed = self.prompts.parse(text, req, phase)
-        attempt = 0
-        while parsed.error and attempt < self.options.repair:
-            attempt += 1
-            self.totals.repairs += 1
-            messages = messages + [
-                AIMessage(content=(text or "")[:REPAIR_QUOTE]),
-                HumanMessage(content=self.prompts.repair(parsed.error, phase)),
-            ]
-            text, error = await self._ask(req, phase, messages, attempt, schema)
-            if error:
-                break
-            parsed = self.prompts.parse(text, req, phase)
-        raw = self.scrub(text or "")[:RAW_KEEP] or None
-        if error or parsed.error:
-            self.totals.policy_errors += 1
-            reason = f"transport: {error}" if error else f"{parsed.error} (after {attempt} repair)"
-            return Decision.policy_error(self.scrub(reason)[:500], raw=raw)
-        message = self.scrub(parsed.message)[: self.options.message_cap] if parsed.message else None
-        return Decision(action=parsed.action, message=message, raw=raw)
-
-    def _messages(self, req: Request, phase: str) -> list[BaseMessage]:
-        return [SystemMessage(content=self.prompts.system(req)), HumanMessage(content=self.prompts.user(req, phase))]
-
     # --- one call, through the stack ------------------------------------------------------------
-    async def _ask(
+    async def ask(
         self, req: Request, phase: str, messages: list[BaseMessage], attempt: int, schema: dict[str, Any] | None
     ) -> tuple[str | None, str | None]:
         o = self.options

@@ -17,6 +17,11 @@ LOCAL_MAX_TOKENS = 96
 #: seconds without a single answered call after which the run stops (exit 3); with the 60 s
 #: per-call timeout, a hung endpoint ends a default run in at most about 6 minutes
 DEFAULT_STALL = 300.0
+DEFAULT_TIMEOUT = 60.0
+#: the in-process model's per-call timeout and stall clock: it is no network, so a slow answer on a
+#: loaded machine is slow, not lost; and a timed-out wait leaves llama.cpp computing under its lock,
+#: so a retry only queues a second copy of the same prompt (measured: 300 s stalls, whole pairs lost)
+LOCAL_TIMEOUT = 3600.0
 
 Structured = Literal["auto", "json_schema", "json_object_schema", "json_object", "none"]
 
@@ -36,7 +41,8 @@ class LLMOptions(BaseModel):
     cache: str | None = None
     one_call: bool = False
     price_table: str | dict[str, dict[str, float]] | None = None
-    timeout: float = Field(60.0, gt=0, le=3600, allow_inf_nan=False)
+    #: seconds per call; None: DEFAULT_TIMEOUT, or LOCAL_TIMEOUT for a local model
+    timeout: float | None = Field(None, gt=0, le=3600, allow_inf_nan=False)
     deadline: float | None = Field(
         None,
         gt=0,
@@ -50,12 +56,13 @@ class LLMOptions(BaseModel):
         allow_inf_nan=False,
         description="USD for the run's calls; checked before each call against its estimated cost",
     )
-    stall_timeout: float = Field(
-        DEFAULT_STALL,
+    stall_timeout: float | None = Field(
+        None,
         gt=0,
         le=7 * 86400,
         allow_inf_nan=False,
-        description="seconds without any answered call; past it the run stops (exit 3)",
+        description="seconds without any answered call; past it the run stops (exit 3); "
+        "None: DEFAULT_STALL, or LOCAL_TIMEOUT for a local model",
     )
     max_retries: int = Field(6, ge=0, le=100)
     retry_budget: float = Field(300.0, gt=0, description="seconds of retrying per call, all attempts")
@@ -79,6 +86,18 @@ class LLMOptions(BaseModel):
     context_tokens: int | None = Field(
         None, ge=500, description="a session past this many tokens (4 characters each) is compacted"
     )
+
+    @property
+    def call_timeout(self) -> float:
+        if self.timeout is not None:
+            return self.timeout
+        return LOCAL_TIMEOUT if self.model.startswith("local:") else DEFAULT_TIMEOUT
+
+    @property
+    def stall(self) -> float:
+        if self.stall_timeout is not None:
+            return self.stall_timeout
+        return LOCAL_TIMEOUT if self.model.startswith("local:") else DEFAULT_STALL
 
     @property
     def session_tokens(self) -> int:

@@ -57,7 +57,7 @@ class Session:
 
 
 class SessionAgents:
-    """The session turns of one LLM controller (`ctl`: its prompts, options, scrubber, `_ask`)."""
+    """The session turns of one LLM controller (`ctl`: its prompts, options, scrubber, `ask`)."""
 
     def __init__(self, ctl: Any):
         self.ctl = ctl
@@ -79,7 +79,7 @@ class SessionAgents:
         outcome: Any = Decision.policy_error("the turn ended without an action") if acts else None
         for i in range(o.turn_requests):
             schema = self._schema(req, phase, final=i == o.turn_requests - 1)
-            text, error = await ctl._ask(req, phase, list(s.messages), i, schema)
+            text, error = await ctl.ask(req, phase, list(s.messages), i, schema)
             if error:
                 outcome = Decision.policy_error(f"transport: {error}") if acts else None
                 break
@@ -166,7 +166,7 @@ class SessionAgents:
         )
         schema = json_object({"summary": {"type": "string", "maxLength": SUMMARY_CHARS}}, ["summary"])
         schema = schema if self.ctl.options.structured != "none" else None
-        text, error = await self.ctl._ask(req, "summary", [*s.messages, ask], 0, schema)
+        text, error = await self.ctl.ask(req, "summary", [*s.messages, ask], 0, schema)
         obj = first_json(text) if text else None
         summary = obj.get("summary") if isinstance(obj, dict) else None
         dropped = len(s.messages) - 1

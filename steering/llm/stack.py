@@ -51,9 +51,9 @@ class Stack:
             o.retry_budget,
             o.backoff_base,
             o.backoff_max,
-            o.timeout,
+            o.call_timeout,
             deadline,
-            o.stall_timeout,
+            o.stall,
             Liveness(),
         )
         inner = Scrubbed(Retrying(ChatModelCaller(chat_model), policy, random.Random()), scrub)

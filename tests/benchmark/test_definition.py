@@ -56,6 +56,19 @@ def test_quick_tier_is_two_agents_few_seeds_short_and_counted() -> None:
     assert all(c.usd == 0.0 for c in lines)  # the local model is priced at 0
 
 
+def test_a_session_agents_estimate_counts_its_tool_turns_and_conversation() -> None:
+    """A session turn is up to turn_requests answers and a compaction summary, each carrying the
+    conversation up to its budget: the estimate is that bound, not the stateless count."""
+    bench = load_benchmark(SHIPPED)
+    seeds = tuple(parse_seeds(bench.tier("quick").seeds))
+    plain = Entry(policy="llm", models=("local:gemma3-270m",), tier="quick", seeds=seeds)
+    session = plain.model_copy(update={"options": {"agent": "session", "turn_requests": 3}})
+    a, b = estimate(build_suite(bench, plain)), estimate(build_suite(bench, session))
+    for x, y in zip(a, b):
+        assert y.calls == x.calls * (3 + 1)
+        assert y.input_tokens == y.calls * (x.input_tokens // x.calls + 3000)  # the local model's budget
+
+
 @pytest.mark.parametrize("tier", ["quick", "full"])
 def test_every_tier_is_a_valid_suite(tier: str) -> None:
     bench = load_benchmark(SHIPPED)

@@ -4,6 +4,7 @@ unimportable: no model is needed to check a published model row."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from mam_bench.benchmark.decisions import legal_line
 from mam_bench.benchmark.leaderboard import build_board, tables
 from tests.benchmark.test_replay import COMPARED, entry_rows
 from tests.llm.test_core_install import LLM_MODULES, blocking
@@ -63,6 +65,18 @@ def test_the_published_row_is_the_shipped_records_row() -> None:
     row = board_row(RECORD)
     assert row[:2] == ["llm", MODEL]
     assert published_row("llm", MODEL) == row
+
+
+def test_the_legal_line_counts_the_decisions_the_record_holds() -> None:
+    """Counted again from each pair's decisions.jsonl: a decision is legal unless a policy_error."""
+    rows = [
+        json.loads(line)
+        for pid in entry_rows(RECORD)["pair_id"]
+        for line in (RECORD / "pairs" / pid / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    legal = sum(not (r.get("error") or r["outcome"] == "policy_error") for r in rows)
+    assert f"llm {MODEL} {legal} of {len(rows)} (" in legal_line(build_board([RECORD]).rows)
+    assert 0 < legal < len(rows)  # the old unconstrained run failed some, not all
 
 
 def test_the_shipped_record_is_small_and_holds_only_what_a_replay_reads() -> None:

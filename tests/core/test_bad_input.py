@@ -26,8 +26,39 @@ CASES = [
     (["run", "schelling", "--policy", "oracle", "--candidates", "-1"], "candidates"),
     (["run", "schelling", "--seed", "-1"], "seed"),
     (["run", "schelling", "--rounds", "0"], "rounds"),
+    (
+        [
+            "run",
+            "schelling",
+            "--rounds",
+            "31",
+            "--param",
+            "rule=pilot_v2",
+            "--param",
+            "vision=1",
+            "--param",
+            "rounds=30",
+        ],
+        "rounds",
+    ),
+    (["run", "civil_violence_cascade", "--rounds", "31"], "rounds"),
     (["landscape", "schelling", "--thresholds", "3/2", "--vacancies", "0.25"], "param.threshold"),
     (["landscape", "schelling", "--thresholds", "3/4", "--vacancies", "0.25", "--seeds", "x"], "seeds"),
+    (["landscape", "schelling", "--thresholds", "3/4"], "axis"),
+    (
+        ["landscape", "schelling", "--thresholds", "3/4", "--axis", "threshold=1/2", "--vacancies", "0.25"],
+        "axis.threshold",
+    ),
+    (["landscape", "schelling", "--axis", "threshold", "--vacancies", "0.25"], "axis"),
+    (["landscape", "civil_violence_cascade", "--thresholds", "3/4", "--vacancies", "0.25"], "axis"),
+    (
+        ["landscape", "civil_violence_cascade", "--axis", "threshold=0,0", "--axis", "police_density=0"],
+        "axis.threshold",
+    ),
+    (
+        ["landscape", "civil_violence_cascade", "--axis", "threshold=0", "--axis", "police_density=2"],
+        "param.police_density",
+    ),
 ]
 
 

@@ -7,6 +7,8 @@ world that is never forked gives the rows both must reproduce: metrics, snapshot
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any
 
 import mesa
@@ -14,6 +16,7 @@ import pytest
 from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
 from pydantic import BaseModel, ConfigDict
 
+from mam_bench import mesa_ids  # noqa: F401 - Mesa's id counters hold models weakly, as in a run
 from mam_bench.adapter import MesaWorld
 from mam_bench.registry import get_world, world_names
 from mam_bench.scoring import Scoring
@@ -121,3 +124,32 @@ def test_check_world_catches_a_fork_that_drifts() -> None:
 
     assert fork_equivalence(Drifting, seed=0, rounds=6, influence=2, params={})
     assert fork_equivalence(SteeredGarden, seed=0, rounds=6, influence=2, params={}) == []
+
+
+@pytest.mark.parametrize("name", ["civil_violence", "schelling", "voter", "pursuit"])
+def test_a_dropped_fork_is_freed(name: str) -> None:
+    """Nothing global holds a fork once its planner drops it (Mesa caches neighbourhoods of every
+    cell in one global cache; a fork's cells keep theirs in caches of their own)."""
+    world = new_world(get_world(name))
+    steered_rows(world, 2)
+    twin = world.fork()
+    steered_rows(twin, 2)
+    gone = weakref.ref(twin)
+    del twin
+    gc.collect()
+    assert gone() is None
+
+
+@pytest.mark.parametrize("name", ["pursuit", "transport"])
+def test_a_swarm_fork_builds_the_mesa_grid_its_world_has(name: str) -> None:
+    world = new_world(get_world(name))
+    steered_rows(world, BEFORE)
+    twin = world.fork()
+    steered_rows(twin, AFTER)
+    steered_rows(world, AFTER)
+
+    def board(w: Any) -> list:
+        cells = [(c.coordinate, tuple(a.actor_id for a in c.agents), bool(c.empty)) for c in w.grid.all_cells]
+        return [a.cell.coordinate if a.cell else None for a in w.swarm] + sorted(cells)
+
+    assert board(twin) == board(world)

@@ -43,7 +43,6 @@ make_heuristic  # entry point mam_bench.controllers (pyproject.toml) for --polic
 make_replay_controller  # entry point mam_bench.controllers (pyproject.toml) for --policy replay
 MimicController  # entry point mam_bench.controllers (pyproject.toml) for --policy mimic
 RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
-OracleController  # entry point mam_bench.controllers (pyproject.toml) for --policy oracle
 providers  # entry point mam_bench.model_providers (pyproject.toml): the providers a model text may name
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)

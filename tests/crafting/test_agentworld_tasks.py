@@ -96,7 +96,7 @@ def test_the_trajectory_has_agentworlds_shape_and_names(tmp_path: Path) -> None:
     assert traj["task_definition"]["agent_3"]["username"] == "mage_agent"
     assert [r["round"] for r in traj["rounds"]] == list(range(1, world.round + 1))
     inv = vu.get_final_inventories(traj)
-    assert set(inv) == {"cutter_agent", "whittler_agent", "mage_agent"}
+    assert set(inv) == {"agent_1", "agent_2", "agent_3"}  # as there: the task file's keys, mapped to usernames
     assert vu.get_agent_items_by_username(traj)["mage_agent"].get("staff") == 1
     assert vu.check_crafted_items(traj, ["staff"]) == {"staff": 1}
     assert vu.check_agents_alive(traj) and vu.count_chat_messages(traj) == len(world.chats)
@@ -114,22 +114,45 @@ def test_result_json_records_their_verdict(tmp_path: Path, capsys: pytest.Captur
     assert result["judged"]["reference"]["agentworld_verifier"] == {"score": 1, "reason": "staff held: True"}
 
 
-def test_a_missing_mechanic_is_refused_by_name(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    task = copy_task(tmp_path, "task_02_corn_rows.yaml", "task_02_success_criteria.py")
+def corn_task(tmp: Path, agent_1: str | None = None) -> Path:
+    task = copy_task(tmp, "task_02_corn_rows.yaml", "task_02_success_criteria.py")
+    if agent_1 is not None:
+        text = task.read_text().replace('agent_1: {username: "a", skill_levels: {foraging: 20}}', agent_1)
+        task.write_text(text)
+    return task
+
+
+def test_an_item_of_an_agents_kit_this_world_lacks_is_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    kit = 'agent_1: {username: "a", skill_levels: {foraging: 20}, inventory_items: [{item: moonrock, count: 1}]}'
+    task = corn_task(tmp_path, kit)
     code, err = cli_in_process(capsys, "tasks", "crafting", "--check", str(task))
-    assert code == 2 and err.strip() == f"error: task: {task}: needs item 'corn', which this world does not have", err
+    assert code == 2 and err.strip() == f"error: task: {task}: needs item 'moonrock', which this world does not have"
 
 
-def test_a_mob_the_verifier_counts_must_exist_here(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_what_the_verifier_reads_and_this_world_has_not_is_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A kill of a mob this world has no kind of counts 0 here: the file loads and --check says so."""
+    from mam_bench.cli import main
+
     task = staff_task(tmp_path)
     (tmp_path / "task_01_success_criteria.py").write_text(
         "from verifier_utils import count_combat_kills\n"
-        "def verify(traj):\n    return (1 if count_combat_kills(traj, ['dragon']) else 0, 'x')\n"
+        "def verify(traj):\n    return (1 if count_combat_kills(traj, ['dragon', 'wolf']) else 0, 'x')\n"
     )
-    code, err = cli_in_process(capsys, "tasks", "crafting", "--check", str(task))
-    assert (
-        code == 2 and err.strip() == f"error: task: {task}: needs mob 'dragon' to fight, which this world does not have"
-    )
+    assert main(["tasks", "crafting", "--check", str(task)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("; the verifier reads what this world has not: mob dragon")
+
+
+def test_agentworlds_own_items_grow_at_their_nodes_and_the_verifier_counts_them(tmp_path: Path) -> None:
+    """corn is AgentWorld's (data/agentworld.yaml), harvested at its node; the rule team gathers it
+    for b, whose key the criteria file reads through the usernames."""
+    world = play(corn_task(tmp_path))
+    corn = world.actors[1].inventory().get("corn", 0)
+    assert world.cat.nodes["corn1"].resource == "corn" and corn > 0
+    assert world.verify() == ((1 if corn >= 8 else 0), f"corn {corn}/8")
 
 
 HOSTILE = {
@@ -154,10 +177,12 @@ def test_a_hostile_criteria_file_is_a_named_error(case: str, tmp_path: Path, cap
 
 
 def test_every_missing_name_is_listed_at_once(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    task = copy_task(tmp_path, "task_02_corn_rows.yaml", "task_02_success_criteria.py")
-    task.write_text(task.read_text().replace("{foraging: 20}}\nagent_3", "{foraging: 20, alchemy: 5}}\nagent_3"))
+    kit = 'agent_1: {username: "a", skill_levels: {alchemy: 5}, equipped_items: [{item: moonrock}, {item: dragonhide}]}'
+    task = corn_task(tmp_path, kit)
     code, err = cli_in_process(capsys, "tasks", "crafting", "--check", str(task))
-    assert code == 2 and err.endswith("needs skill 'alchemy', item 'corn', which this world does not have"), err
+    assert code == 2 and err.endswith(
+        "needs skill 'alchemy', item 'moonrock', item 'dragonhide', which this world does not have"
+    ), err
 
 
 def test_check_says_what_no_agent_can_make(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -177,3 +202,31 @@ def test_an_agent_makes_what_its_levels_allow() -> None:
 
     made = can_make({"smithing": 12, "lumberjacking": 5}, "smith")
     assert {"iron_bar", "axe", "logs"} <= set(made) and "heavysword" not in made  # heavysword needs level 20
+
+
+def test_the_verifier_reads_agents_by_their_keys_and_only_played_rounds(tmp_path: Path) -> None:
+    """Upstream's trajectories name an agent by its key (task 44 reads `inventories['agent_3']`), and
+    its verifiers read played trajectories: before the first round there is nothing to ask."""
+    task = staff_task(tmp_path)
+    (tmp_path / "task_01_success_criteria.py").write_text(
+        "from verifier_utils import get_final_inventories, count_item_in_inventories\n"
+        "def verify(traj):\n"
+        "    n = count_item_in_inventories({'agent_3': get_final_inventories(traj)['agent_3']}, 'staff')\n"
+        "    return (1 if n else 0, f'mage staffs {n}')\n"
+    )
+    world = CraftingWorld(CraftingWorld.Params.from_strings({"task": str(task)}), seed=0)
+    assert world.verify() == (0, "no round played yet")
+    while world.round < world.budget and world.status.value == "running":
+        world.step()
+    assert world.verify() == (1, "mage staffs 1")
+
+
+def test_the_agentworld_layer_is_only_in_agentworld_worlds(tmp_path: Path) -> None:
+    """AgentWorld's rows (its axe takes 3 iron bars and a log) never reach the built-in tasks."""
+    from mam_bench.models.crafting.catalog import catalog
+
+    ours, theirs = catalog(), catalog("agentworld")
+    assert ours.recipes["axe"].inputs == {"iron_bar": 1, "stick": 1} and "corn" not in ours.items
+    assert theirs.recipes["axe"].inputs == {"iron_bar": 3, "logs": 1} and theirs.items["corn"] == "raw"
+    assert CraftingWorld(CraftingWorld.Params(), seed=0).cat is ours
+    assert play(staff_task(tmp_path)).cat is theirs

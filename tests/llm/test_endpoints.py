@@ -97,7 +97,16 @@ def test_default_limits_end_a_hung_run_within_ten_minutes() -> None:
     """With default flags the stall clock, the per-call timeout and the longest backoff bound the
     time a never-answering endpoint can hold a run (the clock is checked at every attempt)."""
     o = LLMOptions(model="openai:m")
-    assert o.stall_timeout + o.timeout + o.backoff_max < 600
+    assert o.stall + o.call_timeout + o.backoff_max < 600
+
+
+def test_a_local_model_waits_for_a_slow_answer_instead_of_queueing_a_retry() -> None:
+    """A timed-out wait cannot stop llama.cpp's computation (it holds the model's lock), so the
+    in-process model keeps long clocks unless the flags say otherwise."""
+    local = LLMOptions(model="local:gemma3-270m")
+    assert local.call_timeout >= 1800 and local.stall >= local.call_timeout
+    assert LLMOptions(model="local:gemma3-270m", timeout=5, stall_timeout=9).call_timeout == 5
+    assert LLMOptions(model="local:gemma3-270m", timeout=5, stall_timeout=9).stall == 9
 
 
 def test_a_hung_endpoint_via_the_cli_exits_3(tmp_path: Path, api_key: str, capsys: pytest.CaptureFixture) -> None:

@@ -1,16 +1,20 @@
 """Session agents against the loopback server: a conversation over the run, a private notebook
-written through a tool, compaction, and records that a replay plays back with no model."""
+written through a tool, compaction, and records that a replay plays back with no model (LangChain
+and llama.cpp unimportable)."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 from mam_bench.records import read_jsonl
-from mam_bench.runner import PairSpec, run_pair
+from tests.benchmark.test_shipped_gemma import WITHOUT_MODEL
 from tests.llm.conftest import run_llm
+from tests.support.cli import REPO
 from tests.support.openai_server import OpenAIServer
 
 TURN = re.compile(r"(Coordination|Decision) phase, round (\d+)")
@@ -59,13 +63,17 @@ def test_a_session_agent_reads_its_first_note_in_the_fifth_round_and_replay_need
     acts = [b for b in srv.bodies if turn_of(b)[:2] == ("Decision", 0) and not turn_of(b)[2]]
     assert acts and all("noted (1 lines" in b["messages"][-1]["content"] for b in acts)
 
-    spec = json.loads((tmp_path / "run" / "spec.json").read_text())
-    spec.pop("record_version", None)
-    replay = PairSpec.build(**{**spec, "controller": "replay", "controller_options": {"replay": str(tmp_path / "run")}})
-    run_pair(replay, tmp_path / "replay")
+    # the replay plays the recorded treatment back with LangChain and llama.cpp unimportable
+    script = tmp_path / "no_model.py"
+    script.write_text(WITHOUT_MODEL)
+    argv = ["run", "schelling", "--seed", "22", "--rounds", "5", "--influence", "2", "--policy", "replay"]
+    argv += ["--replay", str(tmp_path / "run"), "--out", str(tmp_path / "replay")]
+    done = subprocess.run([sys.executable, str(script), *argv], capture_output=True, text=True, timeout=600, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-3000:]
     played = json.loads((tmp_path / "replay" / "result.json").read_text())["treatment"]
     original = json.loads((tmp_path / "run" / "result.json").read_text())["treatment"]
     assert played["final"] == original["final"] and played["rounds"] == original["rounds"] == 5
+    assert read_jsonl(tmp_path / "replay" / "treatment.jsonl") == read_jsonl(tmp_path / "run" / "treatment.jsonl")
 
 
 def test_an_agent_the_world_says_cannot_act_only_communicates(tmp_path: Path) -> None:

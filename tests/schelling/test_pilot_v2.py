@@ -99,6 +99,7 @@ def test_pilot_v1_names_the_page_option():
         {"rule": "pilot_v2", "vision": 1, "priority": "turn"},
         {"rule": "pilot_v2", "vision": 10, "size": 20},
         {"rule": "pilot_v2", "vision": 1, "size": 5, "vacancy": "6/25"},
+        {"rule": "pilot_v2", "vision": 1, "max_rounds": 50},
     ],
 )
 def test_bad_combinations_are_refused(params):
@@ -109,3 +110,18 @@ def test_bad_combinations_are_refused(params):
 def test_the_landscape_kernel_refuses_pilot_v2():
     with pytest.raises(ConfigError):
         reference_outcome(SchellingParams(**CASE), 0)
+
+
+def test_the_reference_stops_at_the_horizon_and_the_treatment_plays_it(tmp_path):
+    """The pilot's ordinary world stops at rest or at max_steps; its controlled world plays max_steps
+    even at rest; the lift compares their final states."""
+    params = {**CASE, "size": 8, "threshold": "3/4", "vacancy": "1/4", "vision": 2}
+    for rounds, seed in ((3, 7), (40, 7)):
+        out = tmp_path / f"r{rounds}"
+        spec = PairSpec.build(world="schelling", seed=seed, controller="stay", influence=4,
+                              params={**params, "rounds": rounds})  # fmt: skip
+        result = run_pair(spec, out)
+        ref, treat = ([json.loads(line) for line in (out / f).open()] for f in RECORDS)
+        assert len(treat) == rounds + 1
+        assert len(ref) == rounds + 1 if rounds == 3 else len(ref) < rounds + 1
+        assert result["delta"] == treat[-1]["metrics"]["oeh"] - ref[-1]["metrics"]["oeh"]

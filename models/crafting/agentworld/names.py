@@ -1,52 +1,22 @@
 """The one table between AgentWorld's names and this world's: items, skills, mobs. AgentWorld's
-names are the user-facing ones (a task file, its verifier and the trajectory use them); a name
-missing here is a mechanic this world does not have, and a task that needs it is refused."""
+names are the user-facing ones (a task file, its verifier and the trajectory use them). An item
+is ours under its AgentWorld key unless RENAMED says otherwise; AgentWorld's own items, recipes,
+nodes and mobs are rows of data/agentworld.yaml. A name neither has is a mechanic this world does
+not have: a task that needs it in an agent's kit is refused naming it."""
 
 from __future__ import annotations
 
-#: AgentWorld item key -> this world's item
-ITEMS = {
-    "logs": "logs",
+from mam_bench.models.crafting.catalog import catalog
+
+#: AgentWorld item key -> this world's item, where the two names differ
+RENAMED = {
     "ironore": "iron_ore",
-    "coal": "coal",
     "copperore": "copper_ore",
-    "clay": "clay",
-    "flax": "flax",
-    "wheat": "wheat",
-    "herbs": "herbs",
-    "fish": "fish",
-    "bead": "bead",
-    "flask": "flask",
-    "apple": "apple",
-    "coin": "coin",
-    "hide": "hide",
-    "stick": "stick",
-    "plank": "plank",
     "ironbar": "iron_bar",
     "copperbar": "copper_bar",
-    "brick": "brick",
-    "nails": "nails",
-    "thread": "thread",
-    "rope": "rope",
-    "flour": "flour",
-    "bread": "bread",
-    "stew": "stew",
-    "potion": "potion",
-    "staff": "staff",
-    "heavysword": "heavysword",
-    "shield": "shield",
-    "goldring": "ring",
-    "lantern": "lantern",
-    "bow": "bow",
-    "woodenbow": "bow",
-    "arrow": "arrow",
-    "axe": "axe",
-    "pickaxe": "pickaxe",
     "fishingpole": "fishing_rod",
+    "fishingrod": "fishing_rod",
     "leatherarmor": "armor",
-    "amulet": "amulet",
-    "mushroom": "mushroom",
-    "crystal": "crystal",
 }
 #: worn gear that changes nothing in AgentWorld's verifiers or recipes and has no counterpart here:
 #: listed by `--check` as not carried over, never dropped unsaid
@@ -56,6 +26,7 @@ SKILLS = {
     "lumberjacking": ("lumberjacking", "lumberjack"),
     "mining": ("mining", "miner"),
     "smithing": ("smithing", "smith"),
+    "smelting": ("smithing", "smelter"),
     "fletching": ("fletching", "woodworker"),
     "crafting": ("crafting", "crafter"),
     "foraging": ("foraging", "forager"),
@@ -65,14 +36,23 @@ SKILLS = {
     "accuracy": ("strength", "fighter"),
     "archery": ("strength", "fighter"),
 }
-#: AgentWorld skills that only set combat or health numbers this world does not model
-PASSIVE_SKILLS = frozenset({"health", "defense", "magic", "hitpoints"})
-#: AgentWorld mob name -> this world's mob kind
-MOBS = {"wolf": "wolf", "goblin": "goblin", "troll": "troll"}
+#: AgentWorld skills that only set combat, health or movement numbers this world does not model
+PASSIVE_SKILLS = frozenset({"health", "defense", "magic", "hitpoints", "swimming"})
 
-OURS = {ours: theirs for theirs, ours in reversed(list(ITEMS.items()))}
+OURS = {ours_: theirs_ for theirs_, ours_ in reversed(list(RENAMED.items()))}
+
+
+def ours(key: str) -> str | None:
+    """This world's item for an AgentWorld item key (None: no such item here)."""
+    item = RENAMED.get(key.lower(), key.lower())
+    return item if item in catalog("agentworld").items else None
 
 
 def theirs(item: str) -> str:
     """This world's item under AgentWorld's name (the first name the table gives it)."""
     return OURS.get(item, item)
+
+
+def mob_kinds() -> set[str]:
+    """The mob kinds an AgentWorld task can fight here (ours and data/agentworld.yaml's)."""
+    return {m.kind for m in catalog("agentworld").mobs.values()}

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mam_bench.errors import ConfigError
-from mam_bench.models.crafting.agentworld.names import ITEMS, MOBS, PASSIVE_SKILLS, SKILLS, WORN_ONLY
+from mam_bench.models.crafting.agentworld.names import PASSIVE_SKILLS, SKILLS, WORN_ONLY, mob_kinds, ours
 from mam_bench.models.crafting.catalog import catalog, meets
 
 #: verifier_utils calls whose second argument is an item key
@@ -45,10 +45,10 @@ def criteria_file(path: Path) -> Path:
     return found
 
 
-def check_names(path: Path, data: dict[str, Any], keys: list[str], wanted: list[str], mobs: list[str]) -> None:
-    """Every AgentWorld name the task uses is in the table (names.py), or the file is refused naming
-    each one missing: a mechanic this world does not have."""
-    items, skills = list(wanted), []
+def check_names(path: Path, data: dict[str, Any], keys: list[str]) -> None:
+    """Every skill and item of an agent's kit is in the table (names.py, data/agentworld.yaml), or
+    the file is refused naming each one missing: a mechanic this world does not have."""
+    items, skills = [], []
     for k in keys:
         spec = data[k] if isinstance(data[k], dict) else {}
         skills += [str(s).lower() for s in spec.get("skill_levels") or {}]
@@ -56,8 +56,7 @@ def check_names(path: Path, data: dict[str, Any], keys: list[str], wanted: list[
         items += [str(e.get("item", "")).lower() for e in spec.get("equipped_items") or [] if isinstance(e, dict)]
     missing = [
         *(f"skill {s!r}" for s in dict.fromkeys(skills) if s not in SKILLS and s not in PASSIVE_SKILLS),
-        *(f"item {i!r}" for i in dict.fromkeys(items) if i not in ITEMS and i not in WORN_ONLY),
-        *(f"mob {m!r} to fight" for m in mobs if m not in MOBS),
+        *(f"item {i!r}" for i in dict.fromkeys(items) if ours(i) is None and i not in WORN_ONLY),
     ]
     if missing:
         raise ConfigError("task", f"{path}: needs {', '.join(missing)}, which this world does not have")
@@ -113,14 +112,14 @@ def _agent(path: Path, key: str, spec: Any) -> tuple[dict[str, Any], list[str]]:
         if name in PASSIVE_SKILLS:
             passive.append(name)
             continue
-        ours, its_role = SKILLS[name]
-        skills[ours] = max(skills.get(ours, 0), int(level))
+        skill, its_role = SKILLS[name]
+        skills[skill] = max(skills.get(skill, 0), int(level))
         rank = int(level) + (1000 if its_role != "fighter" else 0)  # a productive skill names the role
         if rank > best:
             role, best = its_role, rank
     inventory: dict[str, int] = {}
     for entry in spec.get("inventory_items") or []:
-        item = ITEMS[str(entry.get("item", "")).lower()]
+        item = str(ours(str(entry.get("item", ""))))
         inventory[item] = inventory.get(item, 0) + int(entry.get("count", 1))
     equipment, worn = [], []
     for entry in spec.get("equipped_items") or []:
@@ -128,9 +127,9 @@ def _agent(path: Path, key: str, spec: Any) -> tuple[dict[str, Any], list[str]]:
         if key_ in WORN_ONLY:
             worn.append(key_)
         else:
-            equipment.append(ITEMS[key_])
+            equipment.append(str(ours(key_)))
     role = role or "merchant"
-    cat = catalog()
+    cat = catalog("agentworld")
     work = [n.site for m in cat.roles[role].makes if cat.items.get(m) == "raw" for n in cat.raw_nodes(m)]
     agent = {
         "role": role,
@@ -147,7 +146,7 @@ def _agent(path: Path, key: str, spec: Any) -> tuple[dict[str, Any], list[str]]:
 def can_make(skills: dict[str, int], role: str) -> list[str]:
     """What an AgentWorld agent may produce: as there, anything its skill levels allow (every recipe
     and node at or under its levels), and a fighter's loot."""
-    cat = catalog()
+    cat = catalog("agentworld")
     made = [out for out, r in cat.recipes.items() if meets(skills, r.skill, r.level)]
     made += [n.resource for n in cat.nodes.values() if meets(skills, n.skill, n.level)]
     loot = [m for m in cat.roles[role].makes if cat.items.get(m) == "loot"]
@@ -163,7 +162,7 @@ def _holder(key: str, lines: list[str], agents: list[dict[str, Any]]) -> int:
     for line in lines:
         if key in line.lower():
             for i, a in enumerate(agents):
-                if a["username"].lower() in line.lower():
+                if re.search(rf"\b{re.escape(a['username'].lower())}\b", line.lower()):
                     return i
     return 0
 
@@ -176,8 +175,12 @@ def from_agentworld(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     criteria = criteria_file(path)
     wanted, mobs = criteria_needs(criteria)
     usernames = {str(data[k].get("username", k)).lower() for k in keys if isinstance(data[k], dict)}
-    wanted = [w for w in wanted if w not in usernames]
-    check_names(path, data, keys, wanted, mobs)
+    wanted = [w for w in wanted if w not in usernames and not re.fullmatch(r"agent_\d+", w)]
+    check_names(path, data, keys)
+    kinds = mob_kinds()
+    # what the verifier reads that this world has no item or mob for: it counts 0 here; listed
+    not_here = [f"item {w}" for w in wanted if ours(w) is None]
+    not_here += [f"mob {m}" for m in mobs if not any(k in m or m in k for k in kinds)]
     agents, not_carried = [], []
     for k in keys:
         agent, left = _agent(path, k, data[k])
@@ -187,10 +190,10 @@ def from_agentworld(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     objective = str((data.get("objectives") or {}).get("primary", head.get("description", "")))
     lines = [str(s) for s in data.get("success_criteria") or []]
     text = " ".join([objective, *lines])
-    cat = catalog()
+    cat = catalog("agentworld")
     targets = []
-    for key in wanted:
-        item = ITEMS[key]
+    for key in (w for w in wanted if ours(w) is not None):
+        item = str(ours(key))
         targets.append({"item": item, "qty": _quantity(key, text), "to": _holder(key, lines, agents)})
     checkpoints = [
         {"name": f"{t['item']} held", "kind": "held", "item": t["item"], "qty": t["qty"], "scope": f"agent:{t['to']}"}
@@ -208,7 +211,7 @@ def from_agentworld(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         "checkpoints": checkpoints,
         "shared_plan": data.get("relevant_game_context"),
         "criteria": str(criteria.resolve()),
-        "agentworld": {"file": data, "not_carried": not_carried},
+        "agentworld": {"file": data, "not_carried": not_carried, "not_here": not_here},
         **({"verifier_seconds": data["verifier_seconds"]} if "verifier_seconds" in data else {}),
     }
 
@@ -217,7 +220,7 @@ def unreachable(task: Any) -> list[str]:
     """What the task's targets need that no agent can make or holds at the start, with the recipe
     path to it: an AgentWorld recipe this world makes differently (its axe takes a stick) can leave
     a team that AgentWorld equips unable to finish here. `--check` says so; the run still plays."""
-    cat = catalog()
+    cat = catalog("agentworld")
     makes = set().union(*(a.makes or cat.roles[a.role].makes for a in task.agents))
     stock = {i for a in task.agents for i in a.inventory}  # what a recipe can consume
     tools = stock | {i for a in task.agents for i in a.equipment}  # what a harvest can use

@@ -1,9 +1,11 @@
 """The trajectory AgentWorld's verifiers read, recorded from a run of this world: per round, every
-action as `agent_name`, `action` text, a `status` line with hit points and an `observation` with
-the outcome and the agent's inventory after the action, all in AgentWorld's item names."""
+action as `agent_name` (the agent's key in the task file), `action` text, a `status` line with hit
+points and an `observation` with the outcome and the agent's inventory after the action, all in
+AgentWorld's item names."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from mam_bench.models.crafting.actions import ALIASES
@@ -39,13 +41,22 @@ def _text(entry: dict[str, Any]) -> str:
     return f"{TOOLS.get(entry['tool'], entry['tool'])}({text})"
 
 
+def agent_keys(file: dict[str, Any], n: int) -> list[str]:
+    """The name each agent has in AgentWorld's trajectories: its key in the task file (`agent_3`),
+    which the verifiers index by (task 44's `inventories['agent_3']`) and map to usernames."""
+    keys = sorted((k for k in file if re.fullmatch(r"agent_\d+", str(k))), key=lambda k: int(k.split("_")[1]))
+    return [keys[i] if i < len(keys) else f"agent_{i + 1}" for i in range(n)]
+
+
 def trajectory(world: CraftingWorld) -> dict[str, Any]:
     rounds: dict[int, list[dict[str, Any]]] = {}
+    file = (world.task.agentworld or {}).get("file", {})
+    names = agent_keys(file, len(world.actors))
     for e in world.log:
         seen = e["after"]
         rounds.setdefault(e["round"] + 1, []).append(
             {
-                "agent_name": world.actors[e["agent"]].username,
+                "agent_name": names[e["agent"]],
                 "action": _text(e),
                 "status": f"❤️{seen['hp']}/{MAX_HEALTH}",
                 "observation": {
@@ -57,5 +68,4 @@ def trajectory(world: CraftingWorld) -> dict[str, Any]:
                 },
             }
         )
-    file = (world.task.agentworld or {}).get("file", {})
     return {"task_definition": file, "rounds": [{"round": r, "actions": acts} for r, acts in sorted(rounds.items())]}
