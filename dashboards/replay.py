@@ -12,7 +12,7 @@ from typing import Any
 from mam_bench.dashboards.session import PairInfo, PairState
 from mam_bench.errors import ConfigError
 from mam_bench.record_schema import controller_name, read_record
-from mam_bench.records import read_jsonl
+from mam_bench.records import read_jsonl, read_rounds
 
 
 def _world_cls(name: str) -> Any:
@@ -37,8 +37,8 @@ def load_recording(run_dir: Path | str) -> PairState:
     world = meta.get("world", "unknown")
     cls = _world_cls(world)
     primary = meta.get("metric") or (cls.scoring.metric if cls is not None else None)
-    treatment = read_jsonl(out / "treatment.jsonl")
-    reference = read_jsonl(out / "reference.jsonl") if (out / "reference.jsonl").exists() else [treatment[0]]
+    treatment = read_rounds(out, "treatment.jsonl")
+    reference = read_rounds(out, "reference.jsonl") if (out / "reference.jsonl").exists() else [treatment[0]]
     if primary is None:
         primary = next(iter(treatment[0]["metrics"]))
     info = PairInfo(

@@ -125,3 +125,20 @@ class Judged(Protocol):
     run directory for the judge's cache (None: no cache)."""
 
     async def ajudge(self, out: Any = None) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class SnapshotColumns(Protocol):
+    """The snapshot with its per-agent lists as numpy arrays (same keys, same order, `tolist()`
+    of each equal to the list `snapshot()` gives): the records write them without building a list
+    of a million Python numbers every round."""
+
+    def snapshot_columns(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class MemoryEstimate(Protocol):
+    """What a run of these parameters needs in memory, and the parameter that drives it (a
+    classmethod): a run that would not fit is refused before anything is built or written."""
+
+    def memory_needed(self, params: WorldParams) -> tuple[str, int]: ...

@@ -28,3 +28,31 @@ def seed_range(text: str) -> tuple[int, int] | None:
 def check_seed_count(n: int, field: str = "seeds") -> None:
     if n > MAX_SEEDS:
         raise ConfigError(field, f"{n} seeds; at most {MAX_SEEDS}")
+
+
+def available_memory() -> int | None:
+    """Bytes the system can still give (Linux's MemAvailable), None where it does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def check_memory(world_cls: type, params: object) -> None:
+    """Refuse, naming the parameter, a run whose world estimates more memory than is available."""
+    from mam_bench.capabilities import MemoryEstimate
+
+    if not isinstance(world_cls, MemoryEstimate):
+        return
+    field, needed = world_cls.memory_needed(params)
+    free = available_memory()
+    if free is not None and needed > free:
+        raise ConfigError(
+            f"param.{field}",
+            f"{field}={getattr(params, field)} needs about {needed / 2**30:.1f} GB of memory and "
+            f"{free / 2**30:.1f} GB is available; choose a smaller {field}",
+        )

@@ -30,16 +30,23 @@ def plain(v: Any, digits: int = DIGITS) -> str:
     return NA if f is None else f"{f:.{digits}f}"
 
 
+def _signed(f: float, digits: int) -> str:
+    if f != 0 and abs(f) < 0.5 * 10**-digits:  # -0.0000 would hide a real, tiny difference
+        return f"{f:+.2e}"
+    return f"{f:+.{digits}f}"
+
+
 def signed(v: Any, digits: int = DIGITS) -> str:
-    """A difference (delta, lift, mean lift): +0.0174, with its sign always shown."""
+    """A difference (delta, lift, mean lift): +0.0174, with its sign always shown; one too small
+    for the decimals keeps its digits (-6.51e-06, on a million-agent board)."""
     f = _float(v)
-    return NA if f is None else f"{f:+.{digits}f}"
+    return NA if f is None else _signed(f, digits)
 
 
 def interval(low: Any, high: Any, digits: int = DIGITS) -> str:
     """A confidence interval: [+0.0063, +0.3438]; NA when either end is missing."""
     a, b = _float(low), _float(high)
-    return NA if a is None or b is None else f"[{a:+.{digits}f}, {b:+.{digits}f}]"
+    return NA if a is None or b is None else f"[{_signed(a, digits)}, {_signed(b, digits)}]"
 
 
 def p_value(v: Any) -> str:

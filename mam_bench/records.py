@@ -21,6 +21,8 @@ RECORD_FILES = (
     "result.json",
     "reference.jsonl",
     "treatment.jsonl",
+    "reference.snapshots",
+    "treatment.snapshots",
     "board.jsonl",
     "decisions.jsonl",
     "llm_calls.jsonl",
@@ -117,6 +119,7 @@ class RunRecords:
     def __init__(self, out: Path | str | None):
         self.out = Path(out) if out is not None else None
         self._files: dict[str, IO[str]] = {}
+        self._snapshots: dict[str, Any] = {}
         self._chains: dict[str, str] = {}
         self.memory: dict[str, list[dict]] = {}
         if self.out is not None:
@@ -127,8 +130,11 @@ class RunRecords:
                 if p.exists():
                     p.unlink()
 
-    def append(self, name: str, row: dict[str, Any]) -> None:
-        self.memory.setdefault(name, []).append(row)
+    def append(self, name: str, row: dict[str, Any], keep: bool = True) -> None:
+        """One JSON line; `keep` holds the row in `memory` too (round rows are not kept: at a
+        million agents their snapshots would not fit)."""
+        if keep or self.out is None:
+            self.memory.setdefault(name, []).append(row)
         if self.out is None:
             return
         with writing(self.out / name):  # a line cut short by a full disk is what a resume expects
@@ -141,6 +147,20 @@ class RunRecords:
             fh.write(dumps(row) + "\n")
             fh.flush()
 
+    def append_snapshot(self, name: str, round_: int, snapshot: dict[str, Any]) -> None:
+        """A round's snapshot into the binary `.snapshots` record beside the round record `name`
+        (`mam_bench.snapshots`); the round's row follows as a JSON line (`append`, not kept in
+        memory: at a million agents the rows' snapshots would not fit)."""
+        if self.out is None:
+            return
+        from mam_bench.snapshots import SnapshotWriter, snapshot_path
+
+        writer = self._snapshots.get(name)
+        if writer is None:
+            writer = self._snapshots[name] = SnapshotWriter(snapshot_path(self.out / name), dumps)
+        with writing(writer.path):
+            writer.write(round_, snapshot)
+
     def write_json(self, name: str, obj: Any) -> None:
         if self.out is not None:
             write_whole(self.out / name, dumps(obj, indent=2, sort_keys=False) + "\n")
@@ -149,6 +169,9 @@ class RunRecords:
         for fh in self._files.values():
             fh.close()
         self._files.clear()
+        for writer in self._snapshots.values():
+            writer.close()
+        self._snapshots.clear()
 
 
 def read_jsonl(path: Path | str) -> list[dict[str, Any]]:
@@ -195,3 +218,23 @@ def load_record(path: Path | str, field: str = "dir") -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(field, f"{path} is damaged (expected a JSON object)")
     return data
+
+
+def read_rounds(run_dir: Path | str, name: str = "treatment.jsonl") -> list[dict[str, Any]]:
+    """The rows of a round record (`reference.jsonl`, `treatment.jsonl`) with their snapshots,
+    as one whole JSON line each held them before the snapshots had a file of their own."""
+    from mam_bench.snapshots import read_snapshots, snapshot_path
+
+    path = Path(run_dir) / name
+    rows = read_jsonl(path)
+    frames_path = snapshot_path(path)
+    if not frames_path.exists():  # a run recorded with whole lines (or one without snapshots)
+        return rows
+    frames = read_snapshots(frames_path)
+    out = []
+    for row in rows:
+        snapshot = frames.get(int(row["round"]))
+        if snapshot is None:
+            raise ConfigError(path.name, f"{frames_path} holds no snapshot of round {row['round']}")
+        out.append({**row, **snapshot})
+    return out

@@ -171,6 +171,13 @@ def make_controller(
     return factory(world_cls=world_cls, objective=objective, **(options or {}))
 
 
+def controller_part(name: str, part: str) -> Any:
+    """A function beside a registered controller's factory (the llm controller's `turn_bound`, for
+    cost estimates), or None where its module offers none; the controller itself is not built."""
+    module = importlib.import_module(CONTROLLERS[name].split(":")[0])
+    return getattr(module, part, None)
+
+
 def offered(kind: Literal["analyses", "exports"], name: str) -> Any:
     """The analysis or export function some registered world offers under `name`."""
     found = {

@@ -23,6 +23,8 @@ RUN_MARKERS = (
     "result.json",
     "reference.jsonl",
     "treatment.jsonl",
+    "reference.snapshots",
+    "treatment.snapshots",
     "decisions.jsonl",
     "board.jsonl",
     "llm_calls.jsonl",

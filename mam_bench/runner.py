@@ -18,10 +18,18 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from mam_bench.audit import audit_counts
 from mam_bench.board import CoordinationBoard
-from mam_bench.capabilities import DeclaredActions, HorizonBasin, Judged, PerTurnDecisions, RuleActions
+from mam_bench.capabilities import (
+    DeclaredActions,
+    HorizonBasin,
+    Judged,
+    PerTurnDecisions,
+    RuleActions,
+    SnapshotColumns,
+)
 from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.inputs import spec_record
+from mam_bench.limits import check_memory
 from mam_bench.mesa_ids import release_models
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, lift_split, trajectory_lift, validity
 from mam_bench.pair_result import PairResult
@@ -123,6 +131,7 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
     """
     world_cls = world_cls or get_world(spec.world)
     params = world_cls.Params.from_strings(spec.params) if not isinstance(spec.params, WorldParams) else spec.params
+    check_memory(world_cls, params)
     scoring = world_cls.scoring
     objective = spec.objective or scoring.default_objective
     if objective not in scoring.objectives:
@@ -187,7 +196,43 @@ def prepare_run(spec: PairSpec, controller: Controller | None = None) -> Prepare
 
 def round_row(world: SteerableWorld) -> dict[str, Any]:
     """One record row (reference.jsonl / treatment.jsonl): round, status, metrics, snapshot."""
-    return {"round": world.round, "status": world.status, "metrics": world.metrics(), **world.snapshot()}
+    return {**_metrics_row(world), **world.snapshot()}
+
+
+def _metrics_row(world: SteerableWorld) -> dict[str, Any]:
+    return {"round": world.round, "status": world.status, "metrics": world.metrics()}
+
+
+class RoundRows:
+    """One run's round rows as it plays. Each row's snapshot goes to the records at once (the
+    binary `.snapshots` beside the JSON lines) and stays on the row in memory only when the
+    records are not on disk and someone reads it (not a baseline): a million agents' snapshots of
+    every round would not fit. A row's JSON line is written once the next row exists or the run
+    closes, so the last line carries the final status."""
+
+    def __init__(self, name: str, records: RunRecords | None, snapshots: bool = True) -> None:
+        self.name, self.records = name, records
+        self.on_disk = records is not None and records.out is not None
+        self.keep = snapshots and not self.on_disk
+        self.rows: list[dict[str, Any]] = []
+        self._pending: dict[str, Any] | None = None
+
+    def add(self, world: SteerableWorld) -> dict[str, Any]:
+        self.flush()
+        row = _metrics_row(world)
+        if self.on_disk:
+            columns = world.snapshot_columns() if isinstance(world, SnapshotColumns) else world.snapshot()
+            self.records.append_snapshot(self.name, world.round, columns)
+        self.rows.append({**row, **world.snapshot()} if self.keep or (self.records and not self.on_disk) else row)
+        if self.records is not None:
+            self._pending = self.rows[-1]
+        return self.rows[-1]
+
+    def flush(self) -> None:
+        """Write the held row (its status as it now stands)."""
+        if self._pending is not None and self.records is not None:
+            self.records.append(self.name, self._pending, keep=not self.on_disk)
+        self._pending = None
 
 
 def step_reference(world: SteerableWorld) -> bool:
@@ -207,15 +252,14 @@ def step_reference(world: SteerableWorld) -> bool:
 def run_reference(prep: Prepared, records: RunRecords | None = None) -> tuple[SteerableWorld, list[dict[str, Any]]]:
     """All-rule run until the world is done or its cap; the final state is then held."""
     world = prep.new_world(treatment=False)
-    rows = [round_row(world)]
+    rows = RoundRows("reference.jsonl", records)
+    rows.add(world)
     while not world.done:
         if step_reference(world):
-            rows.append(round_row(world))
-    rows[-1]["status"] = world.status
-    if records is not None:
-        for row in rows:
-            records.append("reference.jsonl", row)
-    return world, rows
+            rows.add(world)
+    rows.rows[-1]["status"] = world.status
+    rows.flush()
+    return world, rows.rows
 
 
 class Treatment:
@@ -225,7 +269,9 @@ class Treatment:
     decision rows (the shape of decisions.jsonl) and the same board.
     """
 
-    def __init__(self, prep: Prepared, controller: Controller, records: RunRecords | None = None):
+    def __init__(
+        self, prep: Prepared, controller: Controller, records: RunRecords | None = None, snapshots: bool = True
+    ):
         self.prep = prep
         self.controller = controller
         self.records = records
@@ -237,10 +283,12 @@ class Treatment:
         )
         controller.bind(prep.spec.world, prep.objective, prep.spec.seed)
         self.history: dict[int, list[dict[str, Any]]] = {i: [] for i in prep.influence_ids}
-        self.rows = [round_row(self.world)]
+        self._rows = RoundRows("treatment.jsonl", records, snapshots)
+        self.rows = self._rows.rows
+        self._rows.add(self.world)
+        self._rows.flush()
         self.decisions: list[dict[str, Any]] = []
         self.mismatches = 0
-        self._write("treatment.jsonl", self.rows[0])
 
     def _write(self, name: str, row: dict[str, Any]) -> None:
         if self.records is not None:
@@ -334,10 +382,10 @@ class Treatment:
             rows.append(row)
             self._write("decisions.jsonl", row)
         self.decisions.extend(rows)
-        self.rows.append(round_row(world))
+        self._rows.add(world)
         if self.finished:  # close first, so the last written row carries the final status
             self._close()
-        self._write("treatment.jsonl", self.rows[-1])
+        self._rows.flush()
         return rows
 
     def _close(self) -> None:
@@ -354,9 +402,11 @@ async def run_treatment(
     controller: Controller,
     records: RunRecords | None = None,
     on_round: Callable[[int, SteerableWorld], None] | None = None,
+    snapshots: bool = True,
 ) -> tuple[SteerableWorld, list[dict[str, Any]], CoordinationBoard, int]:
-    """Play the whole treatment; returns the world, its rows, the board and the mismatch count."""
-    run = Treatment(prep, controller, records)
+    """Play the whole treatment; returns the world, its rows, the board and the mismatch count
+    (`snapshots=False`: rows without snapshots, for a run only its metrics are read from)."""
+    run = Treatment(prep, controller, records, snapshots)
     while not run.finished:
         await run.step()
         if on_round is not None:
@@ -524,7 +574,7 @@ async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]
         return {"status": "n/a", "reason": "world has no rule_action", "lift": None, "delta": None}
     controller = make_controller(name, prep.world_cls, prep.objective, {})
     try:
-        tre, tre_rows, _, _ = await run_treatment(prep, controller)
+        tre, tre_rows, _, _ = await run_treatment(prep, controller, snapshots=False)
     finally:
         await controller.aclose()
     metric = prep.world_cls.metric_for(prep.objective)

@@ -119,6 +119,14 @@ class DrawLog:
 
 
 _RECORDERS: list[DrawLog] = []
+
+
+def recording() -> bool:
+    """A DrawLog is watching: a compiled path that replays agent streams where no log sees them
+    should leave the draws to the Python streams meanwhile (isolation tests read the log)."""
+    return bool(_RECORDERS)
+
+
 _ACTING: list[tuple[int, int]] = []  # (round, actor_id) of the actor whose action is resolving
 
 

@@ -50,13 +50,12 @@ def prompt_tokens(case: Any, seed: int) -> int:
 
 
 def per_turn(options: dict[str, Any], model: str) -> tuple[int, int]:
-    """(calls at most, conversation tokens carried per call) of one turn under these options."""
-    if options.get("agent") != "session":
-        return 1, 0
-    from mam_bench.steering.llm.options import LLMOptions  # pydantic only, no LangChain
+    """(calls at most, conversation tokens carried per call) of one turn, as the llm controller
+    bounds it (a controller without a bound: one call a turn)."""
+    from mam_bench.registry import controller_part
 
-    o = LLMOptions(**{**{k: v for k, v in options.items() if k in LLMOptions.model_fields}, "model": model})
-    return o.turn_requests + 1, o.session_tokens
+    bound = controller_part("llm", "turn_bound")
+    return bound(options, model) if bound else (1, 0)
 
 
 def estimate(suite: Any, price_table: Any = None) -> list[ScenarioCost]:

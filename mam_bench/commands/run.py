@@ -307,6 +307,13 @@ def check_records(out: Path) -> None:
                     verify_chain(path, rows)
                 except ConfigError as exc:
                     raise ConfigError("resume", f"{exc.message}; nothing was changed") from None
+        elif name.endswith(".snapshots"):
+            from mam_bench.snapshots import read_snapshots
+
+            try:
+                read_snapshots(path, allow_cut_tail=unfinished)
+            except ConfigError as exc:
+                raise ConfigError("resume", f"{exc.message}; nothing was changed") from None
         elif not os.access(path, os.R_OK | os.W_OK):
             raise ConfigError("resume", f"cannot read and write {path}; nothing was changed")
 

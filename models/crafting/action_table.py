@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from mam_bench.models.crafting import survival
 from mam_bench.models.crafting.act import Act
+from mam_bench.models.crafting.agentworld.tools import AGENTWORLD_ACTIONS, AGENTWORLD_TOOLS
 from mam_bench.models.crafting.combat import Attack
-from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_communication
+from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, DISCUSSION_TOOLS, cuts_communication, has
 from mam_bench.models.crafting.exchange import Chat, Request, Transfer
 from mam_bench.models.crafting.exploration import Explore, MoveTo
 from mam_bench.models.crafting.production import Craft, Equip, Harvest
@@ -35,6 +36,7 @@ ACTIONS: dict[str, type[Act]] = {
         Explore,
         OfferTrade,
         AcceptTrade,
+        *AGENTWORLD_ACTIONS,
     )
 }
 
@@ -46,9 +48,15 @@ def typed(action: dict[str, Any]) -> Act:
 
 def precondition(world: CraftingWorld, a: CraftingAgent, act: Act) -> str:
     """Why an action cannot happen now ('' when it can): the condition's cut of communication and
-    a downed agent (who may only eat) come before the tool's own check."""
-    if act.tool in COMMUNICATION_TOOLS and cuts_communication(world.params.condition):
-        return f"{act.tool} is unavailable: no communication under condition {world.params.condition}"
+    a downed agent (who may only eat) come before the tool's own check; AgentWorld's own tools
+    exist only in its tasks."""
+    if act.tool in AGENTWORLD_TOOLS and not world.task.from_agentworld:
+        return f"{act.tool} is one of AgentWorld's tools, offered only in its tasks"
+    condition = world.condition_now
+    if has(condition, "discussion") and act.tool not in DISCUSSION_TOOLS:
+        return f"{act.tool} is unavailable: discussion rounds (only chat until round {world.params.discussion_rounds})"
+    if act.tool in COMMUNICATION_TOOLS and cuts_communication(condition):
+        return f"{act.tool} is unavailable: no communication under condition {condition}"
     if not act.when_down and survival.down(world, a):
         return "down (health 0): only eat"
     return act.precondition(world, a)

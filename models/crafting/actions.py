@@ -1,8 +1,9 @@
 """The action schema an influence agent may use, and its parsing from LLM text.
 
 Thirteen tools, as many as AgentWorld's (its names accepted as aliases): the economy's eight plus
-combat, survival, exploration and the atomic trade pair. Anything that does not validate becomes an
-`invalid` audit outcome with the reason; it never raises into the round.
+combat, survival, exploration and the atomic trade pair; and three of AgentWorld's own that only
+its tasks offer (`agentworld/tools.py`: `observe`, `verify_inventory`, `complete`). Anything that
+does not validate becomes an `invalid` audit outcome with the reason; it never raises into the round.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ ALIASES = {
     "send_chat": "chat",
     "attack_entity": "attack",
     "eat_food": "eat",
+    "observe_environment": "observe",
 }
+#: AgentWorld's argument names where ours differ
+ARGUMENTS = {"required_items": "items", "response": "message"}
 REQUIRED = {
     "move_to": ("site",),
     "harvest": ("node",),
@@ -39,6 +43,9 @@ REQUIRED = {
     "explore": (),
     "offer_trade": ("item", "qty", "want", "want_qty"),
     "accept_trade": ("offer",),
+    "observe": (),
+    "verify_inventory": ("items",),
+    "complete": (),
 }
 TOOLS = tuple(REQUIRED)  # the one list of tool names: the action's `tool` literal is derived from it
 OPTIONAL = {
@@ -47,8 +54,23 @@ OPTIONAL = {
     "chat": ("to",),
     "request": ("qty", "to", "recipient"),
     "offer_trade": ("to",),
+    "complete": ("message",),
 }
-FIELDS = ("site", "node", "item", "skill", "qty", "to", "recipient", "message", "mob", "want", "want_qty", "offer")
+FIELDS = (
+    "site",
+    "node",
+    "item",
+    "skill",
+    "qty",
+    "to",
+    "recipient",
+    "message",
+    "mob",
+    "want",
+    "want_qty",
+    "offer",
+    "items",
+)
 MAX_OFFER = 100_000  # offer ids are action ids; a run never logs more actions than this
 
 
@@ -74,6 +96,7 @@ class CraftingAction(BaseModel):
     want: str | None = None
     want_qty: int | None = Field(None, ge=1, le=50)
     offer: int | None = Field(None, ge=0, le=MAX_OFFER)
+    items: tuple[str, ...] | None = Field(None, min_length=1, max_length=20)
 
     @model_validator(mode="before")
     @classmethod
@@ -111,6 +134,9 @@ def normalise(raw: dict[str, Any]) -> dict[str, Any]:
         if isinstance(args, str):
             args = json.loads(args)
         d = {"tool": d["name"], **args}
+    for theirs, ours in ARGUMENTS.items():
+        if theirs in d and ours not in d:
+            d[ours] = d.pop(theirs)
     tool = str(d.get("tool", "")).strip()
     d["tool"] = ALIASES.get(tool, tool)
     if d["tool"] == "chat":
@@ -173,6 +199,7 @@ def strict_schema() -> dict[str, Any]:
         "want": {"enum": sorted(cat.items)},
         "want_qty": qty,
         "offer": {"type": "integer", "minimum": 0, "maximum": MAX_OFFER},
+        "items": {"type": "array", "items": {"enum": sorted(cat.items)}, "minItems": 1, "maxItems": 20},
     }
     branches = []
     for tool in TOOLS:

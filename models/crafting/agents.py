@@ -45,6 +45,7 @@ class CraftingAgent(CellAgent):
         self.goal: str | None = None  # market strategy: what it is working towards (its memory)
         self.memory: dict[str, int] = {}  # node id -> stock when last seen
         self.xy: tuple[int, int] = (0, 0)
+        self.offline = False  # it called AgentWorld's `complete`: no further turn this episode
 
     # --- inventory ----------------------------------------------------------------------------
     def held(self, item: str) -> int:

@@ -12,8 +12,12 @@ the paper's Tables 3 and 4), applied to this world's agents, rule-driven and inf
   message of the team, addressed to it or not.
 - `no_roles`: names and roles are hidden (generic Agent_k) and the prompt says roles are not
   pre-assigned; skills, items and agents stay as they are.
-- `random_spawn`: each agent spawns at a site drawn from its own stream (`spawn`, agent index) among
-  the sites on everyone's map.
+- `random_spawn`: each agent spawns at a cell drawn from its own stream (`spawn`, agent index) in the
+  bounding box of the task's spawn sites widened by 5 cells, or in `spawn_region` (x1,y1,x2,y2), as
+  upstream's `random_location`; on a site's cell it is at that site, elsewhere it must move first.
+- `discussion_rounds=N` (a parameter, as upstream's `--discussion-rounds N`): the first N rounds
+  offer only chat (and sleep, the null action); from round N communication is cut as under
+  `no_communication`. The N rounds are part of the budget.
 - `no_docs`: the prompt carries no task documentation (relevant context).
 
 Prompt-only conditions (`no_roles`, `no_docs`, and the plan of `shared_plan_only`) do not change
@@ -43,6 +47,12 @@ Condition = Literal[
 ]
 #: the tools that talk to, or hand things to, another agent
 COMMUNICATION_TOOLS = frozenset({"chat", "request", "transfer", "offer_trade", "accept_trade"})
+#: what a discussion round offers: chat, and sleep as the null action
+DISCUSSION_TOOLS = frozenset({"chat", "sleep"})
+#: upstream's communication baselines, of which a run plays at most one
+EXCLUSIVE = ("no_communication", "shared_plan_only")
+#: cells the random spawn box reaches beyond the task's spawn sites (upstream's margin)
+SPAWN_MARGIN = 5
 NO_ROLES_LINE = (
     "Roles are not pre-assigned: do not infer a division of labour from names; organise the team yourselves."
 )
@@ -72,17 +82,36 @@ def cuts_communication(condition: str) -> bool:
     return has(condition, "no_communication") or has(condition, "shared_plan_only")
 
 
+def now(condition: str, discussion_rounds: int, round_: int) -> str:
+    """The condition this round plays: during the discussion rounds `discussion` is on, after them
+    `no_communication`."""
+    if not discussion_rounds:
+        return condition
+    phase = "discussion" if round_ < discussion_rounds else "no_communication"
+    return phase if condition == "standard" else f"{condition},{phase}"
+
+
 def task_under(task: Task, condition: str, seed: int, cat: Catalog) -> Task:
     """The task as this condition plays it (the same for reference and treatment: seed only)."""
-    if has(condition, "single_agent"):
-        task = solo(task, cat)
-    if has(condition, "random_spawn"):
-        sites = sorted(s for s in cat.sites if s not in cat.hidden)
-        spawns = [sites[int(stream(seed, "spawn", i).integers(len(sites)))] for i in range(len(task.agents))]
-        task = task.model_copy(
-            update={"agents": [a.model_copy(update={"spawn": s}) for a, s in zip(task.agents, spawns)]}
-        )
-    return task
+    return solo(task, cat) if has(condition, "single_agent") else task
+
+
+def spawn_cells(
+    task: Task, cat: Catalog, seed: int, grid: tuple[int, int], region: tuple[int, int, int, int] | None
+) -> list[tuple[int, int]]:
+    """Each agent's random spawn cell: uniform in `region` (x1,y1,x2,y2), else in the bounding box of
+    the task's spawn sites widened by SPAWN_MARGIN, kept on the grid."""
+    if region is None:
+        xs, ys = zip(*(cat.sites[a.spawn] for a in task.agents))
+        region = (min(xs) - SPAWN_MARGIN, min(ys) - SPAWN_MARGIN, max(xs) + SPAWN_MARGIN, max(ys) + SPAWN_MARGIN)
+    x1, y1, x2, y2 = region
+    x1, x2 = max(0, min(x1, x2)), min(grid[0] - 1, max(x1, x2))
+    y1, y2 = max(0, min(y1, y2)), min(grid[1] - 1, max(y1, y2))
+    cells = []
+    for i in range(len(task.agents)):
+        draw = stream(seed, "spawn", i)
+        cells.append((int(draw.integers(x1, x2 + 1)), int(draw.integers(y1, y2 + 1))))
+    return cells
 
 
 def solo(task: Task, cat: Catalog) -> Task:

@@ -34,7 +34,7 @@ class Transfer(Act):
             return why
         if self.item not in world.cat.items or a.held(self.item) < self.qty:
             return f"holds only {a.held(self.item)} {self.item}"
-        return "" if world.colocated(a.actor_id, self.to) else "not at the same site"
+        return "" if world.can_hand(a.actor_id, self.to) else "not at the same site"
 
     def apply(self, world: CraftingWorld, a: CraftingAgent, rid: int) -> Effect:
         to = world.actors[self.to]

@@ -38,6 +38,15 @@ def place(world: CraftingWorld, a: CraftingAgent, site: str) -> None:
     a.cell = world.grid[a.xy]
 
 
+def put(world: CraftingWorld, a: CraftingAgent, cell: tuple[int, int]) -> None:
+    """Stand the agent on a cell at spawn: at the site there (a hidden one is on nobody's map yet),
+    else between sites."""
+    site = next((s for s, xy in world.cat.sites.items() if xy == cell and s not in world.cat.hidden), "")
+    a.site = site
+    a.xy = cell
+    a.cell = world.grid[cell]
+
+
 def travel(world: CraftingWorld, a: CraftingAgent, site: str) -> None:
     """Move up to `speed` cells (Chebyshev) towards a site; arriving puts the agent there."""
     if world.params.travel == "abstracted":

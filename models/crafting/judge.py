@@ -1,11 +1,18 @@
 """LLM-judged CCE, AgentWorld's two judge steps over any LangChain chat model, in two variants.
 
-`cce_mode=llm` (`traced_cce`) follows AgentWorld's CCE v2 tracing script: step 1 shows the task's
-name and objective and every action (its text cut at 150 characters) and asks for the final
-actions (S); step 2 walks back one round at a time, asking once per round which of its actions
-enable a contributor from a *strictly later* round (actions of one round are taken as
-simultaneous), showing at most 30 contributors (text cut at 120), the objective and the task's
-recipes (cut at 1,500 characters). Answers naming ids outside the round asked about are dropped.
+`cce_mode=llm` (`traced_cce`) follows AgentWorld's CCE v2 script (`analysis/scripts/compute_cce_v2.py`):
+step 1 shows the task's name and objective and every action (its text cut at 150 characters) and
+asks for the final actions (S), leaving out every enabling step, transfers included; step 2 walks
+back one round at a time, asking once per round which of its actions enable a contributor from a
+*strictly later* round (actions of one round are taken as simultaneous), showing at most 30
+contributors (text cut at 120), the objective and the task's context from its recipe section on
+(cut at 1,500 characters), with what does not contribute (idle, unused) stated. Every id an answer
+names joins C, as upstream adds them, except ids that name no action at all (upstream would fail
+on them; they are counted as `unknown_ids`). Per-agent contribution (`pac_llm`: an agent's share
+of its own actions in C) is reported as upstream's PAC. `cce_mode=llm_traced` keeps this
+project's first reading of the script: the hand-over that delivered the target counts as final,
+ids outside the round asked about are dropped, no "does not contribute" clause, our recipe
+document whole (cut at 1,500).
 
 `cce_mode=llm_chained` (`chained_cce`), this project's earlier variant: step 1 as above; step 2 walks
 back one round at a time, from the last round to the first: it shows the contributors found so far
@@ -92,11 +99,21 @@ async def _ask(chat_model: Any, prompt: str, cache: Any, stats: dict[str, int]) 
 TRACED_STEP1 = (
     "You are judging a multi-agent collaboration in a crafting game.\nTASK: {task}\nOBJECTIVE: {objective}\n\n"
     "EVERY ACTION OF THE TRAJECTORY:\n{actions}\n\n"
-    "Which actions are the final ones whose completion achieved the objective (the craft that produced the "
-    "target, the hand-over that delivered it)? Leave out every enabling step (gathering, moving, chatting, "
-    "transferring materials). Answer with JSON only: "
+    "Which actions are the final ones whose completion achieved the objective ({finals})? Leave out every "
+    "enabling step ({enabling}). Answer with JSON only: "
     '{{"success_action_ids": [action ids], "reasoning": "short"}}'
 )
+#: what step 1 calls final and enabling: upstream's reading, and ours (`llm_traced`)
+FINALS = {
+    True: (
+        "the craft that produced the target, the kill that defeated the target",
+        "gathering, moving, chatting, transferring items",
+    ),
+    False: (
+        "the craft that produced the target, the hand-over that delivered it",
+        "gathering, moving, chatting, transferring materials",
+    ),
+}
 TRACED_STEP2 = (
     "You are tracing causes in a multi-agent collaboration in a crafting game.\nOBJECTIVE: {objective}\n"
     "RECIPES AND RESOURCES:\n{recipes}\n\n"
@@ -104,9 +121,16 @@ TRACED_STEP2 = (
     "Actions of round {round}:\n{candidates}\n\n"
     "Which of the round {round} actions enabled or contributed to a contributing action above: made an item "
     "it used (see the recipes), handed items to its agent, brought an agent where it was needed, passed "
-    "information that coordinated it, or was a step before it? Be INCLUSIVE. Answer with JSON only: "
+    "information that coordinated it, or was a step before it? Be INCLUSIVE.{unused} Answer with JSON only: "
     '{{"contributing_ids": [ids from round {round}], "not_contributing_ids": [the other ids]}}'
 )
+#: upstream's step 2 also says what does not contribute
+UNUSED = (
+    " An action does NOT contribute when it has nothing to do with any contributing action (sleeping, "
+    "wandering) or when no contributing action ever uses what it did."
+)
+#: where upstream's step 2 context starts, in the order it looks for them
+CONTEXT_MARKERS = ("CRAFTING RECIPES", "ITEM KEY REFERENCE", "RECIPE", "STRATEGY")
 #: AgentWorld's CCE v2 bounds: action text, contributor text, contributors shown, recipe context
 ACTION_CHARS, CONTRIBUTOR_CHARS, MAX_CONTRIBUTORS, RECIPE_CHARS = 150, 120, 30, 1500
 
@@ -120,25 +144,49 @@ def _text(a: dict[str, Any], usernames: dict[int, str], cut: int, with_round: bo
     return f"{head}] {who}: {what[:cut]}"
 
 
-async def traced_cce(world: CraftingWorld, chat_model: Any, cache: Any = None) -> dict[str, Any]:
-    """CCE as AgentWorld's CCE v2 script traces it (module docstring); `cache` a `ResponseCache`."""
+def step2_context(world: CraftingWorld, upstream: bool) -> str:
+    """The context step 2 shows: upstream's is the task file's `relevant_game_context` (our recipe
+    document for our tasks) from its first marker on; `llm_traced` shows our document whole."""
     from mam_bench.models.crafting.observe import relevant_context
 
+    text = relevant_context(world.task.name)
+    if upstream:
+        text = str((world.task.agentworld or {}).get("file", {}).get("relevant_game_context") or text)
+        starts = [k for k in (text.find(m) for m in CONTEXT_MARKERS) if k != -1]
+        text = text[starts[0] :] if starts else text
+    return text if len(text) <= RECIPE_CHARS else text[:RECIPE_CHARS] + "\n..."
+
+
+def pac(log: list[dict[str, Any]], green: set[int], usernames: dict[int, str]) -> dict[str, float]:
+    """Upstream's per-agent contribution: the share of an agent's own actions that contribute."""
+    out = {}
+    for agent, name in usernames.items():
+        own = [a["id"] for a in log if a["agent"] == agent]
+        out[name] = round(sum(i in green for i in own) / len(own), 4) if own else 0.0
+    return out
+
+
+async def traced_cce(world: CraftingWorld, chat_model: Any, cache: Any = None, upstream: bool = True) -> dict[str, Any]:
+    """CCE as AgentWorld's CCE v2 script traces it (module docstring), or as our first reading of it
+    (`upstream=False`, `cce_mode=llm_traced`); `cache` a `ResponseCache`."""
     log = list(world.log)
     usernames = {a.actor_id: a.username for a in world.actors}
     task = get_task(world.task.name)
     stats = {"calls": 0, "cache_hits": 0, "input_tokens": 0, "output_tokens": 0}
-    if not log or world.verify()[0] != 1:
-        return {"cce_llm": 0.0, "contributing": [], "success": [], "judge_model": model_name(chat_model), **stats}
+    empty = {"cce_llm": 0.0, "contributing": [], "success": [], "judge_model": model_name(chat_model), **stats}
+    if not log or world.verify()[0] != 1:  # the task's own verifier gates success, as upstream's does
+        return {**empty, **({"pac_llm": pac(log, set(), usernames), "unknown_ids": 0} if upstream else {})}
     by_id = {a["id"]: a for a in log}
     actions = "\n".join(_text(a, usernames, ACTION_CHARS) for a in log)
-    text = await _ask(
-        chat_model, TRACED_STEP1.format(task=task.name, objective=task.objective, actions=actions), cache, stats
+    finals, enabling = FINALS[upstream]
+    prompt = TRACED_STEP1.format(
+        task=task.name, objective=task.objective, actions=actions, finals=finals, enabling=enabling
     )
-    success = _ids(text, "success_action_ids") & set(by_id)
+    named = _ids(await _ask(chat_model, prompt, cache, stats), "success_action_ids")
+    success = named & set(by_id)
+    unknown = len(named - set(by_id))
     green = set(success)
-    recipes = relevant_context(world.task.name)
-    recipes = recipes if len(recipes) <= RECIPE_CHARS else recipes[:RECIPE_CHARS] + "\n..."
+    recipes = step2_context(world, upstream)
     for r in sorted({a["round"] for a in log}, reverse=True):
         candidates = [a for a in log if a["round"] == r and a["id"] not in green]
         later = sorted(i for i in green if by_id[i]["round"] > r)
@@ -152,15 +200,21 @@ async def traced_cce(world: CraftingWorld, chat_model: Any, cache: Any = None) -
                 "  - " + _text(by_id[i], usernames, CONTRIBUTOR_CHARS) for i in later[:MAX_CONTRIBUTORS]
             ),
             candidates="\n".join(_text(a, usernames, ACTION_CHARS, with_round=False) for a in candidates),
+            unused=UNUSED if upstream else "",
         )
-        text = await _ask(chat_model, prompt, cache, stats)
-        green |= _ids(text, "contributing_ids") & {a["id"] for a in candidates}
+        named = _ids(await _ask(chat_model, prompt, cache, stats), "contributing_ids")
+        if upstream:  # every id named joins, as upstream's green_set.update; none names no action
+            green |= named & set(by_id)
+            unknown += len(named - set(by_id))
+        else:
+            green |= named & {a["id"] for a in candidates}
     return {
         "cce_llm": len(green) / len(log),
         "contributing": sorted(green),
         "success": sorted(success),
         "judge_model": model_name(chat_model),
         **stats,
+        **({"pac_llm": pac(log, green, usernames), "unknown_ids": unknown} if upstream else {}),
     }
 
 

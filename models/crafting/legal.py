@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from mam_bench.models.crafting.catalog import meets, task_catalog
 from mam_bench.models.crafting.combat import ARMOR, WEAPONS
-from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, cuts_communication
+from mam_bench.models.crafting.conditions import COMMUNICATION_TOOLS, DISCUSSION_TOOLS, cuts_communication, has
 from mam_bench.models.crafting.survival import FOOD, MAX_HEALTH
 from mam_bench.models.crafting.tasks import get_task
 
@@ -25,7 +25,8 @@ Action = dict[str, Any]
 
 def legal_actions(obs: CraftingObservation) -> dict[str, list[Action]]:
     """Tool -> its legal actions now (sleep always; a tool with none is left out)."""
-    cat = task_catalog(get_task(obs.task))
+    task = get_task(obs.task)
+    cat = task_catalog(task)
     inv = obs.inventory
     held = sorted(i for i, n in inv.items() if n > 0)
     others = [i for i, _, _ in obs.team if i != obs.actor_id]
@@ -63,7 +64,11 @@ def legal_actions(obs: CraftingObservation) -> dict[str, list[Action]]:
             out["explore"] = [{"tool": "explore"}]
         if not cuts_communication(obs.condition):
             out["chat"] = [{"tool": "chat", "message": "hello team"}]
-            out["transfer"] = [{"tool": "transfer", "item": i, "qty": 1, "to": to} for i in held for to in obs.here]
+            out["transfer"] = [
+                {"tool": "transfer", "item": i, "qty": 1, "to": to}
+                for i in held
+                for to in (others if task.from_agentworld else obs.here)
+            ]
             out["request"] = [
                 {"tool": "request", "item": i, "qty": 1, "to": to} for i in sorted(cat.items) for to in others
             ]
@@ -79,11 +84,45 @@ def legal_actions(obs: CraftingObservation) -> dict[str, list[Action]]:
                 if frm in obs.here and inv.get(want, 0) >= want_qty
             ]
     assert not (cuts_communication(obs.condition) and COMMUNICATION_TOOLS & set(out))
+    if has(obs.condition, "discussion"):
+        out = {tool: actions for tool, actions in out.items() if tool in DISCUSSION_TOOLS}
     return {tool: actions for tool, actions in out.items() if actions}
 
 
+def flat_actions(obs: CraftingObservation, rng: Any) -> list[Action]:
+    """AgentWorld's random agent's candidates (`RandomAgentPolicy._build_candidates`), one flat
+    list: one move (upstream: a random tile within 8; here: a random site on the agent's map), a
+    harvest of every visible node and an attack on every visible living mob (visible, not
+    necessarily possible), an equip of every equippable held item, sleep, and with communication a
+    chat and one transfer of a random held item to a random visible agent. It never crafts, eats,
+    requests, trades, explores or completes."""
+    cat = task_catalog(get_task(obs.task))
+    known = set(obs.known)
+    sites = [s for s in sorted(cat.sites) if s != obs.site and (s not in cat.hidden or s in known)]
+    held = sorted(i for i, n in obs.inventory.items() if n > 0)
+    out: list[Action] = []
+    if sites:
+        out.append({"tool": "move_to", "site": sites[int(rng.integers(len(sites)))]})
+    out += [{"tool": "harvest", "node": node} for node, _, _, _ in obs.nodes]
+    out += [{"tool": "attack", "mob": m} for m, _, health, _ in obs.mobs if health > 0]
+    out += [{"tool": "equip", "item": i} for i in held if cat.items.get(i) == "tool" or i in WEAPONS or i in ARMOR]
+    out.append({"tool": "sleep"})
+    if not cuts_communication(obs.condition):
+        out.append({"tool": "chat", "message": "hello team"})
+        if obs.here and held:
+            to = obs.here[int(rng.integers(len(obs.here)))]
+            out.append({"tool": "transfer", "item": held[int(rng.integers(len(held)))], "qty": 1, "to": to})
+    if has(obs.condition, "discussion"):  # upstream's discussion rounds offer only chat
+        out = [a for a in out if a["tool"] in DISCUSSION_TOOLS]
+    return out
+
+
 def random_legal_action(obs: CraftingObservation, rng: Any) -> Action:
-    """Uniform over the tools with a legal action, then uniform over that tool's actions."""
+    """In AgentWorld's tasks, uniform over its random agent's flat list (`flat_actions`); in ours,
+    uniform over the tools with a legal action, then uniform over that tool's actions."""
+    if get_task(obs.task).from_agentworld:
+        candidates = flat_actions(obs, rng)
+        return candidates[int(rng.integers(len(candidates)))]
     table = legal_actions(obs)
     tools = sorted(table)
     actions = table[tools[int(rng.integers(len(tools)))]]

@@ -150,14 +150,16 @@ def market_action(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
     act = survival.rule(world, a)  # 0. eat, or order food, when low
     if act is not None:
         return act
-    # 1. hand over: accepted requests first, then open orders, to a co-located consumer
+    # 1. hand over: accepted requests first, then open orders, to a consumer it can hand to
     for o in a.ordered_obligations():
-        if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0 and world.colocated(a.actor_id, o.to):
+        if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0 and world.can_hand(a.actor_id, o.to):
             return {"tool": "transfer", "item": o.item, "qty": min(a.held(o.item), o.outstanding), "to": o.to}
     for order in world.orders_by_priority():
-        if order["frm"] == a.actor_id or not world.colocated(a.actor_id, order["frm"]):
+        if order["frm"] == a.actor_id or not world.can_hand(a.actor_id, order["frm"]):
             continue
         if trading.trade_order(order):  # an offer: sell spare units by accepting it, all at once
+            if not world.colocated(a.actor_id, order["frm"]):  # a trade is made face to face
+                continue
             offer = world.offers[order["trade"]]
             if offer["to"] in (None, a.actor_id) and spare(world, a, order["item"]) >= order["qty"]:
                 return {"tool": "accept_trade", "offer": offer["id"]}

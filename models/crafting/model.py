@@ -25,7 +25,7 @@ from mam_bench.models.crafting.actions import CraftingAction, parse_answer, vali
 from mam_bench.models.crafting.agents import CraftingAgent
 from mam_bench.models.crafting.agentworld import trajectory as agentworld_trajectory
 from mam_bench.models.crafting.catalog import task_catalog
-from mam_bench.models.crafting.conditions import task_under
+from mam_bench.models.crafting.conditions import has, now, spawn_cells, task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
 from mam_bench.models.crafting.tasks import Task, all_tasks, get_task, verify
@@ -110,6 +110,10 @@ class CraftingWorld(SteerableWorld):
             a.memory = {nid: spec_n.stock for nid, spec_n in self.cat.nodes.items()}  # the context doc
             exploration.place(self, a, spec.spawn)
             self.actors.append(a)
+        if has(self.params.condition, "random_spawn"):
+            cells = spawn_cells(self.task, self.cat, self.seed, GRID, self.params.spawn_region)
+            for a, cell in zip(self.actors, cells):
+                exploration.put(self, a, cell)
         self.log: list[dict[str, Any]] = []  # every action of every agent, with causal parents
         self.requests: list[dict[str, Any]] = []
         self.orders: list[dict[str, Any]] = []  # open orders posted to everyone (market strategy)
@@ -175,6 +179,8 @@ class CraftingWorld(SteerableWorld):
         agent receives, yields its id and plays the decision sent back. Returns the audit."""
         entries: list[AuditEntry] = []
         for agent in self.round_order():
+            if agent.offline:  # it called `complete`
+                continue
             if agent.actor_id not in self.influence_ids:
                 agent.step()
                 continue
@@ -218,8 +224,19 @@ class CraftingWorld(SteerableWorld):
         self.psr_curve.append(crafting_metrics.current_psr(self))
         self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
         self._metrics_cache = None
-        if self.verify()[0]:
+        passed = self.verify()[0]  # asked every round, so a verifier that misbehaves stops the run early
+        if self.ends_at == "verifier" and passed:
             self.status = Status.SUCCESS
+        elif self.ends_at == "complete" and all(a.offline for a in self.actors):
+            self.status = Status.DONE
+
+    @property
+    def ends_at(self) -> str:
+        """`verifier` (ours: the first round the verifier passes) or `complete` (AgentWorld's: the round
+        limit, or every agent has called `complete`); `episode_end=auto` picks by the task's origin."""
+        if self.params.episode_end != "auto":
+            return self.params.episode_end
+        return "complete" if self.task.from_agentworld else "verifier"
 
     def _world_events(self) -> None:
         """Regrowth and rival orders: one fixed-size draw per round from world streams."""
@@ -275,6 +292,16 @@ class CraftingWorld(SteerableWorld):
 
     def colocated(self, a: int, b: int) -> bool:
         return self.actors[a].site != "" and self.actors[a].site == self.actors[b].site
+
+    @property
+    def condition_now(self) -> str:
+        """The condition this round plays (`discussion_rounds` switches it by round)."""
+        return now(self.params.condition, self.params.discussion_rounds, self.round)
+
+    def can_hand(self, a: int, b: int) -> bool:
+        """Whether agent a can hand items to b now: AgentWorld's `transfer_items` works "regardless of
+        the distance between the players" (its tool definition); in our tasks they share a site."""
+        return self.task.from_agentworld or self.colocated(a, b)
 
     def move_toward(self, a: CraftingAgent, site: str) -> dict[str, Any]:
         return {"tool": "move_to", "site": site}
@@ -384,13 +411,14 @@ class CraftingWorld(SteerableWorld):
         return chat_model(self.params.judge_model, self.params.judge_api_key_env, temperature=0.0)
 
     async def ajudge(self, out: Any = None) -> dict[str, Any]:
-        """`cce_mode=llm` (or `llm_chained`): AgentWorld's LLM-judged CCE beside the provenance CCE, through the same
-        response cache as the LLM controller (`out/judge_cache.sqlite`), calls and tokens counted."""
+        """`cce_mode=llm` (or `llm_traced`, `llm_chained`): AgentWorld's LLM-judged CCE beside the
+        provenance CCE, through the same response cache as the LLM controller
+        (`out/judge_cache.sqlite`), calls and tokens counted."""
         verdict = {}
         if self.task.criteria is not None:  # AgentWorld's own verifier's words, beside its score
             score, reason = self.verify()
             verdict = {"agentworld_verifier": {"score": score, "reason": reason}}
-        if self.params.cce_mode not in ("llm", "llm_chained"):
+        if self.params.cce_mode not in ("llm", "llm_traced", "llm_chained"):
             return verdict
         from pathlib import Path
 
@@ -399,8 +427,11 @@ class CraftingWorld(SteerableWorld):
 
         cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)
         try:
-            judge = traced_cce if self.params.cce_mode == "llm" else chained_cce
-            judged = await judge(self, self.judge_chat_model(), cache=cache)
+            model, mode = self.judge_chat_model(), self.params.cce_mode
+            if mode == "llm_chained":
+                judged = await chained_cce(self, model, cache=cache)
+            else:
+                judged = await traced_cce(self, model, cache=cache, upstream=mode == "llm")
         finally:
             cache.close()
         return {

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from mam_bench.models.crafting.catalog import task_catalog
 from mam_bench.models.crafting.conditions import (
     COMMUNICATION_TOOLS,
+    DISCUSSION_TOOLS,
     NO_ROLES_LINE,
     cuts_communication,
     has,
@@ -161,10 +162,12 @@ class CraftingObservation(BaseModel):
             return "" if to < 0 else " to you" if to == self.actor_id else f" to {names.get(to, f'agent {to}')}"
 
         chat = "\n".join(f"R{r} {names.get(f, f'agent {f}')}{to_whom(to)}: {t}" for r, f, to, t in self.chat)
+        agentworld = get_task(self.task).from_agentworld
         tools = [
-            line
-            for line in TOOL_LINES
+            line.replace("(same site only)", "(any distance)") if agentworld else line
+            for line in (TOOL_LINES + AGENTWORLD_TOOL_LINES if agentworld else TOOL_LINES)
             if not (cuts_communication(self.condition) and _tool_of(line) in COMMUNICATION_TOOLS)
+            and (_tool_of(line) in DISCUSSION_TOOLS or not has(self.condition, "discussion"))
         ]
         return "\n".join(
             [
@@ -229,6 +232,13 @@ TOOL_LINES = [
     '- {"tool": "accept_trade", "offer": OFFER_ID}  (same site as the offerer; both sides swap at once)',
 ]
 
+#: AgentWorld's own tools, listed only in its tasks (agentworld/tools.py)
+AGENTWORLD_TOOL_LINES = [
+    '- {"tool": "observe"}  (what is at your site now; uses your turn)',
+    '- {"tool": "verify_inventory", "items": [ITEM, ...]}  (which of these you hold; uses your turn)',
+    '- {"tool": "complete", "message": TEXT}  (you are done: you go offline for the rest of the episode)',
+]
+
 
 def _tool_of(line: str) -> str:
     """The tool a TOOL_LINES entry describes."""
@@ -281,7 +291,7 @@ def relevant_context(task_name: str) -> str:
 def observe_agent(world: CraftingWorld, actor_id: int) -> CraftingObservation:
     a = world.actors[actor_id]
     cat = world.cat
-    condition = world.params.condition
+    condition = world.condition_now
     alone = cuts_communication(condition)  # no other agent, message, request or offer is visible
     oracle = has(condition, "oracle_communication") and actor_id == oracle_agent(world.task, cat)
     nodes = [

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
-from mam_bench.models.crafting.conditions import has, switches
+from mam_bench.models.crafting.conditions import EXCLUSIVE, has, switches
 from mam_bench.params import WorldParams
 
 #: the world before scarcity: one-step travel, one unit per harvest, refill every 5 rounds
@@ -44,19 +44,35 @@ class CraftingParams(WorldParams):
     regrow: float = Field(0.25, ge=0, le=1, description="chance per round that a node below its stock regains 1")
     rivals: float = Field(0.15, ge=0, le=1, description="chance per round and node that a rival order takes 1 unit")
     psr_mode: Literal["fractional", "binary"] = "fractional"
-    cce_mode: Literal["provenance", "llm", "llm_chained"] = Field(
+    cce_mode: Literal["provenance", "llm", "llm_traced", "llm_chained"] = Field(
         "provenance",
-        description="llm: after the run, also judge CCE as AgentWorld's CCE v2 tracing does (reported as cce_llm "
-        "beside the provenance CCE) through judge_model; llm_chained: the earlier variant that also traces "
-        "chains within a round",
+        description="llm: after the run, also judge CCE as AgentWorld's CCE v2 script does (reported as cce_llm "
+        "beside the provenance CCE, with per-agent pac_llm) through judge_model; llm_traced: our first reading "
+        "of that script; llm_chained: the earlier variant that also traces chains within a round",
     )
     judge_model: str = Field("openai:gpt-4.1", description="PROVIDER:MODEL (or local:NAME) of the CCE judge")
     judge_api_key_env: str | None = Field(None, description="environment variable holding the judge's API key")
+    episode_end: Literal["auto", "verifier", "complete"] = Field(
+        "auto",
+        description="verifier: the episode ends once the task's verifier passes (ours); complete: as AgentWorld, "
+        "at the round limit or once every agent has called complete, SR read at the end; auto: complete for "
+        "AgentWorld's task files, verifier for ours",
+    )
     condition: str = Field(
         "standard",
         description="AgentWorld's baselines and ablations: standard, single_agent, no_communication, "
         "shared_plan_only, oracle_communication, no_roles, random_spawn, no_docs (conditions.py); "
         "several combine with commas, as upstream's switches: no_roles,random_spawn",
+    )
+    discussion_rounds: int = Field(
+        0,
+        ge=0,
+        le=500,
+        description="upstream's --discussion-rounds N: the first N rounds offer only chat, then communication is "
+        "cut; not with no_communication or shared_plan_only (conditions.py)",
+    )
+    spawn_region: tuple[int, int, int, int] | None = Field(
+        None, description="x1,y1,x2,y2: the box random_spawn draws cells in (default: the spawn sites' box +5 cells)"
     )
     chat_edges: Literal["heuristic", "none"] = Field(
         "heuristic", description="how chat enters CCE (the LLM judge is an offline hook)"
@@ -77,6 +93,27 @@ class CraftingParams(WorldParams):
     @classmethod
     def _known_conditions(cls, value: str) -> str:
         return ",".join(switches(value))
+
+    @field_validator("discussion_rounds")
+    @classmethod
+    def _one_communication_baseline(cls, v: int, info: ValidationInfo) -> int:
+        """As upstream's `ExperimentConfig.validate`: one communication baseline at most."""
+        if v and any(has(info.data.get("condition", ""), c) for c in EXCLUSIVE):
+            raise ValueError("excludes condition no_communication and shared_plan_only, as upstream's")
+        return v
+
+    @field_validator("spawn_region", mode="before")
+    @classmethod
+    def _a_box(cls, v: object) -> object:
+        return tuple(int(x) for x in v.split(",")) if isinstance(v, str) else v
+
+    @field_validator("spawn_region")
+    @classmethod
+    def _with_random_spawn(cls, v: tuple[int, int, int, int] | None, info: ValidationInfo) -> object:
+        """As upstream's `--spawn-region`: only with random spawns."""
+        if v is not None and not has(info.data.get("condition", ""), "random_spawn"):
+            raise ValueError("needs condition random_spawn, as upstream's --spawn-region")
+        return v
 
     @field_validator("yields", mode="before")
     @classmethod

@@ -96,9 +96,9 @@ def rule(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
         a.outbox.pop(0)
         if target is not None:
             return {"tool": "request", "item": item, "qty": qty, "to": target, "recipient": a.actor_id}
-    # 1-2: deliver owed output to a co-located consumer
+    # 1-2: deliver owed output to a consumer it can hand to (co-located, or anyone in AgentWorld's tasks)
     for o in a.ordered_obligations():
-        if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0 and world.colocated(a.actor_id, o.to):
+        if o.to != a.actor_id and o.outstanding > 0 and a.held(o.item) > 0 and world.can_hand(a.actor_id, o.to):
             return {"tool": "transfer", "item": o.item, "qty": min(a.held(o.item), o.outstanding), "to": o.to}
     # 3: craft what is still owed, at the right station
     for item in a.makes:

@@ -85,6 +85,11 @@ class Task(BaseModel):
             return [int(value)]
         raise ValueError(f"unknown scope {scope!r}")
 
+    @property
+    def from_agentworld(self) -> bool:
+        """An AgentWorld task file: its own tools and its transfers at any distance are offered."""
+        return self.criteria is not None
+
     def username(self, index: int) -> str:
         if self.agents[index].username:
             return self.agents[index].username

@@ -22,10 +22,14 @@ from mam_bench.protocol import Decision, Request
 _OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
-def _counts(tg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The world's own neighbour counts, widened so `same * den` cannot overflow."""
-    ca, cb = neighbour_counts(tg)
-    return ca.astype(np.int64), cb.astype(np.int64)
+def _counts(tg: np.ndarray, wrap: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The world's own neighbour counts, widened so `same * den` cannot overflow; without `wrap`
+    (a window of a larger board) cells beyond the edge count as unseen, not as the far side."""
+    if wrap:
+        ca, cb = neighbour_counts(tg)
+        return ca.astype(np.int64), cb.astype(np.int64)
+    ca, cb = neighbour_counts(np.pad(tg, 1, constant_values=-1))
+    return ca[1:-1, 1:-1].astype(np.int64), cb[1:-1, 1:-1].astype(np.int64)
 
 
 def _eligible(same: np.ndarray, occ: np.ndarray, num: int, den: int) -> np.ndarray:
@@ -74,58 +78,58 @@ class SchellingHeuristic(Controller):
         return lost
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
-        if not requests:
-            return []
-        obs: SchellingObservation = requests[0].observation
-        num, den = obs.threshold.numerator, obs.threshold.denominator
-        tg = np.array(obs.groups, dtype=np.int64)
-        demand = np.array([float(n > 0) for n in obs.dissatisfied])
+        claimed: set[tuple[int, int]] = set()
+        return [self._decide(req.observation, claimed) for req in requests]
+
+    def _decide(self, o: SchellingObservation, claimed: set[tuple[int, int]]) -> Decision:
+        """One actor's move from its own view; `claimed` holds the board cells taken by the actors
+        before it this round. A window (a large board) is counted without wrapping, and only cells
+        whose counts lie wholly inside it are candidates."""
+        num, den = o.threshold.numerator, o.threshold.denominator
+        tg = np.array(o.groups, dtype=np.int64)
+        demand = np.array([float(n > 0) for n in o.dissatisfied])
         integrate = self.objective != "segregate"
-        ca, cb = _counts(tg)
+        ca, cb = _counts(tg, o.whole)
         occ = ca + cb
         elig = np.stack([_eligible(ca, occ, num, den), _eligible(cb, occ, num, den)])
         vacant = tg == -1
+        if not o.whole:  # counts two cells in from the window's edge are exact
+            inner = np.zeros_like(vacant)
+            inner[2:-2, 2:-2] = True
+            vacant &= inner
         # value of taking a vacancy: the supply it removes for each group with someone waiting
         take_value = (elig[0] & vacant) * demand[0] + (elig[1] & vacant) * demand[1]
-        claimed: set[tuple[int, int]] = set()
-        decisions = []
-        for req in requests:
-            o: SchellingObservation = req.observation
-            group = GROUPS.index(o.group)
-            here = (o.row, o.col)
-            # staying keeps `here` out of supply; leaving frees it and its neighbourhood
-            tg_without = tg.copy()
-            tg_without[here] = -1
-            ca2, cb2 = _counts(tg_without)
-            occ2 = ca2[here] + cb2[here]
-            freed = sum(
-                demand[s] * int(_eligible_one(int(sc), int(occ2), num, den))
-                for s, sc in ((0, ca2[here]), (1, cb2[here]))
-            )
-            leave_cost = freed - self._supply_change(
-                tg, (ca, cb), here, group, add=False, demand=demand, num=num, den=den
-            )
-            best, best_score = None, 0.0
-            candidates = np.argwhere(vacant)
-            # shortlist by the cheap term, then score neighbourhood effects
-            order = (
-                np.argsort(-take_value[vacant], kind="stable")[:40]
-                if integrate
-                else np.argsort(take_value[vacant], kind="stable")[:40]
-            )
-            for k in order:
-                cell = tuple(int(x) for x in candidates[k])
-                if cell in claimed:
-                    continue
-                gain = take_value[cell] + self._supply_change(tg, (ca, cb), cell, group, True, demand, num, den)
-                score = gain - leave_cost
-                if not integrate:
-                    score = -score
-                if score > best_score:
-                    best, best_score = cell, score
-            if best is None:
-                decisions.append(Decision(action={"stay": True}))
-            else:
-                claimed.add(best)
-                decisions.append(Decision(action={"row": best[0], "col": best[1]}))
-        return decisions
+        group = GROUPS.index(o.group)
+        here = o.view_cell(o.row, o.col)
+        # staying keeps `here` out of supply; leaving frees it and its neighbourhood
+        tg_without = tg.copy()
+        tg_without[here] = -1
+        ca2, cb2 = _counts(tg_without, o.whole)
+        occ2 = ca2[here] + cb2[here]
+        freed = sum(
+            demand[s] * int(_eligible_one(int(sc), int(occ2), num, den)) for s, sc in ((0, ca2[here]), (1, cb2[here]))
+        )
+        leave_cost = freed - self._supply_change(tg, (ca, cb), here, group, add=False, demand=demand, num=num, den=den)
+        best, best_score = None, 0.0
+        candidates = np.argwhere(vacant)
+        # shortlist by the cheap term, then score neighbourhood effects
+        order = (
+            np.argsort(-take_value[vacant], kind="stable")[:40]
+            if integrate
+            else np.argsort(take_value[vacant], kind="stable")[:40]
+        )
+        for k in order:
+            cell = tuple(int(x) for x in candidates[k])
+            if o.board_cell(*cell) in claimed:
+                continue
+            gain = take_value[cell] + self._supply_change(tg, (ca, cb), cell, group, True, demand, num, den)
+            score = gain - leave_cost
+            if not integrate:
+                score = -score
+            if score > best_score:
+                best, best_score = cell, score
+        if best is None:
+            return Decision(action={"stay": True})
+        r, c = o.board_cell(*best)
+        claimed.add((r, c))
+        return Decision(action={"row": r, "col": c})

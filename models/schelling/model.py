@@ -19,10 +19,13 @@ from mam_bench.models.schelling.actions import STAY, SchellingAction, action_sch
 from mam_bench.models.schelling.agents import GROUPS, Resident
 from mam_bench.models.schelling.board import neighbour_counts, satisfied_cells, settle, type_grid
 from mam_bench.models.schelling.draws import HashedDraws, IsolatedDraws, PilotDraws, rule_keys, tie_index
-from mam_bench.models.schelling.fast.array_rule import world_wave
+from mam_bench.models.schelling.fast.array_rule import FrozenBoard, world_wave
+from mam_bench.models.schelling.fast.compiled_board import BoardState
+from mam_bench.models.schelling.fast.compiled_wave import compiled_wave
+from mam_bench.models.schelling.fast.kernel import cached_neighbours
 from mam_bench.models.schelling.influence import InfluenceMoves, target_text
 from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
-from mam_bench.models.schelling.observe import SchellingObservation, render_grid
+from mam_bench.models.schelling.observe import VIEW, SchellingObservation, render_grid
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 from mam_bench.models.schelling.wave import Claim, OrdinaryPlan, Wave
@@ -30,7 +33,7 @@ from mam_bench.params import fraction_text
 from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
 from mam_bench.status import Status
-from mam_bench.streams import seeded
+from mam_bench.streams import recording, seeded
 from mam_bench.world import SteerableWorld
 
 
@@ -68,18 +71,22 @@ class SchellingWorld(SteerableWorld):
         self.pos[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
         self._order_rng = seeded(stream_words(ORDER, p, self.seed))
         self._tie_rng = seeded(stream_words(TIES, p, self.seed))
-        influence = set(self.influence_ids)
         self.scored = np.ones(p.n_agents, dtype=bool)
         self.scored[list(self.mask_ids)] = False
         self.ordinary_moves = 0
         self.influence_moves = 0
         self.last_outcomes: tuple[tuple[int, str, str], ...] = ()
 
-        self.grid = OrthogonalMooreGrid((p.size, p.size), torus=True, capacity=1, random=self.random)
-        self.residents: dict[int, Resident] = {}
-        for aid in range(p.n_agents):
-            r, c = divmod(int(self.pos[aid]), p.size)
-            self.residents[aid] = Resident(self, self.grid[(r, c)], aid, int(self.types[aid]), aid in influence)
+        #: the counts, satisfied cells and measures the fast path keeps across rounds
+        self.board_state = (
+            BoardState(self.board.ravel(), self.types, self.scored, cached_neighbours(p.size), self.num, self.den)
+            if self.fast_path
+            else None
+        )
+        self._grid: OrthogonalMooreGrid | None = None
+        self._residents: dict[int, Resident] = {}
+        if not self.fast_path:
+            self._build_mesa()
         self.datacollector = DataCollector(
             model_reporters={
                 "oeh": lambda m: m.metrics()["oeh"],
@@ -89,8 +96,42 @@ class SchellingWorld(SteerableWorld):
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
         self._view_cache: tuple[int, dict[str, Any]] | None = None
         self._wave_cache: tuple[int, Wave] | None = None
+        self._choice_cache: tuple[int, FrozenBoard] | None = None
         self._refresh_satisfaction()
         self.datacollector.collect(self)
+
+    # --- the Mesa side: built when a Mesa consumer asks ---------------------------------------------
+    def _build_mesa(self) -> None:
+        """The Mesa grid and the residents on it, where the arrays say they stand now. The array
+        path plays without them (at a million agents they would cost more than the rounds), so
+        they are built on first use (`grid`, `residents`, `agents`) and kept in step from then on."""
+        if self._grid is not None:
+            return
+        size, influence = self.params.size, set(self.influence_ids)
+        self._grid = OrthogonalMooreGrid((size, size), torus=True, capacity=1, random=self.random)
+        sat = self.satisfied_grid.ravel() if hasattr(self, "satisfied_grid") else None
+        for aid in range(self.params.n_agents):
+            cell = self._grid[divmod(int(self.pos[aid]), size)]
+            resident = Resident(self, cell, aid, int(self.types[aid]), aid in influence)
+            if sat is not None:
+                resident.satisfied = bool(sat[self.pos[aid]])
+            self._residents[aid] = resident
+
+    @property
+    def grid(self) -> OrthogonalMooreGrid:
+        self._build_mesa()
+        return self._grid
+
+    @property
+    def residents(self) -> dict[int, Resident]:
+        self._build_mesa()
+        return self._residents
+
+    @property
+    def agents(self) -> AgentSet:
+        if getattr(self, "_grid", 0) is None:  # Mesa's own set, once the residents exist
+            self._build_mesa()
+        return super().agents
 
     # --- the round -------------------------------------------------------------------------------
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry] | None:
@@ -111,7 +152,8 @@ class SchellingWorld(SteerableWorld):
         a vacancy of the frozen board (`Resident.decide`); `reserved` cells were taken before the
         wave, `claims` are tried at their owners' slots. The array fast path makes the same plan."""
         if self.fast_path:
-            return world_wave(self, steered, reserved, claims)
+            compiled = self.params.streams == "isolated" and not recording()
+            return (compiled_wave if compiled else world_wave)(self, steered, reserved, claims)
         draws = self.draws()
         wave = Wave(self, draws, reserved)
         unhappy = self.agents.select(lambda a: a.actor_id not in steered and not a.is_satisfied())
@@ -131,13 +173,18 @@ class SchellingWorld(SteerableWorld):
         influence = set(self.influence_ids)
         self.ordinary_moves = sum(1 for aid, _, _ in moves if aid not in influence)
         self.influence_moves = len(moves) - self.ordinary_moves
-        settle(self.board, self.pos, moves)
-        for aid, _, dest in moves:
-            self.residents[aid].destination = self.grid[divmod(dest, self.size)]
-        self.agents.do("apply")
+        if self.board_state is not None:
+            self.board_state.apply(self.board.ravel(), self.pos, self.types, self.scored, moves)
+        else:
+            settle(self.board, self.pos, moves)
+        if self._grid is not None:
+            for aid, _, dest in moves:
+                self._residents[aid].destination = self._grid[divmod(dest, self.size)]
+            self.agents.do("apply")
         self._metrics_cache = None
         self._view_cache = None
         self._wave_cache = None
+        self._choice_cache = None
         self._refresh_satisfaction()
 
     def _at_rest(self, plan: OrdinaryPlan) -> bool:
@@ -159,12 +206,22 @@ class SchellingWorld(SteerableWorld):
     def _refresh_satisfaction(self) -> None:
         """Who is satisfied on the current board: computed once per board state, read by the
         metrics, the observations and the Mesa agents."""
-        tg = type_grid(self.board, self.types)
-        ca, cb = neighbour_counts(tg)
-        self.satisfied_grid = satisfied_cells(tg, ca, cb, self.num, self.den)
+        if self.board_state is not None:
+            self.satisfied_grid = self.board_state.sat.reshape(self.board.shape)
+        else:
+            tg = type_grid(self.board, self.types)
+            ca, cb = neighbour_counts(tg)
+            self.satisfied_grid = satisfied_cells(tg, ca, cb, self.num, self.den)
         sat = self.satisfied_grid.ravel()
-        for aid, agent in self.residents.items():
+        for aid, agent in self._residents.items():
             agent.satisfied = bool(sat[self.pos[aid]])
+
+    @classmethod
+    def memory_needed(cls, params: SchellingParams) -> tuple[str, int]:
+        """A pair with both baselines, measured: about 0.6 GB at a million cells (the interpreter and
+        its libraries, four worlds' arrays, the compiled wave's working arrays, a round's records),
+        with a margin (`bench/scale.py` prints the peaks)."""
+        return "size", 400 * 2**20 + 400 * params.cells
 
     @classmethod
     def reference_outcome(cls, params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
@@ -195,39 +252,48 @@ class SchellingWorld(SteerableWorld):
 
     # --- phases ---------------------------------------------------------------------------------
     def _shared_view(self) -> dict[str, Any]:
-        """The part of an observation every influence actor shares, built once per round."""
+        """The part of an observation every influence actor shares, built once per round: the
+        board-wide counts, and the board itself where it fits one view (`observe.VIEW`)."""
         if self._view_cache is not None and self._view_cache[0] == self.round:
             return self._view_cache[1]
         m = self.metrics()
-        tg = type_grid(self.board, self.types)
-        ordinary = tg >= 0
-        if self.influence_ids:
-            ordinary &= ~np.isin(self.board, self.influence_ids)
-        unhappy = ordinary & ~self.satisfied_grid
+        unhappy = ~self.satisfied_grid.ravel()[self.pos]
+        unhappy[list(self.influence_ids)] = False
+        by_group = np.bincount(self.types[unhappy], minlength=2)
         view = {
             "round": self.round,
             "size": self.size,
             "threshold": self.params.threshold,
-            "groups": tuple(tuple(r) for r in tg.tolist()),
-            "dissatisfied": (int((unhappy & (tg == 0)).sum()), int((unhappy & (tg == 1)).sum())),
+            "dissatisfied": (int(by_group[0]), int(by_group[1])),
             "objective": self.objective,
             "oeh": round(m["oeh"], 4),
             "satisfaction": round(m["satisfaction"], 4),
-            "grid": render_grid(self.board, self.types, self.satisfied_grid, set(self.influence_ids)),
             "influence": tuple(
                 (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.influence_ids
             ),
             "last_outcomes": self.last_outcomes,
             "priority": self.params.priority,
         }
+        if self.size <= VIEW:
+            view["groups"] = tuple(tuple(r) for r in type_grid(self.board, self.types).tolist())
+            view["grid"] = render_grid(self.board, self.types, self.satisfied_grid, set(self.influence_ids))
         self._view_cache = (self.round, view)
         return view
 
     def observe(self, actor_id: int) -> SchellingObservation:
         r, c = divmod(int(self.pos[actor_id]), self.size)
-        return SchellingObservation(
-            actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c, **self._shared_view()
-        )
+        shared = self._shared_view()
+        if "grid" not in shared:  # a VIEW x VIEW window around the agent, on the torus
+            rows = (r - VIEW // 2 + np.arange(VIEW)) % self.size
+            cols = (c - VIEW // 2 + np.arange(VIEW)) % self.size
+            ids = self.board[np.ix_(rows, cols)]
+            shared = {
+                **shared,
+                "origin": (int(rows[0]), int(cols[0])),
+                "groups": tuple(tuple(g) for g in type_grid(ids, self.types).tolist()),
+                "grid": render_grid(ids, self.types, self.satisfied_grid[np.ix_(rows, cols)], set(self.influence_ids)),
+            }
+        return SchellingObservation(actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c, **shared)
 
     def action_schema(self) -> dict[str, Any]:
         """The strict action schema with row and col bounded by this board's size."""
@@ -260,6 +326,17 @@ class SchellingWorld(SteerableWorld):
         rule would take its next choice) and collides with other influence agents; under `first` it
         also reserves before every ordinary agent. That difference is what `mimic` measures.
         """
+        if self.fast_path:
+            if self.satisfied_grid.ravel()[self.pos[actor_id]]:
+                return dict(STAY)
+            if self._choice_cache is None or self._choice_cache[0] != self.round:
+                self._choice_cache = (self.round, FrozenBoard(self))
+            choices = self._choice_cache[1].choices(actor_id)
+            if choices.size == 0:
+                return dict(STAY)
+            pick = choices[tie_index(rule_keys(self.seed, self.round, actor_id)[1], choices.size)]
+            r, c = divmod(int(pick), self.size)
+            return {"row": r, "col": c}
         resident = self.residents[actor_id]
         if resident.satisfied:
             return dict(STAY)
@@ -277,6 +354,12 @@ class SchellingWorld(SteerableWorld):
         """Where the treatment stands at its horizon, every resident back on the rule (the
         reference's own test of rest): nobody unhappy (equilibrium), no unhappy resident with a
         vacancy to go to (blocked), else still moving."""
+        if self.fast_path and self.params.streams == "isolated" and not recording():
+            # a wave with everyone on the rule moves someone iff someone can move
+            plan = compiled_wave(self, set(), set(), [])
+            if plan.unhappy == 0:
+                return Status.EQUILIBRIUM
+            return Status.MOVING if plan.moves else Status.BLOCKED
         unhappy = [r for r in self.residents.values() if not r.satisfied]
         if not unhappy:
             return Status.EQUILIBRIUM
@@ -293,20 +376,37 @@ class SchellingWorld(SteerableWorld):
     def metrics(self) -> dict[str, float]:
         if self._metrics_cache is not None and self._metrics_cache[0] == self.round:
             return self._metrics_cache[1]
-        all_ids = np.ones_like(self.scored)
-        sat = self.satisfied_grid
-        unhappy = int(((self.board >= 0) & ~sat & self.scored[np.maximum(self.board, 0)]).sum())
         out = {
-            "oeh": edge_homophily(self.board, self.types, self.scored),
-            "satisfaction": satisfied_share(self.board, self.scored, sat),
-            "oeh_all": edge_homophily(self.board, self.types, all_ids),
-            "satisfaction_all": satisfied_share(self.board, all_ids, sat),
-            "dissatisfied": unhappy,
+            **(self._measures() if self.board_state is None else self._compiled_measures()),
             "ordinary_moves": self.ordinary_moves if self.round else 0,
             "influence_moves": self.influence_moves if self.round else 0,
         }
         self._metrics_cache = (self.round, out)
         return out
+
+    def _measures(self) -> dict[str, float]:
+        all_ids = np.ones_like(self.scored)
+        sat = self.satisfied_grid
+        return {
+            "oeh": edge_homophily(self.board, self.types, self.scored),
+            "satisfaction": satisfied_share(self.board, self.scored, sat),
+            "oeh_all": edge_homophily(self.board, self.types, all_ids),
+            "satisfaction_all": satisfied_share(self.board, all_ids, sat),
+            "dissatisfied": int(((self.board >= 0) & ~sat & self.scored[np.maximum(self.board, 0)]).sum()),
+        }
+
+    def _compiled_measures(self) -> dict[str, float]:
+        """`_measures` from the integers `BoardState` keeps, divided as `metrics.py` divides them."""
+        same_s, pairs_s, same_a, pairs_a, n_s, sat_s, n_a, sat_a, unhappy = self.board_state.totals.tolist()
+        if pairs_s == 0:
+            raise ValueError("edge homophily is undefined: no pair of scored agents are neighbours")
+        return {
+            "oeh": same_s / pairs_s,
+            "satisfaction": float(sat_s) / n_s if n_s else 1.0,
+            "oeh_all": same_a / pairs_a,
+            "satisfaction_all": float(sat_a) / n_a if n_a else 1.0,
+            "dissatisfied": int(unhappy),
+        }
 
     def snapshot(self) -> dict[str, Any]:
         """Everything that redraws the board, by actor id: flat cell (row * size + col), group
@@ -319,6 +419,17 @@ class SchellingWorld(SteerableWorld):
             "positions": self.pos.tolist(),
             "groups": self.types.tolist(),
             "satisfied": self.satisfied_grid.ravel()[self.pos].tolist(),
+        }
+
+    def snapshot_columns(self) -> dict[str, Any]:
+        """`snapshot()` with the per-agent lists as arrays (the records' columns)."""
+        return {
+            "size": self.size,
+            "threshold": fraction_text(self.params.threshold),
+            "influence": list(self.influence_ids),
+            "positions": self.pos,
+            "groups": self.types,
+            "satisfied": self.satisfied_grid.ravel()[self.pos],
         }
 
     def facts(self, entries: list[AuditEntry]) -> list[str]:

@@ -24,7 +24,7 @@ MAX_DENOMINATOR = 2**40
 
 
 class SchellingParams(WorldParams):
-    size: int = Field(20, ge=3, le=200, description="board side; the board is a size x size torus")
+    size: int = Field(20, ge=3, le=2000, description="board side; the board is a size x size torus")
     threshold: ExactFraction = Field(Fraction(3, 4), description="same-group share needed, compared exactly")
     vacancy: ExactFraction = Field(Fraction(1, 4), description="share of empty cells")
     move_rule: Literal["nearest_satisfactory", "random_empty"] = "nearest_satisfactory"

@@ -91,12 +91,12 @@ class SchellingPrompts(WorldPrompts):
         r, c = (obs.row, obs.col) if action.get("stay") else (action["row"], action["col"])
         mine = 0 if obs.group == "A" else 1
         near = [
-            obs.groups[(r + dr) % obs.size][(c + dc) % obs.size]
+            obs.group_at((r + dr) % obs.size, (c + dc) % obs.size)
             for dr in (-1, 0, 1)
             for dc in (-1, 0, 1)
             if (dr or dc) and ((r + dr) % obs.size, (c + dc) % obs.size) != (obs.row, obs.col)
         ]
-        occupied = [g for g in near if g >= 0]
+        occupied = [g for g in near if g is not None and g >= 0]
         what = f"stay at {r},{c}" if action.get("stay") else f"move to {r},{c}"
         return f"{what} ({sum(g == mine for g in occupied)}/{len(occupied)} same group)"
 
@@ -144,5 +144,8 @@ class SchellingPrompts(WorldPrompts):
         if (r, c) == (obs.row, obs.col):
             return f'cell {r},{c} is where you already are; answer {{"stay": true}} to stay'
         if (r, c) not in set(obs.vacancies()):
-            return f"cell {r},{c} is occupied ('{obs.grid[r][c]}'); choose a '.' cell or stay"
+            seen = obs.char_at(r, c)
+            if seen is None:  # out of view: the world accepts it if the cell is empty
+                return None
+            return f"cell {r},{c} is occupied ('{seen}'); choose a '.' cell or stay"
         return None

@@ -20,7 +20,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.experiment.table import read_checked_table
 from mam_bench.models.swarm.grid import SYMBOL
 from mam_bench.models.swarm.params import TASKS
-from mam_bench.records import load_record, reading, write_whole, writing
+from mam_bench.records import load_record, read_rounds, reading, write_whole, writing
 
 #: our task names -> upstream's
 TASK_NAMES = {
@@ -119,7 +119,7 @@ def _game_logs(
     d: Path, result: dict[str, Any], keep_prompts: bool
 ) -> tuple[str, dict[str, Any], list[dict], list[dict]]:
     params, task = result["params"], TASK_NAMES[result["world"]]
-    records = _jsonl(d / "treatment.jsonl")
+    records = read_rounds(d, "treatment.jsonl")
     decisions = {(r["round"], r["actor_id"]): r for r in _jsonl(d / "decisions.jsonl")}
     calls: dict[tuple[int, int], dict[str, Any]] = {}
     for c in _jsonl(d / "llm_calls.jsonl"):

@@ -7,7 +7,8 @@ prey in from its diagonal cells and keep off its sides, so that ordinary agents 
 hinder = shove agents that hold a side of the prey sideways, and never hold one.
 Flocking: help = follow the rule until my view has been frozen for 3 frames short of the square
 (a jam), then fill a hole (<= 2 steps) of the best-filled visible outline or step aside;
-hinder = push agents off it.
+hinder = follow the rule, but hold any slot of the outline the others are forming (a slot I
+hold is one no ordinary agent fills); shoving agents off it steered the wrong way.
 Synchronization: help = the team takes the light most agents it sees share, flips with the clock
 and stands by agents that still disagree (the deciding vote in their view);
 hinder = keep my light opposite the swarm (clock included).
@@ -191,9 +192,10 @@ def _outline(top: Cell, side: int) -> list[Cell]:
     ]
 
 
-def _best_outline(obs: SwarmObservation) -> list[Cell] | None:
+def _best_outline(obs: SwarmObservation, me: bool = True) -> list[Cell] | None:
+    """The visible outline holding the most agents (me among them unless `me` is False), nearest first."""
     side, here = _side(obs), obs.position
-    agents = set(_agents(obs)) | {here}
+    agents = set(_agents(obs)) | ({here} if me else set())
     vis = obs.visible()
     best, key = None, None
     for r in range(here[0] - side + 1, here[0] + side):
@@ -244,19 +246,19 @@ def flocking_help(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
 
 
 def flocking_hinder(obs: SwarmObservation, rng: np.random.Generator) -> Decision:
+    """Take the slots the swarm heads for, then hold them.
+
+    The score counts the ordinary agents' own fit, and an influence agent on the outline fills no
+    slot of it: a slot I hold is one no ordinary agent can fill. The rule already walks me to the
+    nearest open slot, so follow it until I stand on the best visible outline, then stay there.
+    """
     here = obs.position
     if here is None:
         return Decision(action={"action": "STAY"})
-    agents = _agents(obs)
-    if not agents:
-        return Decision(action={"action": _wander(obs, rng)})
-    centre = tuple(np.mean(list(agents), axis=0))
-    for m in MOVES:  # shove an adjacent agent away from the group's centre
-        t = (here[0] + DELTA[m][0], here[1] + DELTA[m][1])
-        if t in agents and manhattan(t, centre) >= manhattan(here, centre) - 1:
-            return Decision(action={"action": m})
-    goal = min(agents, key=lambda c: (manhattan(here, c), c))
-    return Decision(action={"action": _step(obs, goal, rng)})
+    cells = _best_outline(obs, me=False) if _agents(obs) and _side(obs) <= obs.view else None
+    if cells and here in cells:
+        return Decision(action={"action": "STAY"})
+    return Decision.follow_rule()
 
 
 # --- synchronization -------------------------------------------------------------------------------

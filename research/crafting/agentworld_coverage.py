@@ -93,7 +93,7 @@ def main() -> None:
     print()
     print("| refused at load: missing (AgentWorld's name) | tasks |")
     print("|---|---|")
-    for name, n in needs.most_common():
+    for name, n in sorted(needs.items(), key=lambda kv: (-kv[1], kv[0])):  # ties by name: a stable table
         print(f"| {name} | {n} |")
     for r in rows:
         if not r["loads"] and "needs " not in r["why"]:
@@ -101,7 +101,7 @@ def main() -> None:
     print()
     print("| loaded, not completed: what this world lacks | tasks |")
     print("|---|---|")
-    for name, n in blockers(rows).most_common():
+    for name, n in sorted(blockers(rows).items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"| {name} | {n} |")
 
 

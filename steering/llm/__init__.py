@@ -17,6 +17,18 @@ def make_llm_controller(world_cls: Any, objective: str, **options: Any) -> Any:
     return LLMController(world_cls, objective, **options)
 
 
+def turn_bound(options: dict[str, Any], model: str) -> tuple[int, int]:
+    """(calls at most, conversation tokens carried per call) of one turn under these options: a
+    stateless turn is one call; a session turn at most turn_requests answers and one compaction
+    summary, each carrying the conversation up to its budget."""
+    if options.get("agent") != "session":
+        return 1, 0
+    from mam_bench.steering.llm.options import LLMOptions  # pydantic only, no LangChain
+
+    o = LLMOptions(**{**{k: v for k, v in options.items() if k in LLMOptions.model_fields}, "model": model})
+    return o.turn_requests + 1, o.session_tokens
+
+
 def __getattr__(name: str) -> Any:
     if name == "LLMController":
         from mam_bench.steering.llm.controller import LLMController
@@ -29,4 +41,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["LLMController", "LLMOptions", "make_llm_controller"]
+__all__ = ["LLMController", "LLMOptions", "make_llm_controller", "turn_bound"]

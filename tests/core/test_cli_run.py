@@ -6,7 +6,7 @@ import json
 import subprocess
 
 from mam_bench.cli import main
-from mam_bench.records import read_jsonl
+from mam_bench.records import read_jsonl, read_rounds
 
 RESULT_KEYS = {
     "world",
@@ -39,9 +39,10 @@ def test_run_writes_a_complete_run_directory(tmp_path, capsys):
     assert audit["accepted"] + audit["stay"] + audit["failed"] == 16 * 5
     tre = read_jsonl(out / "treatment.jsonl")
     assert [row["round"] for row in tre] == list(range(6))
-    assert {"round", "metrics", "positions"} <= set(tre[0])
-    ref = read_jsonl(out / "reference.jsonl")
-    assert ref[0]["positions"] == tre[0]["positions"]
+    assert set(tre[0]) == {"round", "status", "metrics"}  # the snapshot is in treatment.snapshots
+    assert {"round", "metrics", "positions"} <= set(read_rounds(out, "treatment.jsonl")[0])
+    ref = read_rounds(out, "reference.jsonl")
+    assert ref[0]["positions"] == read_rounds(out, "treatment.jsonl")[0]["positions"]
     decisions = read_jsonl(out / "decisions.jsonl")
     assert len(decisions) == 16 * 5
     board = read_jsonl(out / "board.jsonl")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mam_bench.records import read_jsonl
+from mam_bench.records import read_rounds
 from mam_bench.registry import world_names
 from mam_bench.runner import PairSpec, run_pair
 
@@ -16,6 +16,6 @@ def test_stay_is_the_null_action_everywhere(world, tmp_path):
     assert audit["identity_holds"] and audit["failed"] == 0
     assert audit["accepted"] + audit["stay"] == audit["decisions"] > 0
     if world == "schelling":
-        rows = read_jsonl(tmp_path / "treatment.jsonl")
+        rows = read_rounds(tmp_path, "treatment.jsonl")
         ids = result["influence_ids"]
         assert all(row["positions"][i] == rows[0]["positions"][i] for row in rows for i in ids)

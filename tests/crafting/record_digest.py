@@ -1,6 +1,7 @@
 """Digests of the crafting world's records, so a refactor of how rounds are played can be shown
 to move no record: the table in `data/record_digests.json` was written by the code before the
-agents got their own `step()`; `test_record_digests.py` recomputes it.
+agents got their own `step()`; `test_record_digests.py` recomputes it
+(the round records read back through `mam_bench.records.read_rounds`).
 
 `python -m tests.crafting.record_digest --check` compares every entry (80 pairs, 200 states);
 without `--check` it rewrites the table (only when the records are meant to move).
@@ -21,6 +22,7 @@ import numpy as np
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
 from mam_bench.protocol import Decision
+from mam_bench.records import dumps, read_rounds
 
 TABLE = Path(__file__).parent / "data" / "record_digests.json"
 STATES = 200
@@ -80,8 +82,16 @@ def pair_digest(case: dict[str, Any]) -> dict[str, str]:
         result = json.loads((Path(tmp) / "result.json").read_text())
         out = {"result.json": _sha({k: v for k, v in result.items() if k not in VOLATILE + RENAMED})}
         for name in RECORD_FILES:
-            out[name] = hashlib.sha256((Path(tmp) / name).read_bytes()).hexdigest()
+            out[name] = hashlib.sha256(_as_lines(Path(tmp), name)).hexdigest()
     return out
+
+
+def _as_lines(run: Path, name: str) -> bytes:
+    """A record's bytes; a round record as the whole JSON lines it was written as before its
+    snapshots got a binary record of their own (read back through `read_rounds`)."""
+    if name not in ("reference.jsonl", "treatment.jsonl"):
+        return (run / name).read_bytes()
+    return "".join(dumps(row) + "\n" for row in read_rounds(run, name)).encode("utf-8")
 
 
 # --- random states played round by round ----------------------------------------------------------

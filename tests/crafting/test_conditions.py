@@ -95,11 +95,11 @@ def test_no_docs_drops_the_task_documentation() -> None:
     assert "**Relevant Context:**" not in world("no_docs").observe(0).prompt_text()
 
 
-def test_random_spawn_draws_sites_per_seed_and_keeps_the_same_start_for_both_runs() -> None:
-    spawns = {tuple(a.site for a in world("random_spawn", seed=s).actors) for s in range(6)}
+def test_random_spawn_draws_cells_per_seed_and_keeps_the_same_start_for_both_runs() -> None:
+    spawns = {tuple(a.xy for a in world("random_spawn", seed=s).actors) for s in range(6)}
     assert len(spawns) > 1
-    assert tuple(a.site for a in world("random_spawn", 4).actors) == tuple(
-        a.site
+    assert tuple(a.xy for a in world("random_spawn", 4).actors) == tuple(
+        a.xy
         for a in CraftingWorld(task="forge_vanguard", condition="random_spawn", seed=4, influence_ids=(0, 5)).actors
     )
 

@@ -11,7 +11,7 @@ from mam_bench.dashboards.config import DashConfig, build_session, to_spec
 from mam_bench.dashboards.replay import ReplaySession, held
 from mam_bench.dashboards.session import PairSession
 from mam_bench.errors import ConfigError
-from mam_bench.records import read_jsonl
+from mam_bench.records import read_rounds
 from mam_bench.runner import PairSpec
 from mam_bench.runner import run_pair as _run_pair
 
@@ -41,9 +41,9 @@ def test_live_session_matches_recorded_run(tmp_path: Path) -> None:
     s = PairSession(spec)
     while s.step():
         pass
-    recorded = read_jsonl(tmp_path / "run" / "treatment.jsonl")
+    recorded = read_rounds(tmp_path / "run", "treatment.jsonl")
     assert [r["positions"] for r in recorded] == [r["positions"] for r in s.state.treatment]
-    ref = read_jsonl(tmp_path / "run" / "reference.jsonl")
+    ref = read_rounds(tmp_path / "run", "reference.jsonl")
     assert [r["positions"] for r in held(ref, 5)] == [r["positions"] for r in s.state.reference]
 
 

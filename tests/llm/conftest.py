@@ -36,7 +36,9 @@ def llm_spec(base_url: str, cache: Path | str | None, rounds: int = 3, influence
         "max_concurrency": 16,
         "backoff_base": 0.02,
         "backoff_max": 0.5,
-        "timeout": 1.0,
+        # far above a loaded machine's answer time: a test that wants a timeout makes the server
+        # sleep past its own, shorter, per-test limit
+        "timeout": 30.0,
         **opts,
     }
     options = {k: v for k, v in options.items() if v is not None}

@@ -45,7 +45,7 @@ def test_a_request_in_flight_at_a_stop_is_told_to_the_next_run(
     cache = tmp_path / "cache.sqlite"
     with OpenAIServer(reply=server_reply, hold_after=5) as srv:
         with pytest.raises(BackendFailed):  # the deadline cuts the held calls off mid-flight
-            run_llm(tmp_path / "a", srv.base_url, cache=cache, rounds=2, influence=4, deadline=1.5, timeout=5.0)
+            run_llm(tmp_path / "a", srv.base_url, cache=cache, rounds=2, influence=4, deadline=10.0, timeout=30.0)
         held = srv.held
         srv.hold_after = None
         srv.release.set()

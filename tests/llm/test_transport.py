@@ -31,7 +31,7 @@ def ask(base_url: str, **opts: Any) -> tuple[Any, LLMController, float]:
         model="openai:scripted",
         base_url=base_url,
         api_key_env=KEY_ENV,
-        **{"backoff_base": 0.01, "backoff_max": 2.0, "timeout": 0.5, **opts},
+        **{"backoff_base": 0.01, "backoff_max": 2.0, "timeout": 4.0, **opts},
     )
     req = Request("schelling", 0, 0, "integrate", w.observe(0), (), "decision")
 
@@ -48,7 +48,7 @@ def ask(base_url: str, **opts: Any) -> tuple[Any, LLMController, float]:
 
 @pytest.mark.parametrize("kind", ["429", "500", "timeout", "malformed", "truncated"])
 def test_transient_faults_are_retried(kind: str, api_key: str) -> None:
-    with OpenAIServer(fault=first_n(kind, 2), timeout_sleep=1.0) as srv:
+    with OpenAIServer(fault=first_n(kind, 2), timeout_sleep=5.0) as srv:  # past the 4 s limit
         d, ctl, _ = ask(srv.base_url)
     assert d.error is None and d.action == {"stay": True}
     assert srv.received == 3 and ctl.totals.retries == 2

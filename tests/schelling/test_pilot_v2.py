@@ -3,8 +3,6 @@ formula alone, null steering stays exact, and our own rule's records do not see 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -13,6 +11,7 @@ from mam_bench.models.schelling.draws import HashedDraws
 from mam_bench.models.schelling.landscape import reference_outcome
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
+from mam_bench.records import read_rounds
 from mam_bench.runner import PairSpec, run_pair
 
 RECORDS = ("reference.jsonl", "treatment.jsonl")
@@ -56,7 +55,7 @@ def test_null_steering_is_exact(tmp_path, seed):
     result = run_pair(PairSpec.build(world="schelling", seed=seed, controller="rule", params=params), tmp_path)
     assert result["lift"] == 0.0 and result["delta"] == 0.0
     assert result["params"]["rule"] == "pilot_v2" and result["params"]["vision"] == 1
-    ref, treat = ([json.loads(line)["positions"] for line in (tmp_path / f).open()] for f in RECORDS)
+    ref, treat = ([row["positions"] for row in read_rounds(tmp_path, f)] for f in RECORDS)
     assert ref[:7] == treat[:7] and len(treat) == 7
 
 
@@ -121,7 +120,7 @@ def test_the_reference_stops_at_the_horizon_and_the_treatment_plays_it(tmp_path)
         spec = PairSpec.build(world="schelling", seed=seed, controller="stay", influence=4,
                               params={**params, "rounds": rounds})  # fmt: skip
         result = run_pair(spec, out)
-        ref, treat = ([json.loads(line) for line in (out / f).open()] for f in RECORDS)
+        ref, treat = (read_rounds(out, f) for f in RECORDS)
         assert len(treat) == rounds + 1
         assert len(ref) == rounds + 1 if rounds == 3 else len(ref) < rounds + 1
         assert result["delta"] == treat[-1]["metrics"]["oeh"] - ref[-1]["metrics"]["oeh"]

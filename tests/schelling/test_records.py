@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import json
 import subprocess
 import sys
 from fractions import Fraction
@@ -16,7 +15,7 @@ import pytest
 from mam_bench.errors import ConfigError
 from mam_bench.models.schelling.observe import render_grid
 from mam_bench.models.schelling.params import SchellingParams
-from mam_bench.records import RunRecords
+from mam_bench.records import RunRecords, read_rounds
 from mam_bench.registry import make_controller
 from mam_bench.runner import PairSpec, prepare, run_treatment
 
@@ -24,13 +23,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("policy, threshold", [("heuristic", "3/4"), ("random", "3/5")])
-def test_final_picture_rebuilds_from_treatment_jsonl_alone(tmp_path, policy, threshold):
+def test_final_picture_rebuilds_from_the_treatment_record_alone(tmp_path, policy, threshold):
     prep = prepare(PairSpec.build(world="schelling", seed=21, controller=policy, params={"threshold": threshold}))
     records = RunRecords(tmp_path)
     controller = make_controller(policy, prep.world_cls, prep.objective)
     world, _, _, _ = asyncio.run(run_treatment(prep, controller, records))
     records.close()
-    last = json.loads((tmp_path / "treatment.jsonl").read_text().splitlines()[-1])
+    last = read_rounds(tmp_path, "treatment.jsonl")[-1]
     size = last["size"]
     board = np.full(size * size, -1, dtype=np.int64)
     board[last["positions"]] = np.arange(len(last["positions"]))

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from mam_bench.cli import main
+from mam_bench.records import read_rounds
 
 
 def read_upstream(log_dir: Path) -> dict[str, dict]:
@@ -64,7 +65,7 @@ def test_export_reads_back_with_upstreams_field_names(run_dir, tmp_path):
     assert len(games) == 1
     game = next(iter(games.values()))
     result = json.loads((run_dir / "result.json").read_text())
-    records = [json.loads(line) for line in (run_dir / "treatment.jsonl").read_text().splitlines()]
+    records = read_rounds(run_dir, "treatment.jsonl")
     decisions = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
     assert game["meta"]["task"] == "Synchronization" and game["meta"]["num_agents"] == 10
     assert game["meta"]["model"] == "heuristic"

@@ -37,8 +37,15 @@ def after_action(world: CraftingWorld, agent_id: int, action: dict[str, Any]) ->
 def _text(entry: dict[str, Any]) -> str:
     """The action as AgentWorld writes it: its tool name, the target instance of an attack."""
     args = {("targetInstance" if k == "mob" else k): v for k, v in entry["args"].items()}
-    text = ", ".join(f"{k}={theirs(v) if isinstance(v, str) else v}" for k, v in args.items())
+    text = ", ".join(f"{k}={_named(v)}" for k, v in args.items())
     return f"{TOOLS.get(entry['tool'], entry['tool'])}({text})"
+
+
+def _named(value: Any) -> Any:
+    """An argument in AgentWorld's item names (a name, or a list of names)."""
+    if isinstance(value, list):
+        return [_named(v) for v in value]
+    return theirs(value) if isinstance(value, str) else value
 
 
 def agent_keys(file: dict[str, Any], n: int) -> list[str]:

@@ -133,3 +133,26 @@ def world_wave(world: Any, steered: set[int], reserved: set[int], claims: list[C
         world.params.move_rule,
         claims or None,
     )
+
+
+class FrozenBoard:
+    """The start-of-round board with nothing reserved yet, counted once per round: what the rule
+    picks among for any agent (`Resident.choices` on a frozen wave), on arrays."""
+
+    def __init__(self, world: Any) -> None:
+        self.world = world
+        self.vac = np.flatnonzero(world.board.ravel() < 0)
+        ca, cb = neighbour_counts(type_grid(world.board, world.types))
+        self.occ_v = (ca.ravel()[self.vac] + cb.ravel()[self.vac]).astype(np.int64)
+        self.same_v = (ca.ravel()[self.vac].astype(np.int64), cb.ravel()[self.vac].astype(np.int64))
+
+    def choices(self, actor_id: int) -> np.ndarray:
+        """The flat cells the rule would pick among for `actor_id`, in cell order."""
+        w = self.world
+        if w.params.move_rule == "random_empty":
+            return self.vac
+        available = np.ones(self.vac.size, dtype=bool)
+        same = self.same_v[int(w.types[actor_id])]
+        return self.vac[
+            nearest_eligible(self.vac, available, same, self.occ_v, int(w.pos[actor_id]), w.size, w.num, w.den)
+        ]

@@ -90,7 +90,7 @@ def _sort_small(a: np.ndarray, k: int) -> None:
 
 
 @lru_cache(maxsize=16)
-def neighbour_table(size: int) -> np.ndarray:
+def cached_neighbours(size: int) -> np.ndarray:
     """The eight Moore neighbours of every cell of the torus, in the rule's (dr, dc) order, built
     once per board size and process (read only).
 
@@ -276,7 +276,7 @@ def run_kernel(
 ) -> tuple[int, int]:
     """Play reference transitions in place from `rounds` until a stop; returns (code, rounds).
 
-    `nbr` is `neighbour_table(size)`. Isolated streams: each unhappy agent's (order key, tie key)
+    `nbr` is `cached_neighbours(size)`. Isolated streams: each unhappy agent's (order key, tie key)
     is drawn from its agent stream, whose words are `kprefix` (magic and purpose), the round, the
     agent id and `kseed`. Neighbour counts are kept across rounds, updated by the moves only.
     """
@@ -482,7 +482,7 @@ def _play(params: SchellingParams, seed: int, max_rounds: int | None) -> tuple:
         _entropy(order, s),
         _entropy(ties, s),
         np.array(s, dtype=np.uint64),
-        neighbour_table(size),
+        cached_neighbours(size),
     )
 
 

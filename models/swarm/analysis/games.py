@@ -7,14 +7,13 @@ all-agents `score`, the paper's, since in the SwarmBench protocol every agent is
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.params import TASKS
-from mam_bench.records import load_record, reading
+from mam_bench.records import load_record, read_rounds, reading
 
 
 @dataclass(frozen=True)
@@ -44,13 +43,6 @@ def distinct(games: list[Game]) -> list[Game]:
     return out
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    try:
-        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError("dir", f"{path} is damaged or unreadable ({type(exc).__name__})") from None
-
-
 def load_games(folder: Path) -> list[Game]:
     """Every valid case pair of a swarm world in `folder` (baseline pairs are left out)."""
     table = folder / "table.csv"
@@ -63,7 +55,7 @@ def load_games(folder: Path) -> list[Game]:
                 continue
             where = folder / "pairs" / str(row.get("pair_id"))
             with reading(where / "treatment.jsonl"):
-                rounds = read_jsonl(where / "treatment.jsonl")
+                rounds = read_rounds(where, "treatment.jsonl")
             if len(rounds) < 2:
                 continue
             result = load_record(where / "result.json")

@@ -1,0 +1,168 @@
+"""Per-round snapshots as a binary, columnar record that grows with what changed.
+
+A run's round rows stay JSON lines (`reference.jsonl`, `treatment.jsonl`: round, status,
+metrics); each row's snapshot goes beside it into `reference.snapshots` / `treatment.snapshots`,
+a stream of `.npy` arrays (numpy's own format, read with `np.load`, no pickle). Per round one
+frame: a header (JSON bytes) naming the snapshot's keys, the small fields that changed, and per
+column how it is stored; then the arrays. A column is a flat list of ints, floats or bools (an
+agent attribute): the first frame holds it whole, later frames only the entries that changed
+(their indices and new values), or the whole column again when most of it changed.
+
+`records.read_rounds` gives back the rows exactly as they were once written whole (same keys, order,
+values and types), and reads a run recorded before this form, whose JSON lines hold the snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from mam_bench.errors import ConfigError
+
+SUFFIX = ".snapshots"
+#: the Python type of a column's entries, by name in the header, and the numpy kind it is kept as
+_KINDS = {"int": int, "float": float, "bool": bool}
+
+
+def snapshot_path(round_record: Path | str) -> Path:
+    """`treatment.jsonl` -> `treatment.snapshots`."""
+    path = Path(round_record)
+    return path.with_name(path.name.removesuffix(".jsonl") + SUFFIX)
+
+
+def _column(value: Any) -> tuple[str, np.ndarray] | None:
+    """(kind, array) when `value` is a flat, non-empty list of one of ints, floats, bools (exactly
+    representable: ints within int64, floats finite); anything else stays a JSON field."""
+    if isinstance(value, np.ndarray):  # a world's own array (`SnapshotColumns`): copied, it changes in place
+        kind = {"b": "bool", "i": "int", "u": "int" if value.dtype.itemsize < 8 else None, "f": "float"}.get(
+            value.dtype.kind
+        )
+        if kind is None or value.ndim != 1 or not value.size or (kind == "float" and not np.isfinite(value).all()):
+            return None
+        return kind, value.astype(_dtype(kind))
+    if not isinstance(value, list) or not value:
+        return None
+    types = set(map(type, value))
+    if len(types) != 1:
+        return None
+    kind = next((k for k, t in _KINDS.items() if t in types), None)
+    if kind is None:
+        return None
+    try:
+        array = np.asarray(value, dtype={"int": np.int64, "float": np.float64, "bool": np.bool_}[kind])
+    except OverflowError:
+        return None
+    if kind == "float" and not np.isfinite(array).all():
+        return None  # NaN and inf are written as null in JSON; a column would read them back as floats
+    return kind, array
+
+
+def _compact(array: np.ndarray) -> np.ndarray:
+    """Ints in the narrowest type that holds them (a board's ids fit in 32 bits, groups in 8)."""
+    if array.dtype != np.int64 or array.size == 0:
+        return array
+    lo, hi = int(array.min()), int(array.max())
+    for dtype in (np.int8, np.int16, np.int32):
+        info = np.iinfo(dtype)
+        if info.min <= lo and hi <= info.max:
+            return array.astype(dtype)
+    return array
+
+
+class SnapshotWriter:
+    """Appends one frame per round to a `.snapshots` file, flushed as the round is written."""
+
+    def __init__(self, path: Path, encode: Callable[[Any], str]) -> None:
+        self.path = path
+        #: JSON text of a field, as the round records write it (`records.dumps`)
+        self.encode = encode
+        self._fh: IO[bytes] | None = None
+        self._columns: dict[str, np.ndarray] = {}
+        self._fields: dict[str, str] = {}
+
+    def write(self, round_: int, snapshot: dict[str, Any]) -> None:
+        header: dict[str, Any] = {"round": round_, "keys": list(snapshot), "fields": {}, "columns": {}}
+        arrays: list[np.ndarray] = []
+        for name, value in snapshot.items():
+            column = _column(value)
+            if column is None:
+                text = self.encode(value)
+                if self._fields.get(name) != text:
+                    header["fields"][name] = json.loads(text)
+                    self._fields[name] = text
+                self._columns.pop(name, None)
+                continue
+            self._fields.pop(name, None)
+            kind, array = column
+            before = self._columns.get(name)
+            self._columns[name] = array
+            if before is not None and before.shape == array.shape:
+                changed = np.flatnonzero(before != array)
+                if 2 * changed.size <= array.size:
+                    header["columns"][name] = [kind, "changes"]
+                    arrays += [_compact(changed), _compact(array[changed])]
+                    continue
+            header["columns"][name] = [kind, "whole"]
+            arrays.append(_compact(array))
+        if self._fh is None:
+            self._fh = open(self.path, "ab")
+        np.save(self._fh, np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8))
+        for array in arrays:
+            np.save(self._fh, array)
+        self._fh.flush()
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def read_snapshots(path: Path | str, allow_cut_tail: bool = False) -> dict[int, dict[str, Any]]:
+    """Every round's snapshot in a `.snapshots` file, by round. A frame cut short (a killed run)
+    is dropped when `allow_cut_tail`, else it is a ConfigError naming the file, as is anything
+    that is not such a stream."""
+    path = Path(path)
+    out: dict[int, dict[str, Any]] = {}
+    columns: dict[str, np.ndarray] = {}
+    fields: dict[str, Any] = {}
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            while fh.tell() < size:
+                try:
+                    round_, snapshot = _read_frame(fh, columns, fields)
+                except (ValueError, EOFError, KeyError, TypeError, IndexError, UnicodeDecodeError) as exc:
+                    if allow_cut_tail:
+                        break
+                    raise ConfigError(path.name, f"{path} is damaged or cut short ({exc})") from None
+                out[round_] = snapshot
+    except OSError as exc:
+        raise ConfigError(path.name, f"cannot read {path}: {exc.strerror or exc}") from None
+    return out
+
+
+def _read_frame(fh: IO[bytes], columns: dict[str, np.ndarray], fields: dict[str, Any]) -> tuple[int, dict]:
+    header = json.loads(np.load(fh, allow_pickle=False).tobytes().decode("utf-8"))
+    fields.update(header["fields"])
+    for name, (kind, how) in header["columns"].items():
+        if how == "whole":
+            columns[name] = np.load(fh, allow_pickle=False).astype(_dtype(kind))
+        elif how == "changes":
+            at, values = np.load(fh, allow_pickle=False), np.load(fh, allow_pickle=False)
+            column = columns[name].copy()
+            column[at] = values
+            columns[name] = column
+        else:
+            raise ValueError(f"unknown column form {how!r}")
+    snapshot = {}
+    for name in header["keys"]:
+        snapshot[name] = columns[name].tolist() if name in header["columns"] else fields[name]
+    return int(header["round"]), snapshot
+
+
+def _dtype(kind: str) -> type:
+    return {"int": np.int64, "float": np.float64, "bool": np.bool_}[kind]

@@ -1,0 +1,94 @@
+"""Digests of 20 x 20 Schelling pilot records, so a change to how rounds are played or recorded
+can be shown to move no record: `data/record_digests.json` was written by the code that wrote
+every round's whole board into `reference.jsonl` / `treatment.jsonl`; `test_record_digests.py`
+recomputes it from the records read back through `mam_bench.records.read_rounds`, each row
+written as that code wrote it (one JSON line with the metrics and the whole snapshot).
+
+`python -m tests.schelling.record_digest --check` compares every entry; without `--check` it
+rewrites the table (only when the records are meant to move).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+TABLE = Path(__file__).parent / "data" / "record_digests.json"
+#: run-dependent fields of result.json (the environment and the clock), never part of a record's content
+VOLATILE = ("provenance", "_wall_seconds")
+ROUND_FILES = ("reference.jsonl", "treatment.jsonl")
+OTHER_FILES = ("decisions.jsonl", "board.jsonl")
+
+#: the pilot's board in its stream designs and rules, each under every built-in controller
+SETTINGS = (
+    {},
+    {"streams": "pilot"},
+    {"streams": "pilot", "priority": "first", "threshold": "7/10"},
+    {"rule": "pilot_v2", "vision": "1", "threshold": "7/10", "vacancy": "3/20"},
+    {"move_rule": "random_empty", "vacancy": "3/10"},
+)
+POLICIES = ("heuristic", "stay", "mimic", "random", "rule")
+SEEDS = (0, 22)
+
+
+def cases() -> list[dict[str, Any]]:
+    return [
+        {"params": params, "seed": seed, "policy": policy}
+        for params in SETTINGS
+        for seed in SEEDS
+        for policy in POLICIES
+    ]
+
+
+def key(case: dict[str, Any]) -> str:
+    extra = ",".join(f"{k}={v}" for k, v in sorted(case["params"].items()))
+    return f"[{extra}] seed={case['seed']} {case['policy']}"
+
+
+def _round_lines(run: Path, name: str) -> bytes:
+    """A round record as the whole-board JSON lines it was once written as."""
+    try:
+        from mam_bench.records import dumps, read_rounds
+    except ImportError:  # the code before the snapshot records: the file is those lines
+        return (run / name).read_bytes()
+    return "".join(dumps(row) + "\n" for row in read_rounds(run, name)).encode("utf-8")
+
+
+def digest(case: dict[str, Any]) -> dict[str, str]:
+    """One digest per record of the pair's run directory (result.json without its provenance)."""
+    from mam_bench.runner import PairSpec, run_pair
+
+    spec = PairSpec.build(world="schelling", seed=case["seed"], params=case["params"], controller=case["policy"])
+    with tempfile.TemporaryDirectory() as tmp:
+        run = Path(tmp)
+        run_pair(spec, out=run, baselines=("stay", "mimic"))
+        result = json.loads((run / "result.json").read_text())
+        out = {"result.json": _sha(json.dumps({k: v for k, v in result.items() if k not in VOLATILE}, sort_keys=True))}
+        for name in ROUND_FILES:
+            out[name] = hashlib.sha256(_round_lines(run, name)).hexdigest()
+        for name in OTHER_FILES:
+            out[name] = hashlib.sha256((run / name).read_bytes()).hexdigest()
+    return out
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def compute() -> dict[str, dict[str, str]]:
+    return {key(c): digest(c) for c in cases()}
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--check"]:
+        table, now = json.loads(TABLE.read_text()), compute()
+        moved = [k for k in table if table[k] != now[k]]
+        sys.stdout.write("\n".join(moved) + "\n" if moved else "all records unchanged\n")
+        sys.exit(1 if moved else 0)
+    TABLE.parent.mkdir(exist_ok=True)
+    TABLE.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
+    sys.stdout.write(f"wrote {TABLE}\n")
