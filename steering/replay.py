@@ -97,6 +97,9 @@ class ReplayController(Controller):
             "horizon": prep.horizon,
         }
         recorded.setdefault("horizon", played)  # runs recorded before result.json named the horizon
+        if isinstance(recorded.get("params"), dict):  # a parameter added since, played at its default
+            gained = later_defaults(prep.params, recorded["params"])
+            recorded["params"] = {**{k: v for k, v in gained.items() if k in mine["params"]}, **recorded["params"]}
         for name, value in mine.items():
             if json.loads(json.dumps(recorded.get(name), default=str)) != json.loads(json.dumps(value, default=str)):
                 raise ConfigError(
@@ -141,3 +144,14 @@ class ReplayController(Controller):
 
 def make_replay_controller(world_cls: Any, objective: str = "", **options: Any) -> ReplayController:
     return ReplayController(world_cls, objective, **options)
+
+
+def later_defaults(params: Any, recorded: dict[str, Any]) -> dict[str, Any]:
+    """The defaults of the parameters a world gained after a run was recorded (the run played as
+    if it had them at their defaults); a later parameter set to another value still differs."""
+    fields = type(params).model_fields
+    return {
+        k: json.loads(json.dumps(f.get_default(call_default_factory=True), default=str))
+        for k, f in fields.items()
+        if k not in recorded and not f.is_required()
+    }

@@ -1,14 +1,14 @@
 """Crafting records name the task and hold what redraws the final picture."""
 
 from mam_bench.models.crafting.catalog import catalog
-from mam_bench.records import read_jsonl
+from mam_bench.records import read_rounds
 from mam_bench.runner import PairSpec, prepare, run_pair
 
 
 def test_last_treatment_row_redraws_the_world(tmp_path):
     spec = PairSpec.build(world="crafting", seed=2, params={"task": "muster"}, controller="stay", influence_ids=(4,))
     run_pair(spec, out=tmp_path)
-    rows = read_jsonl(tmp_path / "treatment.jsonl")
+    rows = read_rounds(tmp_path, "treatment.jsonl")
     last = rows[-1]
     assert all(r["task"] == "muster" for r in rows)
     world = prepare(spec).new_world(treatment=True)  # a fresh world replays the recorded actions

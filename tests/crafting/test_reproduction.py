@@ -12,7 +12,7 @@ import pytest
 from mam_bench.models.crafting.actions import TOOLS
 from mam_bench.models.crafting.agentworld.tools import AGENTWORLD_TOOLS
 from mam_bench.models.crafting.model import CraftingWorld
-from mam_bench.records import read_jsonl
+from mam_bench.records import read_jsonl, read_rounds
 from mam_bench.runner import PairSpec, run_pair
 from tests.crafting.scripted import ScriptedLLM
 
@@ -61,7 +61,7 @@ def test_scripted_llm_drives_a_full_task_in_reproduction_mode(tmp_path, protocol
     assert all(d["raw"] for d in decisions) and not any(d["deferred"] for d in decisions)
     assert (tmp_path / "board.jsonl").read_text() == ""  # chat only: no board
     assert len(llm.prompts) == len(decisions)
-    rows = read_jsonl(tmp_path / "treatment.jsonl")
+    rows = read_rounds(tmp_path, "treatment.jsonl")
     assert rows[-1]["metrics"]["sr"] == 1.0 and "checkpoints" in rows[-1]
 
 

@@ -199,7 +199,7 @@ CASES: list[tuple[str, list[str]]] = [
     ("run param size zero", [*RUN, "--param", "size=0", "--out", "new1"]),
     ("run param size text", [*RUN, "--param", "size=big", "--out", "new1"]),
     # --- the scale of every world is bounded by its parameter model
-    ("run schelling size 1000", [*RUN, "--param", "size=1000", "--out", "new1"]),
+    ("run schelling size 100000", [*RUN, "--param", "size=100000", "--out", "new1"]),
     ("run civil_violence size 1000", ["run", "civil_violence", "--param", "size=1000", "--out", "new1"]),
     ("run boltzmann n 1e6", ["run", "boltzmann", "--param", "n=1000000", "--out", "new1"]),
     ("run voter n 20000", ["run", "voter", "--param", "n=20000", "--out", "new1"]),

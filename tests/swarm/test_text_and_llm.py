@@ -12,6 +12,7 @@ import pytest
 from mam_bench.controller import Controller
 from mam_bench.models.swarm.answer import AnswerError, parse_answer
 from mam_bench.protocol import Decision, Request
+from mam_bench.records import read_rounds
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
 
@@ -111,5 +112,5 @@ def test_scripted_llm_run_is_parsed_and_recorded(world, tmp_path):
     assert (tmp_path / "treatment.jsonl").exists() and (tmp_path / "result.json").exists()
     assert controller.prompts and "ACTION:" in controller.prompts[0]
     # the messages were heard: some later treatment row carries them in the snapshot
-    tre = [json.loads(line) for line in (tmp_path / "treatment.jsonl").read_text().splitlines()]
+    tre = read_rounds(tmp_path, "treatment.jsonl")
     assert any(m and m.startswith("hello") for row in tre[1:] for m in row["messages"])
