@@ -12,6 +12,7 @@ from mam_bench.dashboards.config import DashConfig, available_worlds, build_sess
 from mam_bench.dashboards.figures import board_figure, metrics_figure
 from tests.dashboards.figure_checks import clipped_texts, legend_labels, overlapping_texts
 from tests.e2e.pages import (
+    STEP_TIMEOUT,
     boards_render,
     body_has_no_traceback,
     current_round,
@@ -43,17 +44,17 @@ def test_paired_view(world: str, server, browser, shots: Path) -> None:
 
         step(page, 3)
         round_is(page, 3)
-        after = lift_text(page)
-        card = page.locator(".mam-lift-card").inner_text()
-        assert "at round 3" in card
         # house rule: the lift stands beside stay and mimic on the same seed and settings; the
         # expected values come from a session of the same pair stepped here, in this process
         twin = build_session(DashConfig(world=world, seed=3))
         for _ in range(3):
             twin.step()
-        for policy, b in twin.baseline_lifts().items():
-            assert f"{policy} lift {b['lift']:+.4f}" in card, (policy, card)
+        card = page.locator(".mam-lift-card")
+        expect(card).to_contain_text("at round 3", timeout=STEP_TIMEOUT)
+        for policy, b in twin.baseline_lifts().items():  # a busy browser may paint the lines a beat later
+            expect(card).to_contain_text(f"{policy} lift {b['lift']:+.4f}", timeout=STEP_TIMEOUT)
         twin.close()
+        after = lift_text(page)
         assert overlapping_boxes(page, ".mam-lift-card .mam-line") == []
         assert overlapping_boxes(page, ".mam-title, .mam-round, .mam-status") == []
         for run in ("reference", "treatment"):  # boards use the width: each about half the page
