@@ -105,7 +105,7 @@ class CraftingParams(WorldParams):
     @field_validator("spawn_region", mode="before")
     @classmethod
     def _a_box(cls, v: object) -> object:
-        return tuple(int(x) for x in v.split(",")) if isinstance(v, str) else v
+        return _split(v, int)
 
     @field_validator("spawn_region")
     @classmethod
@@ -118,7 +118,7 @@ class CraftingParams(WorldParams):
     @field_validator("yields", mode="before")
     @classmethod
     def _from_text(cls, v: object) -> object:
-        return tuple(float(x) for x in v.split(",")) if isinstance(v, str) else v
+        return _split(v, float)
 
     @field_validator("yields")
     @classmethod
@@ -152,3 +152,8 @@ class CraftingParams(WorldParams):
             raise ValueError(
                 f"unknown task {v!r} (known: {', '.join(task_names())}, or a path to a task .yaml)"
             ) from None
+
+
+def _split(v: object, cast: type) -> object:
+    """A comma-separated `--param` text as a tuple; anything else as given (pydantic checks it)."""
+    return tuple(cast(x) for x in v.split(",")) if isinstance(v, str) else v

@@ -21,6 +21,7 @@ from mam_bench.models.schelling.fast.compiled_streams import agent_doubles
 from mam_bench.models.schelling.fast.kernel import (
     _RULE_PREFIX,
     _nearest,
+    _nth_available,
     _ok,
     _open_vacancies,
     _take,
@@ -122,13 +123,7 @@ def _wave(
         pick = -1
         if random_empty:
             idx = min(np.int64(tie_keys[k] * left), left - 1)
-            seen = 0
-            for q in range(nv):
-                if avail[vac[q]]:
-                    if seen == idx:
-                        pick = vac[q]
-                        break
-                    seen += 1
+            pick = _nth_available(vac, avail, nv, idx)
         else:
             nc = _nearest(pos[a], types[a], size, cnt, nbr, near, elig, lists, live, rowbase, colw, cand)
             if nc == 0:

@@ -160,6 +160,18 @@ def _open_vacancies(
 
 
 @njit(cache=True)
+def _nth_available(vac: np.ndarray, avail: np.ndarray, nv: int, idx: int) -> int:
+    """The idx-th vacancy still available (random_empty's draw), or -1."""
+    seen = 0
+    for q in range(nv):
+        if avail[vac[q]]:
+            if seen == idx:
+                return vac[q]
+            seen += 1
+    return -1
+
+
+@njit(cache=True)
 def _take(
     cell: int,
     avail: np.ndarray,
@@ -333,13 +345,7 @@ def run_kernel(
                     idx = _lemire(tie_rng, left)
                 else:
                     idx = 0
-                seen = 0
-                for q in range(nv):
-                    if avail[vac[q]]:
-                        if seen == idx:
-                            pick = vac[q]
-                            break
-                        seen += 1
+                pick = _nth_available(vac, avail, nv, idx)
             else:
                 nc = _nearest(pos[a], types[a], size, cnt, nbr, near, elig, lists, live, rowbase, colw, cand)
                 if nc == 0:
