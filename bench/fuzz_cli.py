@@ -479,6 +479,7 @@ def newest_cases(add) -> None:
         "--price-table": ["none.json", "notes.txt"],
         "--option": ["x", "=1", "temperature=1.0"],
         "--replay": ["B"],
+        "--rates-from": ["nowhere", "notes.txt", ""],
     }
     for flag, values in bad_bench.items():
         for value in values:
@@ -631,6 +632,8 @@ def newest_cases(add) -> None:
         ("--top-p", "2"),
         ("--price-table", "notes.txt"),
         ("--menu-seed", "-1"),
+        ("--menu-cap", "1"),
+        ("--sampling-seed", "-1"),
         ("--option", "x"),
         ("--prompt-style", "nope"),
         ("--api-key-env", "fuzz-pasted-key-123456x"),

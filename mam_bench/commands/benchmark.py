@@ -206,9 +206,6 @@ def cost_gate(suite: Any, entry: Any, args: argparse.Namespace) -> None:
     from mam_bench.benchmark.rates import recorded_rates
     from mam_bench.commands.experiment import CALL_GUARD
 
-    for folder in args.rates_from:
-        if not Path(folder).is_dir():
-            raise ConfigError("rates_from", f"{folder} is not a directory (a run, experiment or benchmark folder)")
     rates = recorded_rates([*map(Path, args.rates_from), Path(args.out)])
     lines = estimate(suite, entry.options.get("price_table"), rates)
     models = {c.model for c in lines}
@@ -238,6 +235,10 @@ def handle(args: argparse.Namespace) -> int:
     for field in ("out", "tier", "seeds", "definition", "replay", "address", "base_url", "api_key_env", "price_table"):
         non_empty(getattr(args, field), field)
     check_limits(args)
+    for folder in args.rates_from:
+        non_empty(folder, "rates_from")
+        if not Path(folder).is_dir():
+            raise ConfigError("rates_from", f"{folder} is not a directory (a run, experiment or benchmark folder)")
     out = Path(args.out)
     check_out_dir(out)
     refuse_other_kind(out, "experiment")

@@ -7,13 +7,14 @@ language-model wrappers, so each can be tested alone.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from langchain_core.messages import BaseMessage
 
-from mam_bench.steering.llm.chat_models import structured
+from mam_bench.steering.llm.chat_models import structured, takes_seed
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class Call:
     format: str | None = None
     #: the asking Request, for what a wrapper's caller adds to the records
     request: Any = None
+    #: this turn's sampling seed (sent where the chat model takes one)
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,13 @@ class CallFailed(Exception):
         self.error, self.requests, self.retries, self.format = error, requests, retries, format
 
 
+def turn_seed(base: int, round_: int, actor_id: int, phase: str, attempt: int) -> int:
+    """A sampling seed per turn and attempt, the same in every process (no salted hash()): a
+    repair draws anew, a re-run of the same turn draws the same."""
+    text = f"{base}:{round_}:{actor_id}:{phase}:{attempt}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=4).digest(), "big") & 0x7FFFFFFF
+
+
 class Model(Protocol):
     async def ask(self, call: Call) -> Reply: ...
 
@@ -93,6 +103,8 @@ class ChatModelCaller:
 
     async def ask(self, call: Call) -> Reply:
         runnable = structured(self.chat_model, call.schema, call.format or "none")
+        if call.seed is not None and takes_seed(self.chat_model):
+            runnable = runnable.bind(seed=call.seed)
         msg = await runnable.ainvoke(call.messages)
         usage = getattr(msg, "usage_metadata", None) or {}
         returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")

@@ -136,6 +136,20 @@ def freeze_invocation_params(model: BaseChatModel) -> BaseChatModel:
 FALLBACK = {"json_schema": "json_object_schema", "json_object_schema": "json_object", "json_object": "none"}
 
 
+def takes_seed(model: BaseChatModel) -> bool:
+    """Whether a per-call `seed` reaches the sampler: llama.cpp's, and OpenAI's API (and servers
+    that speak it); other providers' clients refuse an unknown argument."""
+    from mam_bench.steering.llm.local_model import LocalChatModel
+
+    if isinstance(model, LocalChatModel):
+        return True
+    try:
+        from langchain_openai import ChatOpenAI
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(model, ChatOpenAI)
+
+
 def structured(model: BaseChatModel, schema: dict[str, Any] | None, mode: str = "json_schema") -> Any:
     """Ask the provider for schema-shaped JSON (`json_schema`; `json_object_schema`, llama-cpp-python's
     form), any JSON (`json_object`) or plain text (`none`) where we know how; the text is parsed

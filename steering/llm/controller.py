@@ -25,7 +25,7 @@ from mam_bench.protocol import Decision, Request
 from mam_bench.response_cache import ResponseCache, cache_key
 from mam_bench.secrets import secrets_in_env
 from mam_bench.steering.llm.caching import unanswered_before
-from mam_bench.steering.llm.call import Call, CallFailed, Reply
+from mam_bench.steering.llm.call import Call, CallFailed, Reply, turn_seed
 from mam_bench.steering.llm.chat_models import api_key_from_env, build_own_model
 from mam_bench.steering.llm.options import LLMOptions
 from mam_bench.steering.llm.recorder import wire
@@ -125,6 +125,7 @@ class LLMController(Controller):
             "prompts": type(self.prompts).__name__,
             "prompt_style": o.style,
             "menu_seed": o.menu_seed,
+            "sampling_seed": o.sampling_seed,
             "menu_cap": o.menu_cap,
             "agent": o.agent,
         }
@@ -167,9 +168,10 @@ class LLMController(Controller):
         self, req: Request, phase: str, messages: list[BaseMessage], attempt: int, schema: dict[str, Any] | None
     ) -> tuple[str | None, str | None]:
         o = self.options
-        params = {"temperature": o.temperature, "top_p": o.top_p, "max_tokens": o.answer_cap}
+        seed = turn_seed(o.sampling_seed, req.round, req.actor_id, phase, attempt)
+        params = {"temperature": o.temperature, "top_p": o.top_p, "max_tokens": o.answer_cap, "seed": seed}
         key = cache_key(o.model, {**params, "schema": schema, "structured": o.structured}, wire(messages))
-        call = Call(messages, schema, key, req.round, phase, req.actor_id, attempt, request=req)
+        call = Call(messages, schema, key, req.round, phase, req.actor_id, attempt, request=req, seed=seed)
         try:
             reply = await self.stack.ask(call)
         except CallFailed as failed:

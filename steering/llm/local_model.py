@@ -118,16 +118,17 @@ class LocalChatModel(BaseChatModel):
             else:
                 chat.insert(0, {"role": "user", "content": first})
         fmt = {"type": "json_object", "schema": json_schema} if json_schema else None
+        seed = int(kwargs.get("seed", self.seed))  # the turn's, where the controller sends one
         with self._lock:
             llama = self._load()
-            llama.set_seed(self.seed)
+            llama.set_seed(seed)
             out = llama.create_chat_completion(
                 messages=chat,
                 response_format=fmt,
                 temperature=self.temperature,
                 max_tokens=kwargs.get("max_tokens") or self.max_tokens,
                 stop=stop,
-                seed=self.seed,
+                seed=seed,
                 **({"top_p": self.top_p} if self.top_p is not None else {}),
             )
         text = out["choices"][0]["message"].get("content") or ""

@@ -78,6 +78,10 @@ class LLMOptions(BaseModel):
     #: actions, shuffled per request by menu_seed (None: menu for local models, else full)
     prompt_style: Literal["full", "menu"] | None = None
     menu_seed: int = Field(0, ge=0)
+    #: each call's sampling seed is drawn from this, the round, the agent, the phase and the
+    #: attempt: a model sampling at temperature > 0 draws anew each turn, and the same turn draws
+    #: the same in a re-run (sent to llama.cpp and OpenAI-compatible endpoints; recorded per call)
+    sampling_seed: int = Field(0, ge=0)
     #: at most this many menu lines (the world's null action and a shuffled draw of the rest);
     #: None: every legal action. A short prompt for a small model on a large action set
     menu_cap: int | None = Field(None, ge=2)

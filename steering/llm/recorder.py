@@ -54,6 +54,7 @@ class Recorder:
             "phase": call.phase,
             "actor_id": call.actor_id,
             "attempt": call.attempt,
+            "seed": call.seed,
             "model": self.model,
             "prompt_hash": hashlib.sha256(json.dumps(sent, ensure_ascii=False).encode()).hexdigest()[:16],
             "prompt_chars": sum(len(m["content"]) for m in sent),
