@@ -188,8 +188,9 @@ def plot(rows: dict[str, list[dict[str, float]]], path: str, load: float, rounds
     for world, got in rows.items():
         agents = [r["agents"] for r in got]
         colour = colours.get(world)
-        ax.loglog(agents, [r["pair_seconds"] for r in got], "o-", color=colour, label=f"{world}: pair + stay + mimic")
-        ax.loglog(agents, [r["baseline_seconds"] for r in got], "s--", color=colour, label=f"{world}: {BASELINES[world]}")
+        pair, base = [r["pair_seconds"] for r in got], [r["baseline_seconds"] for r in got]
+        ax.loglog(agents, pair, "o-", color=colour, label=f"{world}: pair + stay + mimic")
+        ax.loglog(agents, base, "s--", color=colour, label=f"{world}: {BASELINES[world]}")
     ax.set_xlabel("agents")
     ax.set_ylabel("seconds (wall)")
     ax.set_title(f"{rounds} treatment rounds; load average {load:.1f} on 2 cores", fontsize=9)

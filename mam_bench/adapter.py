@@ -56,11 +56,11 @@ import mesa
 import numpy as np
 from pydantic import BaseModel, ValidationError, create_model
 
+from mam_bench import streams
 from mam_bench.params import WorldParams
+from mam_bench.pcg_stream import PCGStream, pcg_seeds, pcg_seeds_of
 from mam_bench.protocol import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, Decision
 from mam_bench.status import Status
-from mam_bench import streams
-from mam_bench.pcg_stream import PCGStream, pcg_seeds, pcg_seeds_of
 from mam_bench.streams import agent_stream, stream
 from mam_bench.world import SteerableWorld
 

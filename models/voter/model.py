@@ -25,6 +25,7 @@ from mam_bench.scoring import Scoring
 PER_NODE = 8 * 2**10
 PER_EDGE = 2 * 2**10
 
+
 # --- an ordinary Mesa model ----------------------------------------------------------------------
 def share(model: mesa.Model) -> float:
     return sum(a.opinion for a in model.agents) / len(model.agents)
