@@ -183,7 +183,7 @@ def plot(rows: dict[str, list[dict[str, float]]], path: str, load: float, rounds
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.2, 4.0))
+    fig, ax = plt.subplots(figsize=(8.6, 4.0))
     colours = {"schelling": "#0072B2", "voter": "#E69F00", "foraging": "#009E73"}
     for world, got in rows.items():
         agents = [r["agents"] for r in got]
@@ -194,7 +194,7 @@ def plot(rows: dict[str, list[dict[str, float]]], path: str, load: float, rounds
     ax.set_xlabel("agents")
     ax.set_ylabel("seconds (wall)")
     ax.set_title(f"{rounds} treatment rounds; load average {load:.1f} on 2 cores", fontsize=9)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 

@@ -6,7 +6,10 @@ a stream of `.npy` arrays (numpy's own format, read with `np.load`, no pickle). 
 frame: a header (JSON bytes) naming the snapshot's keys, the small fields that changed, and per
 column how it is stored; then the arrays. A column is a flat list of ints, floats or bools (an
 agent attribute): the first frame holds it whole, later frames only the entries that changed
-(their indices and new values), or the whole column again when most of it changed.
+(their indices and new values), or the whole column again when most of it changed. A per-agent
+list of another form (dicts with the same keys, `[r, c]` or None, names) is taken apart into such
+columns (`snapshot_shapes`): the header gives its shape when that changed (`shaped`) and the words
+new to a text column's vocabulary (`words`); its columns are named `KEY/PART`.
 
 `records.read_rounds` gives back the rows exactly as they were once written whole (same keys, order,
 values and types), and reads a run recorded before this form, whose JSON lines hold the snapshot.
