@@ -21,8 +21,9 @@ from mam_bench.protocol import Decision, Request
 from mam_bench.scoring import Scoring
 
 #: bytes per node and per neighbour of a node in a pair with both baselines (four worlds' Mesa agents,
-#: cells and graph, one round's snapshot), measured: 2,000 -> 10,000 nodes added 52 MB; doubled
-PER_NODE = 8 * 2**10
+#: cells and graph, one round's snapshot): `bench/scale.py` measured 2,500 -> 20,000 nodes at k=4
+#: adding 279 MB (16 KB a node); half again as a margin
+PER_NODE = 16 * 2**10
 PER_EDGE = 2 * 2**10
 
 
