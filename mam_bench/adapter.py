@@ -56,7 +56,9 @@ import mesa
 import numpy as np
 from pydantic import BaseModel, ValidationError, create_model
 
+from mam_bench import streams
 from mam_bench.params import WorldParams
+from mam_bench.pcg_stream import PCGStream, pcg_seeds, pcg_seeds_of
 from mam_bench.protocol import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, Decision
 from mam_bench.status import Status
 from mam_bench.streams import agent_stream, stream
@@ -202,6 +204,7 @@ class MesaWorld(SteerableWorld):
         self._entries: dict[int, AuditEntry] = {}
         self._layout: dict[Any, tuple[float, float]] | None = None
         self._turn_words: dict[tuple[int, int], list[int]] = {}
+        self._rng_states: dict[tuple[int, int], tuple[int, int]] = {}
         self.model = self.build_model()
         if type(self.model.random) is pyrandom.Random:  # this model's generator only; Mesa is untouched
             self.model.random.__class__ = AddressedRandom
@@ -435,21 +438,48 @@ class MesaWorld(SteerableWorld):
         `rng` seed (one stream per agent and round keeps the per-turn cost to one generator)."""
         key = (self.round, aid)
         if key not in self._turn_words:
-            if self._turn_words and next(iter(self._turn_words))[0] != self.round:
-                self._turn_words.clear()
+            self._this_round()
             self._turn_words[key] = agent_stream(self.seed, "turn", self.round, aid).integers(2**63, size=3).tolist()
         return self._turn_words[key]
 
-    def _reseed(self, seed_random: int, seed_rng: int) -> None:
+    def _this_round(self) -> None:
+        if self._turn_words and next(iter(self._turn_words))[0] != self.round:
+            self._turn_words.clear()
+            self._rng_states.clear()
+
+    def prefetch_words(self, aids: list[int]) -> None:
+        """The words of many agents at once, and their `rng` seeds' PCG64 states: the same numbers
+        as `words` (a test holds them equal), hashed together instead of one numpy stream and one
+        numpy seeding per agent, which cost most of a small agent's turn. Skipped while draws are
+        logged (`record_draws` sees each agent's stream) or where a word exceeds 32 bits."""
+        self._this_round()
+        missing = [aid for aid in aids if (self.round, aid) not in self._turn_words]
+        if not missing or streams.recording() or not all(0 <= x < 2**32 for x in (self.seed, self.round, *missing)):
+            return
+        head = (*streams.MAGIC, streams.purpose_word("turn"), self.round)
+        words = [PCGStream.at(*state).below_2_63(3) for state in pcg_seeds(head, missing, [self.seed])]
+        for aid, w, state in zip(missing, words, pcg_seeds_of([w[2] for w in words])):
+            self._turn_words[(self.round, aid)] = w
+            self._rng_states[(self.round, aid)] = state
+
+    def _reseed(self, seed_random: int, seed_rng: int, rng_state: tuple[int, int] | None = None) -> None:
         self.model.random.seed(seed_random)
-        self.model.rng.bit_generator.state = np.random.PCG64(seed_rng).state
+        if rng_state is None:
+            self.model.rng.bit_generator.state = np.random.PCG64(seed_rng).state
+        else:
+            self.model.rng.bit_generator.state = {
+                "bit_generator": "PCG64",
+                "state": {"state": rng_state[0], "inc": rng_state[1]},
+                "has_uint32": 0,
+                "uinteger": 0,
+            }
 
     @contextmanager
     def agent_streams(self, aid: int) -> Iterator[None]:
         """The model's generators hold this agent's own streams for the length of its turn."""
         saved = (self.model.random.getstate(), self.model.rng.bit_generator.state)
         _, seed_random, seed_rng = self.words(aid)
-        self._reseed(seed_random, seed_rng)
+        self._reseed(seed_random, seed_rng, self._rng_states.get((self.round, aid)))
         try:
             yield
         finally:
@@ -485,5 +515,6 @@ class AddressedRandom(pyrandom.Random):
         if not agents or any(getattr(a, "model", None) is not world.model for a in agents):
             super().shuffle(x)
             return
+        world.prefetch_words([int(a.unique_id) for a in agents])
         key = {id(a): (world.words(int(a.unique_id))[0], a.unique_id) for a in agents}
         x.sort(key=lambda r: key[id(r())])

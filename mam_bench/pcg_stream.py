@@ -105,17 +105,31 @@ def _mixed_pool(head: tuple[int, ...]) -> list[int]:
     purpose and round, so it is kept)."""
     pool = _PREFIX.get(head)
     if pool is None:
-        pool = [_hashmix(w, i) for i, w in enumerate(head)]
-        k = _POOL
-        for src in range(_POOL):
-            for dst in range(_POOL):
-                if src != dst:
-                    pool[dst] = _mix(pool[dst], _hashmix(pool[src], k))
-                    k += 1
+        pool = _mixed([_hashmix(w, i) for i, w in enumerate(head)])
         if len(_PREFIX) > 4096:
             _PREFIX.clear()
         _PREFIX[head] = pool
     return pool
+
+
+def _mixed(pool: list[Any]) -> list[Any]:
+    """SeedSequence's all-pairs mixing of the filled pool, in place."""
+    k = _POOL
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                pool[dst] = _mix(pool[dst], _hashmix(pool[src], k))
+                k += 1
+    return pool
+
+
+def pcg_seeds_of(values: list[int]) -> list[tuple[int, int]]:
+    """(state, increment) of `np.random.PCG64(v)` for every int 0 <= v < 2**64, hashed together
+    (a round's per-agent `rng` seeds): one or two entropy words, the pool padded with zeros."""
+    a = np.asarray(values, dtype=np.uint64)
+    zero = np.zeros_like(a)
+    pool = _mixed([_hashmix(w, i) for i, w in enumerate((a & _M32, a >> 32, zero, zero))])
+    return [_pcg_state(w) for w in zip(*(x.tolist() for x in _state_words(pool)))]
 
 
 def pcg_seed(words: list[int]) -> tuple[int, int]:
@@ -163,6 +177,11 @@ class PCGStream:
         s = self._state = (self._state * _PCG_MULT + self._inc) & _M128
         x, rot = ((s >> 64) ^ s) & _M64, s >> 122
         return ((x >> rot) | (x << (64 - rot))) & _M64
+
+    def below_2_63(self, count: int) -> list[int]:
+        """`Generator.integers(2**63, size=count)` as ints: numpy's 64-bit Lemire bound on a
+        range of 2**63 never rejects and keeps the output's top 63 bits."""
+        return [self._next64() >> 1 for _ in range(count)]
 
     def _next32(self) -> int:
         if self._half is not None:

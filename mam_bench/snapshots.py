@@ -6,7 +6,10 @@ a stream of `.npy` arrays (numpy's own format, read with `np.load`, no pickle). 
 frame: a header (JSON bytes) naming the snapshot's keys, the small fields that changed, and per
 column how it is stored; then the arrays. A column is a flat list of ints, floats or bools (an
 agent attribute): the first frame holds it whole, later frames only the entries that changed
-(their indices and new values), or the whole column again when most of it changed.
+(their indices and new values), or the whole column again when most of it changed. A per-agent
+list of another form (dicts with the same keys, `[r, c]` or None, names) is taken apart into such
+columns (`snapshot_shapes`): the header gives its shape when that changed (`shaped`) and the words
+new to a text column's vocabulary (`words`); its columns are named `KEY/PART`.
 
 `records.read_rounds` gives back the rows exactly as they were once written whole (same keys, order,
 values and types), and reads a run recorded before this form, whose JSON lines hold the snapshot.
@@ -22,10 +25,12 @@ from typing import IO, Any
 import numpy as np
 
 from mam_bench.errors import ConfigError
+from mam_bench.snapshot_shapes import assemble, flatten
 
 SUFFIX = ".snapshots"
 #: the Python type of a column's entries, by name in the header, and the numpy kind it is kept as
 _KINDS = {"int": int, "float": float, "bool": bool}
+_KIND_OF = {"i": "int", "f": "float", "b": "bool"}
 
 
 def snapshot_path(round_record: Path | str) -> Path:
@@ -83,37 +88,69 @@ class SnapshotWriter:
         self._fh: IO[bytes] | None = None
         self._columns: dict[str, np.ndarray] = {}
         self._fields: dict[str, str] = {}
+        #: a taken-apart list's shape as last written, and each text part's vocabulary (only grows)
+        self._shapes: dict[str, str] = {}
+        self._words: dict[str, dict[str, int]] = {}
 
     def write(self, round_: int, snapshot: dict[str, Any]) -> None:
         header: dict[str, Any] = {"round": round_, "keys": list(snapshot), "fields": {}, "columns": {}}
         arrays: list[np.ndarray] = []
         for name, value in snapshot.items():
             column = _column(value)
-            if column is None:
-                text = self.encode(value)
-                if self._fields.get(name) != text:
-                    header["fields"][name] = json.loads(text)
-                    self._fields[name] = text
-                self._columns.pop(name, None)
+            if column is not None:
+                self._fields.pop(name, None)
+                self._shapes.pop(name, None)
+                arrays += self._put(header, name, *column)
                 continue
-            self._fields.pop(name, None)
-            kind, array = column
-            before = self._columns.get(name)
-            self._columns[name] = array
-            if before is not None and before.shape == array.shape:
-                changed = np.flatnonzero(before != array)
-                if 2 * changed.size <= array.size:
-                    header["columns"][name] = [kind, "changes"]
-                    arrays += [_compact(changed), _compact(array[changed])]
-                    continue
-            header["columns"][name] = [kind, "whole"]
-            arrays.append(_compact(array))
+            taken = flatten(value)
+            if taken is not None:
+                self._fields.pop(name, None)
+                self._columns.pop(name, None)
+                arrays += self._put_shaped(header, name, *taken)
+                continue
+            text = self.encode(value)
+            if self._fields.get(name) != text:
+                header["fields"][name] = json.loads(text)
+                self._fields[name] = text
+            self._columns.pop(name, None)
+            self._shapes.pop(name, None)
         if self._fh is None:
             self._fh = open(self.path, "ab")
         np.save(self._fh, np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8))
         for array in arrays:
             np.save(self._fh, array)
         self._fh.flush()
+
+    def _put(self, header: dict[str, Any], name: str, kind: str, array: np.ndarray) -> list[np.ndarray]:
+        """One column: whole, or the entries that changed since its last frame."""
+        before = self._columns.get(name)
+        self._columns[name] = array
+        if before is not None and before.shape == array.shape:
+            changed = np.flatnonzero(before != array)
+            if 2 * changed.size <= array.size:
+                header["columns"][name] = [kind, "changes"]
+                return [_compact(changed), _compact(array[changed])]
+        header["columns"][name] = [kind, "whole"]
+        return [_compact(array)]
+
+    def _put_shaped(self, header: dict[str, Any], name: str, shape: dict, parts: dict) -> list[np.ndarray]:
+        """A taken-apart list (`snapshot_shapes`): its shape when it changed, then each part as a
+        column named `name/part` (texts as codes, the words new to the vocabulary in the header)."""
+        text = json.dumps(shape)
+        header.setdefault("shaped", {})[name] = shape if self._shapes.get(name) != text else 0
+        self._shapes[name] = text
+        arrays = []
+        for part, values in parts.items():
+            column = f"{name}/{part}"
+            if isinstance(values, list):  # a text part
+                words = self._words.setdefault(column, {})
+                fresh = [w for w in dict.fromkeys(values) if w is not None and w not in words]
+                if fresh:
+                    header.setdefault("words", {})[column] = fresh
+                    words.update(zip(fresh, range(len(words), len(words) + len(fresh))))
+                values = np.array([-1 if w is None else words[w] for w in values], dtype=np.int64)
+            arrays += self._put(header, column, _KIND_OF[values.dtype.kind], values)
+        return arrays
 
     def close(self) -> None:
         if self._fh is not None:
@@ -129,12 +166,14 @@ def read_snapshots(path: Path | str, allow_cut_tail: bool = False) -> dict[int, 
     out: dict[int, dict[str, Any]] = {}
     columns: dict[str, np.ndarray] = {}
     fields: dict[str, Any] = {}
+    shapes: dict[str, dict] = {}
+    words: dict[str, list[str]] = {}
     try:
         size = path.stat().st_size
         with open(path, "rb") as fh:
             while fh.tell() < size:
                 try:
-                    round_, snapshot = _read_frame(fh, columns, fields)
+                    round_, snapshot = _read_frame(fh, columns, fields, shapes, words)
                 except (ValueError, EOFError, KeyError, TypeError, IndexError, UnicodeDecodeError) as exc:
                     if allow_cut_tail:
                         break
@@ -145,9 +184,19 @@ def read_snapshots(path: Path | str, allow_cut_tail: bool = False) -> dict[int, 
     return out
 
 
-def _read_frame(fh: IO[bytes], columns: dict[str, np.ndarray], fields: dict[str, Any]) -> tuple[int, dict]:
+def _read_frame(
+    fh: IO[bytes],
+    columns: dict[str, np.ndarray],
+    fields: dict[str, Any],
+    shapes: dict[str, dict],
+    words: dict[str, list[str]],
+) -> tuple[int, dict]:
     header = json.loads(np.load(fh, allow_pickle=False).tobytes().decode("utf-8"))
     fields.update(header["fields"])
+    shaped = header.get("shaped", {})
+    shapes.update((name, shape) for name, shape in shaped.items() if shape)
+    for column, fresh in header.get("words", {}).items():
+        words.setdefault(column, []).extend(fresh)
     for name, (kind, how) in header["columns"].items():
         if how == "whole":
             columns[name] = np.load(fh, allow_pickle=False).astype(_dtype(kind))
@@ -160,8 +209,27 @@ def _read_frame(fh: IO[bytes], columns: dict[str, np.ndarray], fields: dict[str,
             raise ValueError(f"unknown column form {how!r}")
     snapshot = {}
     for name in header["keys"]:
-        snapshot[name] = columns[name].tolist() if name in header["columns"] else fields[name]
+        if name in shaped:
+            snapshot[name] = _assembled(name, shapes[name], columns, words)
+        else:
+            snapshot[name] = columns[name].tolist() if name in header["columns"] else fields[name]
     return int(header["round"]), snapshot
+
+
+def _assembled(name: str, shape: dict, columns: dict[str, np.ndarray], words: dict[str, list[str]]) -> list:
+    """A taken-apart list from its part columns (text parts decoded through their vocabulary)."""
+    parts: dict[str, Any] = {}
+    prefix = name + "/"
+    for column, values in columns.items():
+        if not column.startswith(prefix):
+            continue
+        part = column[len(prefix) :]
+        if part.endswith("t"):
+            vocabulary = words.get(column, [])
+            parts[part] = [None if c < 0 else vocabulary[c] for c in values.tolist()]
+        else:
+            parts[part] = values
+    return assemble(shape, parts)
 
 
 def _dtype(kind: str) -> type:

@@ -16,8 +16,15 @@ from pydantic import BaseModel, ConfigDict
 
 from mam_bench.adapter import MesaWorld
 from mam_bench.controller import Controller
+from mam_bench.models.voter.params import VoterParams
 from mam_bench.protocol import Decision, Request
 from mam_bench.scoring import Scoring
+
+#: bytes per node and per neighbour of a node in a pair with both baselines (four worlds' Mesa agents,
+#: cells and graph, one round's snapshot): `bench/scale.py` measured 2,500 -> 20,000 nodes at k=4
+#: adding 279 MB (16 KB a node); half again as a margin
+PER_NODE = 16 * 2**10
+PER_EDGE = 2 * 2**10
 
 
 # --- an ordinary Mesa model ----------------------------------------------------------------------
@@ -62,11 +69,18 @@ class VoterWorld(MesaWorld):
     name = "voter"
     summary = "voter model on a small-world network; influence agents hold an opinion (share of 1)"
     model_class = VoterModel
+    Params = VoterParams
     rounds = 60
     Action = Opinion
     scoring = Scoring(metric="share", objectives={"spread": +1, "suppress": -1}, secondary="consensus_round")
     state_attribute = "opinion"
     state_colors = {"0": "#0072B2", "1": "#E69F00"}
+
+    @classmethod
+    def memory_needed(cls, params: VoterParams) -> tuple[str, int]:
+        """A pair with both baselines, measured by `bench/scale.py`: the interpreter and its
+        libraries, then per node four worlds' Mesa agents, cells and graphs, with a margin."""
+        return "n", 400 * 2**20 + params.n * (PER_NODE + PER_EDGE * params.k)
 
     def apply(self, agent: Voter, action: Opinion) -> str | None:
         if action.opinion is not None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mam_bench.pcg_stream import PCGStream, entropy_words
+from mam_bench.adapter import MesaWorld
+from mam_bench.models.voter.model import VoterWorld
+from mam_bench.pcg_stream import PCGStream, entropy_words, pcg_seeds, pcg_seeds_of
 from mam_bench.streams import MAGIC, RoundDraws, agent_draws, agent_stream, purpose_word, record_draws
 
 words = st.lists(st.integers(0, 2**70), min_size=0, max_size=12)
@@ -90,3 +94,30 @@ def test_round_draws_are_each_actors_agent_stream(seed: int, round_: int, actors
             int(theirs.integers(k)) for k in (2, 3, 7, 2**31 + 5)
         ]
         assert ours.random() == theirs.random()
+
+
+def test_a_round_of_agent_words_hashed_together_is_numpys() -> None:
+    """What a Mesa world's shuffle prefetches: each agent's three turn words, and PCG64 seeded
+    from the third, equal numpy's stream and numpy's seeding (edge values of the seed too)."""
+    values = [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64 - 1, *np.random.default_rng(8).integers(2**63, size=50).tolist()]
+    for v, (state, inc) in zip(values, pcg_seeds_of(values)):
+        assert np.random.PCG64(v).state["state"] == {"state": state, "inc": inc}, v
+    for seed, round_ in ((0, 0), (7, 3), (2**32 - 1, 99)):
+        aids = [*range(40), 2**32 - 1]
+        head = (*MAGIC, purpose_word("turn"), round_)
+        got = [PCGStream.at(*s).below_2_63(3) for s in pcg_seeds(head, aids, [seed])]
+        assert got == [agent_stream(seed, "turn", round_, a).integers(2**63, size=3).tolist() for a in aids]
+
+
+def test_a_mesa_world_plays_the_same_with_its_words_prefetched_or_not(monkeypatch) -> None:
+    def rows() -> list[str]:
+        world = VoterWorld(VoterWorld.Params(n=300), seed=4, influence_ids=[0, 5], role="treatment")
+        out = []
+        for _ in range(4):
+            audit = [entry.outcome for entry in world.play_round()]
+            out.append(json.dumps([audit, world.snapshot(), world.metrics()]))
+        return out
+
+    prefetched = rows()
+    monkeypatch.setattr(MesaWorld, "prefetch_words", lambda self, aids: None)
+    assert rows() == prefetched

@@ -89,3 +89,40 @@ def test_a_cut_frame_is_an_error_unless_a_killed_run_left_it(tmp_path: Path) -> 
     path.write_bytes(b"not a snapshot record")
     with pytest.raises(ConfigError):
         read_snapshots(path)
+
+
+def _agents(rng: np.random.Generator, opinions: np.ndarray) -> list[dict]:
+    """A network world's agents: id, kind, a layout point (None off the layout), a state."""
+    return [
+        {"id": i, "kind": "Voter", "xy": None if i % 97 == 0 else [i / 7, -i / 3], "opinion": int(o), "tag": None}
+        for i, o in enumerate(opinions)
+    ]
+
+
+def test_per_agent_lists_that_are_not_flat_numbers_read_back_and_cost_what_changed(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    opinions = rng.integers(2, size=N)
+    moves = ["UP", "DOWN", "LEFT", "RIGHT", None]
+    path = tmp_path / "t.snapshots"
+    writer = SnapshotWriter(path, dumps)
+    whole, sizes = [], []
+    for r in range(4):
+        if r:
+            opinions = opinions.copy()
+            opinions[rng.integers(N, size=5)] ^= 1
+        snap = {
+            "agents": _agents(rng, opinions),
+            "positions": [None if i % 11 == 0 else [i // 100, i % 100] for i in range(N)],
+            "actions": [moves[(i + (r > 2)) % 5] for i in range(N)],  # round 3: every action changes
+            "messages": [None] * (N - 1) + [f"round {r}"],
+            "keys": [{"b": 1, "a": 2}, {"a": 2, "b": 1}],  # key order differs: stays JSON
+            "mixed": [[1, 2.5], [3, 4.5]],  # ints and floats in one row: stays JSON
+        }
+        writer.write(r, snap)
+        writer.close()
+        sizes.append(path.stat().st_size - sum(sizes))
+        whole.append(dumps(snap))
+    assert [dumps(s) for s in read_snapshots(path).values()] == whole
+    assert sizes[1] < 3000 and sizes[2] < 3000  # five opinions and a message changed
+    assert sizes[3] > N  # every action changed: its codes are written whole
+    assert sizes[0] < len(whole[0]) / 4

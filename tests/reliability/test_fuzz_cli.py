@@ -202,7 +202,7 @@ CASES: list[tuple[str, list[str]]] = [
     ("run schelling size 100000", [*RUN, "--param", "size=100000", "--out", "new1"]),
     ("run civil_violence size 1000", ["run", "civil_violence", "--param", "size=1000", "--out", "new1"]),
     ("run boltzmann n 1e6", ["run", "boltzmann", "--param", "n=1000000", "--out", "new1"]),
-    ("run voter n 20000", ["run", "voter", "--param", "n=20000", "--out", "new1"]),
+    ("run voter n 1e6", ["run", "voter", "--param", "n=1000000", "--out", "new1"]),
     ("run pursuit size 1000", ["run", "pursuit", "--param", "size=1000", "--out", "new1"]),
     ("run foraging agents 1e5", ["run", "foraging", "--param", "agents=100000", "--out", "new1"]),
     ("run board window zero", [*RUN, "--board-window", "0", "--out", "new1"]),

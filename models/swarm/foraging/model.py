@@ -67,6 +67,13 @@ class ForagingWorld(SwarmWorld):
         self.knows = np.zeros((self.n, 2), dtype=bool)  # (seen F, seen N) per agent, for `explore`
         self._look()
 
+    @classmethod
+    def memory_needed(cls, params: ForagingParams) -> tuple[str, int]:
+        """A pair with both baselines, measured (`bench/scale.py`): the interpreter and its
+        libraries, then four worlds' cells (Mesa grid, terrain, distance fields; about 1.1 KB a
+        cell) and agents (Mesa agent, history and streams; about 5.4 KB), with a margin."""
+        return "size", 400 * 2**20 + 4 * (1536 * params.size**2 + 8 * 2**10 * params.agents)
+
     def _look(self) -> None:
         """Each agent remembers seeing F or N once either was within its view (Chebyshev reach)."""
         live = np.flatnonzero(self.active)

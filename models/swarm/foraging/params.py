@@ -1,4 +1,6 @@
-"""Foraging parameters: swarm defaults plus the ordinary agents' strategy."""
+"""Foraging parameters: swarm defaults plus the ordinary agents' strategy, and a larger grid and
+swarm than the other tasks allow (its round costs the same per agent at any size; a memory
+estimate refuses what would not fit)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from mam_bench.models.swarm.params import SwarmParams
 
 
 class ForagingParams(SwarmParams):
+    size: int = Field(10, ge=6, le=800, description="grid side, outer wall ring included")
+    agents: int = Field(10, ge=1, le=40_000, description="number of agents N")
     strategy: Literal["explore", "bfs"] = Field(
         "explore",
         description="explore: random walk until F or N was seen, then BFS (default); bfs: shortest path"
