@@ -1,7 +1,9 @@
 """From a model's text to an action: JSON in text first, then world-specific forms.
 
 Models wrap JSON in prose or code fences, truncate it, or answer in the board's own shorthand
-(`ID -> r,c`). Nothing here raises on hostile input: every function returns a value or None.
+(`ID -> r,c`). A raw newline or tab inside a string is read as itself (JSON's non-strict mode): a
+small model under a grammar writes them into its message, and the answer is otherwise whole.
+Nothing here raises on hostile input: every function returns a value or None.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ def json_objects(text: str, limit: int = 8) -> list[Any]:
     found: list[Any] = []
     if not isinstance(text, str):
         return found
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)
     i = text.find("{")
     tries = 0
     while i != -1 and len(found) < limit and tries < 64:
@@ -42,7 +44,7 @@ def first_json(text: str) -> Any | None:
         stripped = stripped.strip("`")
         stripped = stripped[4:] if stripped.lower().startswith("json") else stripped
     try:
-        return json.loads(stripped)
+        return json.loads(stripped, strict=False)
     except (ValueError, RecursionError):
         pass
     objs = json_objects(text, limit=1)

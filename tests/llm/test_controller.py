@@ -124,6 +124,10 @@ def test_repair_quotes_the_validation_error() -> None:
 def test_first_json_edge_cases() -> None:
     assert first_json('noise {"a": 1} {"b": 2}') == {"a": 1}
     assert first_json("{{{{") is None
+    # gemma3-270m under the grammar wrote a raw newline into its message (v2 quick tier, 5 answers)
+    raw = '{ "choice": 1, "message": "message: 1:accepted 2:blocked | round: 3, state: {\nR1: {" } '
+    assert first_json(raw) == {"choice": 1, "message": "message: 1:accepted 2:blocked | round: 3, state: {\nR1: {"}
+    assert first_json('prose {"a": "x\ty"} more') == {"a": "x\ty"}
     assert first_json("[" * 3000 + "]" * 3000) is None  # nested past any object: no JSON object, no crash
 
 
