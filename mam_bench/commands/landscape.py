@@ -248,7 +248,7 @@ def print_summary(cls: Any, axes: tuple[str, ...], cells: list[tuple[str, ...]],
 
 
 def handle(args: argparse.Namespace) -> int:
-    from mam_bench.experiment.executors import MAX_JOBS
+    from mam_bench.limits import MAX_JOBS
     from mam_bench.params import parse_param_pairs
     from mam_bench.records import ensure_writable
 
