@@ -30,6 +30,8 @@ from mam_bench.models.schelling.fast.kernel import (
 from mam_bench.models.schelling.wave import Claim, OrdinaryPlan
 from mam_bench.pcg_stream import entropy_words
 
+numba_start.cache_where_writable(__file__)
+
 
 @njit(cache=True)
 def _wave(

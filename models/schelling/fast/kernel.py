@@ -28,6 +28,8 @@ from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, RULE_PURPOSE, TIES, stream_words
 from mam_bench.pcg_stream import entropy_words
 
+numba_start.cache_where_writable(__file__)
+
 EQUILIBRIUM, BLOCKED, HORIZON = 0, 1, 2
 STATUS = {EQUILIBRIUM: "equilibrium", BLOCKED: "blocked", HORIZON: "horizon_exhausted"}
 _MASK32 = 0xFFFFFFFF
