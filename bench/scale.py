@@ -29,7 +29,7 @@ from pathlib import Path
 
 def one(size: int, rounds: int) -> dict[str, float]:
     """One size in this process: the pair's seconds and record bytes, the kernel's seconds, peak memory."""
-    from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
+    from mam_bench.models.schelling.fast.runs import fast_reference_outcome
     from mam_bench.models.schelling.params import SchellingParams
     from mam_bench.runner import PairSpec, run_pair
 

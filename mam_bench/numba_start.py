@@ -30,6 +30,8 @@ from numba.core.dispatcher import Dispatcher
 from numba.core.runtime import rtsys
 from numba.misc.appdirs import AppDirs
 
+from mam_bench import startup
+
 
 def _writable(folder: str) -> bool:
     """numba's own test of a cache folder: it can be made, and a file written in it."""
@@ -84,3 +86,6 @@ def light_cache_loads(namespace: dict[str, Any]) -> None:
     for value in namespace.values():
         if isinstance(value, Dispatcher) and isinstance(value._cache, Cache):
             value._cache.load_overload = types.MethodType(_load_cached, value._cache)
+
+
+startup.numba_loaded()  # a command waiting to announce compiles listens from here on

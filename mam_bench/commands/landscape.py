@@ -255,8 +255,8 @@ def handle(args: argparse.Namespace) -> int:
     startup.hold_collector()
     from mam_bench.capabilities import ReferenceLandscape
 
-    announce_compiling()
     cls = landscape_source(args.world)
+    startup.on_numba(announce_compiling)  # a kernel that loads without numba does not import it for this
     if not isinstance(cls, ReferenceLandscape):
         raise ConfigError("world", f"{args.world} has no reference landscape")
     registered = registration(args.world).landscape
