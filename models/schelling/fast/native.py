@@ -66,10 +66,12 @@ def _ours(folder: str) -> bool:
 
 
 def folders() -> list[Path]:
-    """Where the module may be, in numba's order: NUMBA_CACHE_DIR, the kernel's own `__pycache__`,
-    then the private temp folder of a read-only install (`numba_start.cache_where_writable`)."""
-    out = [Path(os.environ["NUMBA_CACHE_DIR"])] if os.environ.get("NUMBA_CACHE_DIR") else []
-    out.append(HERE / "__pycache__")
+    """Where the module may be, as numba chooses its cache folder: NUMBA_CACHE_DIR alone when set,
+    else the kernel's own `__pycache__`, then the private temp folder of a read-only install
+    (`numba_start.cache_where_writable`)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return [Path(os.environ["NUMBA_CACHE_DIR"])]
+    out = [HERE / "__pycache__"]
     uid = getattr(os, "getuid", None)
     if uid is not None:
         temp = os.path.join(tempfile.gettempdir(), f"mam-bench-numba-{uid()}")
