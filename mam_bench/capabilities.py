@@ -89,7 +89,8 @@ class LegalActions(Protocol):
 @runtime_checkable
 class ActionMenu(Protocol):
     """Every legal action of one request, listed from its start-of-round observation (a
-    classmethod): the LLM prompts constrain an answer to exactly these, or number them as a menu."""
+    classmethod), the world's null action first: the LLM prompts constrain an answer to exactly
+    these, or number them as a menu (a capped menu keeps the null action)."""
 
     def legal_actions(self, observation: Any) -> list[dict[str, Any]]: ...
 

@@ -29,6 +29,7 @@ LLM_ONLY = (
     "max_cost",
     "prompt_style",
     "menu_seed",
+    "menu_cap",
     "agent",
     "turn_requests",
     "notebook_chars",

@@ -64,6 +64,7 @@ class WorldPrompts:
         message_cap: int = 4000,
         style: Style = "full",
         menu_seed: int = 0,
+        menu_cap: int | None = None,
     ):
         self.world_cls = world_cls
         self.objective = objective
@@ -71,8 +72,10 @@ class WorldPrompts:
         self.message_cap = message_cap
         self.style = style
         self.menu_seed = menu_seed
+        self.menu_cap = menu_cap
         self.Action: type[BaseModel] = world_cls.Action
         self._menus: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        self._legal_counts: dict[tuple[int, int], int] = {}
 
     # --- schemas ------------------------------------------------------------------------------
     def action_schema(self) -> dict[str, Any]:
@@ -96,7 +99,10 @@ class WorldPrompts:
     def menu(self, req: Request) -> list[dict[str, Any]] | None:
         """Under the menu style, the request's legal actions shuffled by (menu_seed, round, actor),
         so the same request gets the same menu in a resumed run and a menu position is not an
-        action's index (position bias is measured on the recorded positions)."""
+        action's index (position bias is measured on the recorded positions). Under `menu_cap`
+        the menu keeps the world's null action (listed first, by the ActionMenu contract) and the
+        first cap - 1 others of the shuffle: a short prompt for a small model, at the price of
+        choices it is not shown (the call's row records how many there were)."""
         if self.style != "menu":
             return None
         key = (req.round, req.actor_id)
@@ -106,8 +112,16 @@ class WorldPrompts:
                 return None
             if len(self._menus) > 1024:
                 self._menus.clear()
-            random.Random(f"{self.menu_seed}:{req.round}:{req.actor_id}").shuffle(legal)
+                self._legal_counts.clear()
+            count = len(legal)
+            draw = random.Random(f"{self.menu_seed}:{req.round}:{req.actor_id}")
+            if self.menu_cap is not None and len(legal) > self.menu_cap:
+                null, rest = legal[0], legal[1:]
+                draw.shuffle(rest)
+                legal = [null, *rest[: self.menu_cap - 1]]
+            draw.shuffle(legal)
             self._menus[key] = legal
+            self._legal_counts[key] = count
         return self._menus[key]
 
     def answer_schema(self, phase: str, req: Request) -> dict[str, Any] | None:
@@ -137,7 +151,8 @@ class WorldPrompts:
         obj = first_json(text)
         choice = obj.get("choice") if isinstance(obj, dict) else None
         ok = isinstance(choice, int) and not isinstance(choice, bool) and 1 <= choice <= len(menu)
-        return {"menu_size": len(menu), "menu_position": choice if ok else None}
+        legal = self._legal_counts.get((req.round, req.actor_id), len(menu))
+        return {"menu_size": len(menu), "menu_position": choice if ok else None, "legal_count": legal}
 
     def menu_label(self, action: dict[str, Any], req: Request) -> str:
         return label(action)

@@ -6,7 +6,8 @@ turn_requests answers and one compaction summary, so its calls are a bound. Toke
 estimate: the round-0 prompt of the scenario's first influence agent as the world renders it (4
 characters a token), plus a full board window of posts for the later rounds (a session's request:
 its conversation up to the compaction budget instead), and `max_tokens` (else OUTPUT_TOKENS)
-answered per call.
+answered per call. Where a model's earlier calls are on record (rates.py), its repairs are added at
+their recorded rate and the time is its recorded seconds a call times the calls, one at a time.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ class ScenarioCost:
     input_tokens: int
     output_tokens: int
     usd: float | None
+    #: calls with repairs at the model's recorded rate, and their seconds one at a time (None: no record)
+    expected_calls: int | None = None
+    seconds: float | None = None
 
 
 def prompt_tokens(case: Any, seed: int) -> int:
@@ -58,8 +62,9 @@ def per_turn(options: dict[str, Any], model: str) -> tuple[int, int]:
     return bound(options, model) if bound else (1, 0)
 
 
-def estimate(suite: Any, price_table: Any = None) -> list[ScenarioCost]:
-    """One line per LLM case of the suite (a scenario at a model); USD None for an unpriced model."""
+def estimate(suite: Any, price_table: Any = None, rates: dict[str, Any] | None = None) -> list[ScenarioCost]:
+    """One line per LLM case of the suite (a scenario at a model); USD None for an unpriced model.
+    `rates`: model -> its recorded Rate (rates.py), which adds repairs and a time to its lines."""
     from mam_bench.pricing import PriceTable  # only an LLM benchmark gets here
     from mam_bench.runner import prepare
 
@@ -77,16 +82,32 @@ def estimate(suite: Any, price_table: Any = None) -> list[ScenarioCost]:
         calls *= len(seeds) * suite.repeats * len(prep.influence_ids) * prep.horizon * phases
         tin = calls * (prompt_tokens(case, seeds[0]) + carried)
         tout = calls * int(options.get("max_tokens") or OUTPUT_TOKENS)
+        rate = (rates or {}).get(model)
+        expected = round(calls * (1 + rate.repairs_per_ask)) if rate else None
+        seconds = expected * rate.seconds if rate and rate.seconds is not None else None
+        if rate:  # a repair is asked with the same prompt and answered with up to the same cap
+            tin, tout = round(tin * expected / calls), round(tout * expected / calls)
         usd = prices.cost(model, tin, tout) if prices.priced(model) else None
-        out.append(ScenarioCost((case.name or "").split("/")[0], model, calls, tin, tout, usd))
+        out.append(ScenarioCost((case.name or "").split("/")[0], model, calls, tin, tout, usd, expected, seconds))
     return out
 
 
+def _hours(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds / 3600:.1f} h"
+
+
 def estimate_text(lines: list[ScenarioCost]) -> str:
-    rows = [f"{'scenario':32} {'model':24} {'calls':>7} {'in tok':>10} {'out tok':>9} {'USD':>9}"]
+    """The table; with a recorded rate for some model, two more columns: its calls with repairs
+    and the time one call at a time takes (tokens and USD then count the repairs too)."""
+    rated = any(c.expected_calls is not None for c in lines)
+    more = f" {'w/ repairs':>10} {'time':>8}" if rated else ""
+    rows = [f"{'scenario':32} {'model':24} {'calls':>7} {'in tok':>10} {'out tok':>9} {'USD':>9}{more}"]
     for c in lines:
         usd = "unpriced" if c.usd is None else f"{c.usd:.4f}"
-        rows.append(f"{c.scenario:32} {c.model:24} {c.calls:>7} {c.input_tokens:>10} {c.output_tokens:>9} {usd:>9}")
+        tail = f" {'-' if c.expected_calls is None else c.expected_calls:>10} {_hours(c.seconds):>8}" if rated else ""
+        rows.append(
+            f"{c.scenario:32} {c.model:24} {c.calls:>7} {c.input_tokens:>10} {c.output_tokens:>9} {usd:>9}{tail}"
+        )
     calls = sum(c.calls for c in lines)
     tin = sum(c.input_tokens for c in lines)
     tout = sum(c.output_tokens for c in lines)
@@ -94,5 +115,11 @@ def estimate_text(lines: list[ScenarioCost]) -> str:
     usd = f"{sum(priced):.2f}" if priced else "unpriced"
     if priced and len(priced) < len(lines):
         usd += " (+ unpriced models)"
-    rows.append(f"{'total':32} {'':24} {calls:>7} {tin:>10} {tout:>9} {usd:>9}")
+    tail = ""
+    if rated:
+        expected = sum(c.expected_calls if c.expected_calls is not None else c.calls for c in lines)
+        timed = [c.seconds for c in lines]
+        total = None if any(t is None for t in timed) else sum(t for t in timed if t is not None)
+        tail = f" {expected:>10} {_hours(total):>8}"
+    rows.append(f"{'total':32} {'':24} {calls:>7} {tin:>10} {tout:>9} {usd:>9}{tail}")
     return "\n".join(rows)

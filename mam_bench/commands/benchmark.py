@@ -43,6 +43,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
     p.add_argument("--price-table", default=None, help="JSON file: model -> {input, output} USD per million tokens")
     p.add_argument(
+        "--rates-from",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a run, experiment or benchmark folder whose recorded calls give a model's repair rate and "
+        "seconds a call for the estimate (repeatable; --out's own records count when resuming)",
+    )
+    p.add_argument(
         "--option",
         action="append",
         default=[],
@@ -195,11 +203,19 @@ def manifest_of(bench: Any, entry: Any, suite: Any) -> dict[str, Any]:
 def cost_gate(suite: Any, entry: Any, args: argparse.Namespace) -> None:
     """The estimate before any LLM call, and the --yes gate above CALL_GUARD calls or COST_GUARD USD."""
     from mam_bench.benchmark.estimate import estimate, estimate_text
+    from mam_bench.benchmark.rates import recorded_rates
     from mam_bench.commands.experiment import CALL_GUARD
 
-    lines = estimate(suite, entry.options.get("price_table"))
-    print("estimate (before retries and repairs):\n" + estimate_text(lines), file=sys.stderr)
-    calls = sum(c.calls for c in lines)
+    for folder in args.rates_from:
+        if not Path(folder).is_dir():
+            raise ConfigError("rates_from", f"{folder} is not a directory (a run, experiment or benchmark folder)")
+    rates = recorded_rates([*map(Path, args.rates_from), Path(args.out)])
+    lines = estimate(suite, entry.options.get("price_table"), rates)
+    models = {c.model for c in lines}
+    known = [r.text() for m, r in rates.items() if m in models]
+    head = "repairs at the recorded rate of " + "; ".join(known) if known else "before retries and repairs"
+    print(f"estimate ({head}):\n" + estimate_text(lines), file=sys.stderr)
+    calls = sum(c.calls if c.expected_calls is None else c.expected_calls for c in lines)
     usd = sum(c.usd or 0.0 for c in lines)
     if args.max_cost is not None and any(c.usd is None for c in lines):
         unpriced = next(c.model for c in lines if c.usd is None)

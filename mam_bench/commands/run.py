@@ -82,6 +82,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     llm.add_argument("--menu-seed", type=int, help="seed of the menu's shuffle (default 0)")
     llm.add_argument(
+        "--menu-cap", type=int, help="menu lines at most: the null action and a shuffled draw of the rest (default all)"
+    )
+    llm.add_argument(
         "--stall-timeout",
         type=float,
         metavar="SECONDS",

@@ -125,6 +125,7 @@ class LLMController(Controller):
             "prompts": type(self.prompts).__name__,
             "prompt_style": o.style,
             "menu_seed": o.menu_seed,
+            "menu_cap": o.menu_cap,
             "agent": o.agent,
         }
 

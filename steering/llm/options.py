@@ -78,6 +78,9 @@ class LLMOptions(BaseModel):
     #: actions, shuffled per request by menu_seed (None: menu for local models, else full)
     prompt_style: Literal["full", "menu"] | None = None
     menu_seed: int = Field(0, ge=0)
+    #: at most this many menu lines (the world's null action and a shuffled draw of the rest);
+    #: None: every legal action. A short prompt for a small model on a large action set
+    menu_cap: int | None = Field(None, ge=2)
     #: stateless: a fresh prompt each call; session: one conversation per agent over the run,
     #: with a private notebook and tool turns (session.py)
     agent: Literal["stateless", "session"] = "stateless"
@@ -114,6 +117,7 @@ class LLMOptions(BaseModel):
             "message_cap": self.message_cap,
             "style": self.style,
             "menu_seed": self.menu_seed,
+            "menu_cap": self.menu_cap,
         }
 
     @property

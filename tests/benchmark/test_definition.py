@@ -69,6 +69,46 @@ def test_a_session_agents_estimate_counts_its_tool_turns_and_conversation() -> N
         assert y.input_tokens == y.calls * (x.input_tokens // x.calls + 3000)  # the local model's budget
 
 
+def test_a_models_recorded_calls_predict_its_repairs_and_time() -> None:
+    """The shipped gemma record of the v1 quick tier (480 asks, 353 repairs) estimates that same
+    tier at about its own count (833 calls), and its median seconds a call times them."""
+    from mam_bench.benchmark.estimate import estimate_text
+    from mam_bench.benchmark.rates import recorded_rates
+
+    shipped = SHIPPED.parents[1] / "data" / "benchmark" / "mam-bench-v1-quick-gemma3-270m"
+    rates = recorded_rates([shipped])
+    gemma = rates["local:gemma3-270m"]
+    assert (gemma.asks, gemma.repairs) == (480, 353)
+    bench = load_benchmark(SHIPPED)
+    entry = Entry(policy="llm", models=("local:gemma3-270m",), tier="quick", seeds=(1000, 1001))
+    plain, rated = estimate(build_suite(bench, entry)), estimate(build_suite(bench, entry), rates=rates)
+    # each scenario's line rounds its own count (20 asks -> 35 calls): 24 lines, within 12 of 833
+    assert sum(c.calls for c in rated) == 480 and abs(sum(c.expected_calls for c in rated) - 833) <= 12
+    assert all(r.input_tokens > p.input_tokens and p.expected_calls is None for p, r in zip(plain, rated))
+    assert sum(c.seconds for c in rated) == pytest.approx(sum(c.expected_calls for c in rated) * gemma.seconds)
+    text = estimate_text(rated)
+    assert "w/ repairs" in text and f" {sum(c.expected_calls for c in rated)} " in text.splitlines()[-1]
+    assert "w/ repairs" not in estimate_text(plain)  # no record, no claim
+
+
+def test_a_rate_counts_first_asks_and_repairs_and_leaves_posts_and_cached_time_out(tmp_path: Path) -> None:
+    import json
+
+    from mam_bench.benchmark.rates import recorded_rates
+
+    rows = [
+        {"model": "m", "phase": "decision", "attempt": 0, "latency_s": 2.0, "cached": False},
+        {"model": "m", "phase": "decision", "attempt": 1, "latency_s": 4.0, "cached": False},
+        {"model": "m", "phase": "decision", "attempt": 0, "latency_s": 0.0, "cached": True},
+        {"model": "m", "phase": "coordination", "attempt": 0, "latency_s": 9.0, "cached": False},
+    ]
+    (tmp_path / "pairs" / "a").mkdir(parents=True)
+    (tmp_path / "pairs" / "a" / "llm_calls.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rate = recorded_rates([tmp_path, tmp_path / "nothing-here"])["m"]
+    assert (rate.asks, rate.repairs, rate.seconds) == (2, 1, 3.0)
+    assert rate.repairs_per_ask == 0.5
+
+
 @pytest.mark.parametrize("tier", ["quick", "full"])
 def test_every_tier_is_a_valid_suite(tier: str) -> None:
     bench = load_benchmark(SHIPPED)

@@ -136,3 +136,23 @@ def test_an_llm_benchmark_above_the_cost_guard_needs_yes(tmp_path: Path, tiny: P
     code, err = cli_in_process(capsys, *argv)
     assert code == 2 and "error: yes:" in err and "estimate" in err
     assert not (tmp_path / "x").exists()
+
+
+def test_the_estimate_adds_repairs_at_a_models_recorded_rate(tmp_path: Path, tiny: Path, capsys, monkeypatch) -> None:
+    """A folder of earlier calls (one repair per ask, 3 s a call) doubles the estimated calls and
+    gives a time; a --rates-from that is not a folder is refused before anything is written."""
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    row = {"model": "openai:slow", "phase": "one_call", "latency_s": 3.0, "cached": False}
+    lines = [json.dumps({**row, "attempt": a}) for a in (0, 1, 0, 1)]
+    (earlier / "llm_calls.jsonl").write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv(KEY, "not-a-secret")
+    base = ["benchmark", "--policy", "llm", "--model", "openai:slow", "--base-url", "http://127.0.0.1:9/v1"]
+    base += ["--api-key-env", KEY, "--definition", str(tiny), "--max-calls", "0"]
+    code, err = cli_in_process(capsys, *base, "--rates-from", str(tmp_path / "none"), "--out", str(tmp_path / "x"))
+    assert code == 2 and "error: rates_from:" in err and not (tmp_path / "x").exists()
+    code, err = cli_in_process(capsys, *base, "--rates-from", str(earlier), "--out", str(tmp_path / "y"))
+    table = err[err.index("estimate (") :]
+    assert "recorded rate of openai:slow: 2 repairs in 2 asks (1.000 a call), 3.0 s a call" in table
+    total = next(line for line in table.splitlines() if line.startswith("total")).split()
+    assert "w/ repairs" in table and int(total[-3]) == 2 * int(total[1]), table

@@ -138,3 +138,41 @@ def test_the_menu_is_shuffled_per_request_and_the_same_on_every_asking():
     assert prompts.menu(_request(world, b)) != menu_a
     schema = prompts.answer_schema("one_call", _request(world, a))
     assert list(schema["properties"]) == ["choice", "message"] and schema["properties"]["message"]["maxLength"] <= 100
+
+
+def test_a_capped_menu_keeps_the_null_action_and_a_draw_of_the_rest():
+    world_cls = get_world("schelling")
+    world = world_cls(seed=3)
+    a = world.actor_ids()[0]
+    legal = world_cls.legal_actions(world.observe(a))
+    prompts = prompts_for(world_cls, "integrate", style="menu", menu_cap=8)
+    menu = prompts.menu(_request(world, a))
+    assert len(legal) > 8 and len(menu) == 8
+    assert legal[0] in menu  # staying is always offered
+    assert all(m in legal for m in menu) and len({json.dumps(m) for m in menu}) == 8
+    # another agent's menu is another draw; the uncapped menu is every legal action, as before
+    assert prompts.menu(_request(world, world.actor_ids()[1])) != menu
+    assert len(prompts_for(world_cls, "integrate", style="menu").menu(_request(world, a))) == len(legal)
+    text = f'{{"choice": {menu.index(legal[0]) + 1}, "message": ""}}'
+    assert prompts.menu_record(text, _request(world, a), "one_call") == {
+        "menu_size": 8,
+        "menu_position": menu.index(legal[0]) + 1,
+        "legal_count": len(legal),
+    }
+
+
+def test_a_capped_menu_run_plays_only_legal_actions_and_records_what_was_left_out(tmp_path):
+    spec = PairSpec.build(world="schelling", seed=3, controller="llm", influence=2, rounds=2, objective="integrate")
+    ctl = LLMController(
+        get_world("schelling"),
+        "integrate",
+        chat_model=GrammarModel(),
+        model="fake:grammar",
+        prompt_style="menu",
+        menu_cap=6,
+    )
+    run_pair(spec, tmp_path, controller=ctl)
+    decisions = read_jsonl(tmp_path / "decisions.jsonl")
+    calls = [c for c in read_jsonl(tmp_path / "llm_calls.jsonl") if c["phase"] != "coordination"]
+    assert decisions and all(d["outcome"] != "policy_error" for d in decisions)
+    assert calls and all(c["menu_size"] == 6 and c["legal_count"] > 6 for c in calls)
