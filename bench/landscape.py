@@ -34,7 +34,7 @@ from pathlib import Path
 import mesa
 from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
 
-from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
+from mam_bench.models.schelling.fast.runs import fast_reference_outcome
 from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 from mam_bench.models.schelling.seeding import ORDER, TIES, initial_board, stream_words
 from mam_bench.streams import seeded

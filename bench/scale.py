@@ -63,7 +63,7 @@ def agents_of(world: str, size: int) -> int:
 def baseline(world: str, size: int, rounds: int) -> Callable[[], int]:
     """The baseline's work as a function of no arguments (returns the rounds it played)."""
     if world == "schelling":
-        from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
+        from mam_bench.models.schelling.fast.runs import fast_reference_outcome
         from mam_bench.models.schelling.params import SchellingParams
 
         return lambda: fast_reference_outcome(SchellingParams(size=size), 0)["rounds"]

@@ -10,6 +10,8 @@ from mam_bench.errors import ConfigError
 MAX_SEEDS = 100_000
 MAX_REPEATS = 1_000
 MAX_PAIRS = 200_000
+#: worker processes: more than this is a typo, not a machine
+MAX_JOBS = 256
 
 
 def whole_number(text: str) -> int | None:

@@ -9,7 +9,7 @@ same way (pyproject.toml), so core holds no world names. Entry points are read o
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
@@ -98,31 +98,72 @@ def entry_points(**selection: Any) -> Any:
     return metadata.entry_points(**selection)
 
 
-@cache
-def registrations() -> dict[str, WorldRegistration]:
-    """World name -> registration, from every installed `mam_bench.worlds` entry point (read once).
+class _Registered(MutableMapping[str, WorldRegistration]):
+    """The registered worlds by name. Each world's registration is imported when first asked for,
+    so a command about one world (`landscape schelling`) does not import every other world's package."""
 
-    A registered world that fails to import fails loudly: a broken plug-in must not silently
-    drop out of an experiment grid.
-    """
-    out: dict[str, WorldRegistration] = {}
-    for ep in entry_points(group=GROUP):
+    def __init__(self, points: Any) -> None:
+        self._points: dict[str, list[Any]] = {}
+        for ep in points:
+            self._points.setdefault(ep.name, []).append(ep)
+        self._loaded: dict[str, WorldRegistration] = {}
+
+    def __getitem__(self, name: str) -> WorldRegistration:
+        if name not in self._loaded:
+            self._loaded[name] = _load_registration(name, self._points[name])
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, reg: WorldRegistration) -> None:
+        self._points.setdefault(name, [])
+        self._loaded[name] = reg
+
+    def __delitem__(self, name: str) -> None:
+        del self._points[name]
+        self._loaded.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._points
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._points)
+
+    def __len__(self) -> int:
+        return len(self._points)
+
+
+def _load_registration(name: str, points: list[Any]) -> WorldRegistration:
+    """The one registration behind a world's entry points; one that does not import, or two that
+    differ, fail loudly: a broken plug-in must not silently drop out of an experiment grid."""
+    found: WorldRegistration | None = None
+    for ep in points:
         try:
             reg = ep.load()
         except Exception as exc:
-            raise RuntimeError(f"world {ep.name!r}: its registration {ep.value} does not import: {exc}") from exc
+            raise RuntimeError(f"world {name!r}: its registration {ep.value} does not import: {exc}") from exc
         if isinstance(reg, str):  # a bare "module:Class" world path is accepted too
             reg = WorldRegistration(world=reg)
         if not isinstance(reg, WorldRegistration):
-            raise RuntimeError(f"world {ep.name!r}: {ep.value} is not a WorldRegistration")
-        if ep.name in out and out[ep.name] != reg:
-            raise RuntimeError(f"world {ep.name!r} is registered twice ({ep.value})")
-        out[ep.name] = reg
-    return out
+            raise RuntimeError(f"world {name!r}: {ep.value} is not a WorldRegistration")
+        if found is not None and found != reg:
+            raise RuntimeError(f"world {name!r} is registered twice ({ep.value})")
+        found = reg
+    assert found is not None  # a name comes from at least one entry point
+    return found
+
+
+@cache
+def registrations() -> MutableMapping[str, WorldRegistration]:
+    """World name -> registration, from every installed `mam_bench.worlds` entry point (read once;
+    each registration imported on first use)."""
+    return _Registered(entry_points(group=GROUP))
 
 
 def world_names() -> list[str]:
-    return sorted(registrations())
+    """Every registered world, each registration imported (a broken one fails here, loudly)."""
+    table = registrations()
+    for name in table:
+        table[name]  # imports its registration
+    return sorted(table)
 
 
 def registration(name: str) -> WorldRegistration:

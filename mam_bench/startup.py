@@ -11,7 +11,9 @@ a notebook or test calling `cli.main` keeps its collector as it was.
 from __future__ import annotations
 
 import gc
+import sys
 import threading
+from collections.abc import Callable
 
 _COMMAND = False
 _NOTHING_OPEN = False
@@ -46,3 +48,22 @@ def teardown_skippable() -> bool:
     """Whether the command may exit without Python's teardown: it said it left nothing open, and
     no other thread runs (atexit hooks such as a Ray shutdown would be skipped too)."""
     return _COMMAND and _NOTHING_OPEN and threading.active_count() == 1
+
+
+#: what to do once numba is imported (`on_numba`)
+_ON_NUMBA: list[Callable[[], None]] = []
+
+
+def on_numba(fn: Callable[[], None]) -> None:
+    """Run `fn` once numba is imported, now if it already is: announcing compiles must not import
+    numba for a kernel that loads without it (a native module)."""
+    if "numba" in sys.modules:
+        fn()
+    elif fn not in _ON_NUMBA:
+        _ON_NUMBA.append(fn)
+
+
+def numba_loaded() -> None:
+    """Called by `numba_start`, which every kernel module imports before it defines a kernel."""
+    while _ON_NUMBA:
+        _ON_NUMBA.pop(0)()

@@ -30,7 +30,7 @@ class Pool:
     over its slots in order, the values returned in the order of the plans."""
 
     def __init__(self, executor: str, address: str | None, jobs: int | None):
-        from mam_bench.experiment.executors import MAX_JOBS
+        from mam_bench.limits import MAX_JOBS
 
         if executor not in ("local", "ray"):
             raise ConfigError("executor", f"unknown executor {executor!r} (known: local, ray)")

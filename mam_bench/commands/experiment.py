@@ -161,7 +161,7 @@ def failures_and_exit(outcome: Any, out: str | Path) -> int:
 
 def check_limits(args: argparse.Namespace) -> None:
     """The budget and executor flags `experiment` and `benchmark` share, checked before any work."""
-    from mam_bench.experiment.executors import MAX_JOBS
+    from mam_bench.limits import MAX_JOBS
 
     _finite("max_cost", args.max_cost)
     if args.max_calls is not None and args.max_calls < 0:

@@ -248,15 +248,15 @@ def print_summary(cls: Any, axes: tuple[str, ...], cells: list[tuple[str, ...]],
 
 
 def handle(args: argparse.Namespace) -> int:
-    from mam_bench.experiment.executors import MAX_JOBS
+    from mam_bench.limits import MAX_JOBS
     from mam_bench.params import parse_param_pairs
     from mam_bench.records import ensure_writable
 
     startup.hold_collector()
     from mam_bench.capabilities import ReferenceLandscape
 
-    announce_compiling()
     cls = landscape_source(args.world)
+    startup.on_numba(announce_compiling)  # a kernel that loads without numba does not import it for this
     if not isinstance(cls, ReferenceLandscape):
         raise ConfigError("world", f"{args.world} has no reference landscape")
     registered = registration(args.world).landscape

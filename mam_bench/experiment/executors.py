@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from mam_bench.child_process import die_with_parent
 from mam_bench.errors import ConfigError
+from mam_bench.limits import MAX_JOBS
 
 #: a pool worker is replaced after this many pairs, so nothing a pair leaks can pile up
 RECYCLE_AFTER = 50
@@ -177,10 +178,6 @@ class RayExecutor:
     def shutdown(self) -> None:
         if self._owned:
             self._ray.shutdown()
-
-
-#: more processes than this is a typo, not a machine
-MAX_JOBS = 256
 
 
 def make_executor(name: str, address: str | None = None, jobs: int | None = None) -> Executor:

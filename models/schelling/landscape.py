@@ -21,7 +21,7 @@ def reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None
     Runs the compiled kernel (models/schelling/fast/kernel.py), which tests hold to the very
     same draws and boards as `scan_reference_outcome` and the world.
     """
-    from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
+    from mam_bench.models.schelling.fast.runs import fast_reference_outcome
 
     if params.rule == "pilot_v2":
         raise ConfigError("rule", "the landscape kernel plays our rule only; pilot_v2 runs in `mam-bench run`")

@@ -22,7 +22,7 @@ from mam_bench.models.schelling.draws import HashedDraws, IsolatedDraws, PilotDr
 from mam_bench.models.schelling.fast.array_rule import FrozenBoard, world_wave
 from mam_bench.models.schelling.fast.compiled_board import BoardState
 from mam_bench.models.schelling.fast.compiled_wave import compiled_wave
-from mam_bench.models.schelling.fast.kernel import cached_neighbours
+from mam_bench.models.schelling.fast.runs import cached_neighbours
 from mam_bench.models.schelling.influence import InfluenceMoves, target_text
 from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
 from mam_bench.models.schelling.observe import VIEW, SchellingObservation, render_grid

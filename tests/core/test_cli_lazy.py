@@ -127,3 +127,50 @@ def test_a_landscape_runs_without_importing_mesa(tmp_path) -> None:
     loaded, _ = heavy_loaded(code)
     assert "mesa" not in loaded and "pandas" not in loaded
     assert len(out.read_text().splitlines()) == 3
+
+
+#: what a landscape never runs: the optional extras, the table and plotting libraries, the parts
+#: of scipy numba does not import itself, and the other worlds' packages and the steering side
+NOT_FOR_A_LANDSCAPE = (
+    "langchain",
+    "langchain_core",
+    "langchain_openai",
+    "llama_cpp",
+    "solara",
+    "ray",
+    "sklearn",
+    "pandas",
+    "pyarrow",
+    "matplotlib",
+    "PIL",
+    "networkx",
+    "mesa",
+    "scipy.stats",
+    "scipy.optimize",
+    "scipy.sparse",
+    "scipy.linalg",
+    "mam_bench.steering",
+    "mam_bench.dashboards",
+    "mam_bench.experiment.executors",
+    "concurrent.futures",
+)
+
+
+def test_a_landscape_imports_only_what_it_runs(tmp_path) -> None:
+    """`mam-bench landscape schelling` on one worker: no optional or unrelated library, no other
+    world's package (their registrations are read by name, imported only when asked for), and no
+    numba once the kernel's native module is built (the first landscape builds it)."""
+    code = (
+        "import json, sys\nfrom mam_bench.cli import main\n"
+        "assert main(['landscape', 'schelling', '--thresholds', '3/4', '--vacancies', '1/4', '--seeds', '0-1', "
+        "'--out', sys.argv[1], '--force']) == 0\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    cmd = [sys.executable, "-c", code, str(tmp_path / "l.csv")]
+    runs = [subprocess.run(cmd, capture_output=True, text=True, check=True) for _ in range(2)]
+    loaded = set(json.loads(runs[1].stdout.strip().splitlines()[-1]))
+    assert sorted(m for m in (*NOT_FOR_A_LANDSCAPE, "numba", "llvmlite") if m in loaded) == []
+    worlds = {m.split(".")[2] for m in loaded if m.startswith("mam_bench.models.")}
+    assert worlds == {"schelling"}
+    assert "mam_bench.models.schelling.fast.runs" in loaded  # it did run the compiled kernel
+    assert len((tmp_path / "l.csv").read_text().splitlines()) == 3

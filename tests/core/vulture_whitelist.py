@@ -15,6 +15,8 @@ _._identifying_params  # LangChain BaseChatModel hook of the local model
 _._generate  # LangChain BaseChatModel hook of the local model
 run_manager  # argument of LangChain's _generate signature, which the local model must keep
 _.load_overload  # numba calls it: numba_start gives the kernel dispatchers' caches a load without the target refresh
+_.output_dir  # numba.pycc's CC reads it: where fast.native builds the kernel's native module
+_.verbose  # numba.pycc's CC reads it (fast.native builds quietly)
 
 # --- named by text: entry points (pyproject.toml) and "module:attr" registrations --------------------
 PursuitWorld  # WorldRegistration.world "module:attr" text

@@ -11,7 +11,7 @@ import numpy as np
 
 from mam_bench.models.schelling.draws import rule_keys
 from mam_bench.models.schelling.fast.compiled_streams import agent_doubles, seeded_doubles, stream_prefix, uint32_words
-from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
+from mam_bench.models.schelling.fast.runs import fast_reference_outcome
 from mam_bench.models.schelling.landscape import scan_reference_outcome
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.models.schelling.seeding import RULE_PURPOSE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mam_bench.models.schelling.fast.kernel import fast_reference, fast_reference_outcome
+from mam_bench.models.schelling.fast.runs import fast_reference, fast_reference_outcome
 from mam_bench.models.schelling.landscape import reference_outcome, scan_reference_outcome
 from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, SchellingParams
 from mam_bench.runner import PairSpec, prepare, run_reference

@@ -13,7 +13,9 @@ import subprocess
 import sys
 
 WARM = """
-from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
+from mam_bench.models.schelling.fast import kernel, runs
+runs.compiled_play = lambda: kernel.play
+from mam_bench.models.schelling.fast.runs import fast_reference_outcome
 from mam_bench.models.schelling.params import SchellingParams
 for streams in ("pilot", "isolated"):
     fast_reference_outcome(SchellingParams(streams=streams), 0, 5)
@@ -22,7 +24,9 @@ for streams in ("pilot", "isolated"):
 PROBE = """
 import json, sys
 from fractions import Fraction
-from mam_bench.models.schelling.fast.kernel import fast_reference_outcome
+from mam_bench.models.schelling.fast import kernel, runs
+runs.compiled_play = lambda: kernel.play  # numba's play, from its cache (not the native module)
+from mam_bench.models.schelling.fast.runs import fast_reference_outcome
 from mam_bench.models.schelling.params import SchellingParams
 cells = [(s, t, v, seed) for s in ("pilot", "isolated") for t in ("1/2", "3/4", "6/7")
          for v in ("1/10", "1/4") for seed in (0, 1)]

@@ -18,7 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from mam_bench.errors import ConfigError
-from mam_bench.models.schelling.fast.kernel import fast_reference, fast_reference_outcome
+from mam_bench.models.schelling.fast.runs import fast_reference, fast_reference_outcome
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.protocol import Decision

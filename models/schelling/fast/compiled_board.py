@@ -15,6 +15,8 @@ from numba import njit
 from mam_bench import numba_start
 from mam_bench.models.schelling.fast.kernel import _count_all
 
+numba_start.cache_where_writable(__file__)
+
 
 @njit(cache=True)
 def satisfied_flat(flat: np.ndarray, types: np.ndarray, nbr: np.ndarray, num: int, den: int) -> np.ndarray:

@@ -17,6 +17,8 @@ from mam_bench import numba_start
 from mam_bench.pcg_stream import entropy_words
 from mam_bench.streams import MAGIC, purpose_word
 
+numba_start.cache_where_writable(__file__)
+
 _M32 = np.uint64(0xFFFFFFFF)
 _INIT_A, _MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
 _INIT_B, _MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)

@@ -25,10 +25,12 @@ from mam_bench.models.schelling.fast.kernel import (
     _ok,
     _open_vacancies,
     _take,
-    cached_neighbours,
 )
+from mam_bench.models.schelling.fast.runs import cached_neighbours
 from mam_bench.models.schelling.wave import Claim, OrdinaryPlan
 from mam_bench.pcg_stream import entropy_words
+
+numba_start.cache_where_writable(__file__)
 
 
 @njit(cache=True)

@@ -16,20 +16,16 @@ eligible list when they are rare, never by scanning every vacancy for every agen
 
 from __future__ import annotations
 
-from fractions import Fraction
-from functools import lru_cache
-
 import numpy as np
 from numba import njit
 
 from mam_bench import numba_start
 from mam_bench.models.schelling.fast.compiled_streams import agent_doubles, next_uint32, pcg_seeded, stream_prefix
-from mam_bench.models.schelling.params import SchellingParams
-from mam_bench.models.schelling.seeding import ORDER, PLACEMENT, RULE_PURPOSE, TIES, stream_words
-from mam_bench.pcg_stream import entropy_words
+from mam_bench.models.schelling.fast.runs import BLOCKED, EQUILIBRIUM, HORIZON
+from mam_bench.models.schelling.seeding import RULE_PURPOSE
 
-EQUILIBRIUM, BLOCKED, HORIZON = 0, 1, 2
-STATUS = {EQUILIBRIUM: "equilibrium", BLOCKED: "blocked", HORIZON: "horizon_exhausted"}
+numba_start.cache_where_writable(__file__)
+
 _MASK32 = 0xFFFFFFFF
 
 
@@ -87,18 +83,6 @@ def _sort_small(a: np.ndarray, k: int) -> None:
             a[j + 1] = a[j]
             j -= 1
         a[j + 1] = x
-
-
-@lru_cache(maxsize=16)
-def cached_neighbours(size: int) -> np.ndarray:
-    """The eight Moore neighbours of every cell of the torus, in the rule's (dr, dc) order, built
-    once per board size and process (read only).
-
-    Looked up instead of recomputed: the modulo of a wrap costs more than the rest of a step.
-    Built with numpy: loading a compiled version from numba's cache costs more than building it."""
-    row, col = np.divmod(np.arange(size * size), size)
-    steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr != 0 or dc != 0]
-    return np.stack([(row + dr) % size * size + (col + dc) % size for dr, dc in steps], axis=1).astype(np.int32)
 
 
 @njit(cache=True)
@@ -453,57 +437,6 @@ def play(
     )
     sat, oeh = final_measures(flat, types, nbr, num, den)
     return code, rounds, sat, oeh, flat, types
-
-
-@lru_cache(maxsize=4096)
-def _setup(size: int, vacancy: Fraction, threshold: Fraction, move_rule: str, streams: str) -> tuple:
-    """What a run needs besides its seed, once per landscape cell: the population, the rule's
-    flags and each stream's seeding words without the seed (`seeding.stream_words`)."""
-    probe = SchellingParams.model_construct(size=size, vacancy=vacancy, threshold=threshold)
-    words = tuple(entropy_words(stream_words(sid, probe, 0)[:-1]) for sid in (PLACEMENT, ORDER, TIES))
-    return (probe.n_agents, probe.n_a, move_rule == "random_empty", streams == "isolated", *words)
-
-
-def _entropy(prefix: list[int], seed: list[int]) -> np.ndarray:
-    return np.array(prefix + seed, dtype=np.uint64)
-
-
-def _play(params: SchellingParams, seed: int, max_rounds: int | None) -> tuple:
-    cap = params.max_rounds if max_rounds is None else max_rounds
-    size, num, den = params.size, params.threshold.numerator, params.threshold.denominator
-    n, n_a, random_empty, isolated, place, order, ties = _setup(
-        size, params.vacancy, params.threshold, params.move_rule, params.streams
-    )
-    s = entropy_words([int(seed)])
-    return play(
-        size,
-        n,
-        n_a,
-        num,
-        den,
-        cap,
-        random_empty,
-        isolated,
-        _entropy(place, s),
-        _entropy(order, s),
-        _entropy(ties, s),
-        np.array(s, dtype=np.uint64),
-        cached_neighbours(size),
-    )
-
-
-def fast_reference(
-    params: SchellingParams, seed: int, max_rounds: int | None = None
-) -> tuple[str, int, np.ndarray, np.ndarray]:
-    """Status, transitions, final board and types of one reference run (same as the world)."""
-    code, rounds, _, _, flat, types = _play(params, seed, max_rounds)
-    return STATUS[code], rounds, flat.reshape(params.size, params.size), types
-
-
-def fast_reference_outcome(params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
-    """The landscape row of one reference run: status, rounds, final satisfaction and OEH."""
-    code, rounds, sat, oeh, _, _ = _play(params, seed, max_rounds)
-    return {"status": STATUS[code], "rounds": rounds, "final_satisfaction": float(sat), "final_homophily": float(oeh)}
 
 
 numba_start.light_cache_loads(globals())

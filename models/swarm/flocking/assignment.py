@@ -16,6 +16,8 @@ from numba import njit
 
 from mam_bench import numba_start
 
+numba_start.cache_where_writable(__file__)
+
 INF = 1 << 62  # above any total; sums of a few of them stay inside int64
 
 
