@@ -302,11 +302,13 @@ def blocks(board: Any) -> tuple[str, list[Block]]:
         t = tables_v2(board)
         apart = [("Not ranked: no score in some scored scenario", *t["apart"], "apart")] if t["apart"][1] else []
         note = [unscored_note(board)] if unscored_note(board) else []
+        said = [line for line in (legal_line(board.rows), sensitivity_line(board.rows)) if line]
         parts = [
             ("", *t["ranked"], "leaderboard"),
             *apart,
             DEFINITION_V2,
             *note,
+            *said,
             ("Per scenario", *t["scenarios"], "scenarios"),
         ]
         return f"{board.benchmark}, tier {board.tier}", parts

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from mam_bench.benchmark.decisions import first_decisions, pair_validity
 from mam_bench.benchmark.headroom import PLACEBOS, Estimate, Headroom, aggregate, contributions, headroom, share
 from mam_bench.errors import ConfigError
 
@@ -45,6 +46,11 @@ class Played:
     wall: float = 0.0
     scores: dict[str, Estimate] = field(default_factory=dict)
     parts: dict[str, np.ndarray] = field(default_factory=dict)
+    #: decisions of its treatments, and those that became a policy_error (no legal action parsed)
+    decisions: int = 0
+    policy_errors: int = 0
+    #: (scenario pair, seed) -> objective -> the round-0 decision of each agent (objective sensitivity)
+    first_round: dict[tuple[str, int], dict[str, dict[int, str]]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -140,6 +146,17 @@ def _account(row: Played, rs: list[dict]) -> None:
     row.wall += sum(float(r["wall_seconds"]) for r in rs)
 
 
+def _decided(row: Played, folder: Path, info: ScenarioV2, by_seed: dict[int, list[dict]]) -> None:
+    """What the treatments decided: legal or not, and the round-0 decisions by objective."""
+    for seed, rs in by_seed.items():
+        for r in rs:
+            decided = pair_validity(folder, str(r["pair_id"]))
+            row.decisions += int(decided.get("decisions", 0))
+            row.policy_errors += int(decided.get("policy_errors", 0))
+            group = row.first_round.setdefault((info.name.removesuffix(f"-{info.objective}"), seed), {})
+            group.setdefault(info.objective, {}).update(first_decisions(folder, str(r["pair_id"])))
+
+
 def build_board_v2(folders: list[Path], manifests: list[dict[str, Any]], collected: list[dict]) -> BoardV2:
     first = manifests[0]
     seeds = [int(s) for s in first["seeds"]]
@@ -158,6 +175,7 @@ def build_board_v2(folders: list[Path], manifests: list[dict[str, Any]], collect
                     "dir", f"{folders[k]} and {folders[row.folder]} both play {row.label}: give one folder per row"
                 )
             _account(row, [r for rs in by_seed.values() for r in rs])
+            _decided(row, folders[k], scenarios[name], by_seed)
             row.lifts[name] = _lifts(by_seed, seeds)
             lifts = _complete(row.lifts[name], seeds)
             head = scenarios[name].heads[k]

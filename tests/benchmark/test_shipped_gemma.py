@@ -47,13 +47,20 @@ WITHOUT_MODEL = (
 PUBLISHED = REPO / "docs" / "reference" / "benchmark.md"
 
 
-def published_row(controller: str, model: str) -> list[str]:
-    """The cells of one row of the published v1 leaderboard table."""
-    for line in PUBLISHED.read_text(encoding="utf-8").splitlines():
+#: the heading of the section that publishes the v1 quick tier's gemma row
+SECTION = "### Quick tier on its own held-out seeds (1000-1001)"
+
+
+def published_row(controller: str, model: str, section: str = SECTION) -> list[str]:
+    """The cells of one row of the leaderboard table under `section` (the first table row of
+    that controller and model after the heading)."""
+    text = PUBLISHED.read_text(encoding="utf-8")
+    assert section in text, f"{PUBLISHED.name} has no section {section!r}"
+    for line in text[text.index(section) :].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) > 2 and cells[0] == controller and cells[1] == model:
             return cells
-    raise AssertionError(f"{PUBLISHED.name} has no leaderboard row for {controller} {model}")
+    raise AssertionError(f"{PUBLISHED.name} has no leaderboard row for {controller} {model} under {section!r}")
 
 
 def board_row(folder: Path) -> list[str]:
