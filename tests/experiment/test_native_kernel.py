@@ -18,25 +18,7 @@ from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VA
 
 def arguments(p: SchellingParams, seed: int, cap: int) -> tuple:
     """What `runs._play` hands `play` for one run."""
-    n, n_a, random_empty, isolated, place, order, ties = runs._setup(
-        p.size, p.vacancy, p.threshold, p.move_rule, p.streams
-    )
-    s = runs.entropy_words([seed])
-    words = [runs._entropy(w, s) for w in (place, order, ties)]
-    num, den = p.threshold.numerator, p.threshold.denominator
-    return (
-        p.size,
-        n,
-        n_a,
-        num,
-        den,
-        cap,
-        random_empty,
-        isolated,
-        *words,
-        np.array(s, np.uint64),
-        runs.cached_neighbours(p.size),
-    )
+    return runs.play_arguments(p, seed, cap)
 
 
 def test_native_play_gives_numbas_results() -> None:

@@ -55,14 +55,14 @@ def _entropy(prefix: list[int], seed: list[int]) -> np.ndarray:
     return np.array(prefix + seed, dtype=np.uint64)
 
 
-def _play(params: SchellingParams, seed: int, max_rounds: int | None) -> tuple:
-    cap = params.max_rounds if max_rounds is None else max_rounds
+def play_arguments(params: SchellingParams, seed: int, cap: int) -> tuple:
+    """What `play` (numba's or the native module's) is handed for one run."""
     size, num, den = params.size, params.threshold.numerator, params.threshold.denominator
     n, n_a, random_empty, isolated, place, order, ties = _setup(
         size, params.vacancy, params.threshold, params.move_rule, params.streams
     )
     s = entropy_words([int(seed)])
-    return compiled_play()(
+    return (
         size,
         n,
         n_a,
@@ -77,6 +77,11 @@ def _play(params: SchellingParams, seed: int, max_rounds: int | None) -> tuple:
         np.array(s, dtype=np.uint64),
         cached_neighbours(size),
     )
+
+
+def _play(params: SchellingParams, seed: int, max_rounds: int | None) -> tuple:
+    cap = params.max_rounds if max_rounds is None else max_rounds
+    return compiled_play()(*play_arguments(params, seed, cap))
 
 
 def fast_reference(
