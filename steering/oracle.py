@@ -92,6 +92,10 @@ class OracleController(Controller):
         self.tails = [t for t in TAILS if t != "mimic" or isinstance(world_cls, RuleActions)]
         if "heuristic" in self.tails and part_of(world_cls, "heuristic") is None:
             self.tails.remove("heuristic")
+        #: a `mimic` tail played live needs the rule's action in the runner's requests, as its
+        #: rollouts had it; without it mimic answers an empty action and the plan played is not the
+        #: plan scored
+        self.wants_rule_action = "mimic" in self.tails
         self.per_turn = isinstance(world_cls, PerTurnDecisions)
         self.first: dict[int, Decision] | None = None
         self.live: Controller | None = None

@@ -65,3 +65,16 @@ def test_options_are_checked() -> None:
         make_controller("oracle", world, "spread", {"lookahead": 0})
     line = make_controller("oracle", world, "spread", {"candidates": 4, "budget": 1.5}).options_line()
     assert "4 random candidates" in line and "budget 1.5s" in line
+
+
+def test_a_mimic_tail_played_live_is_mimic() -> None:
+    """Where the plan kept is the `mimic` tail, the live agents get the rule's action as the
+    rollouts did. Without it they played an empty action (a stay) and this v2 quick cell ended at
+    lift 0, below `stay` and `mimic` (both +1)."""
+    spec = PairSpec.build(
+        world="civil_violence", seed=1004, objective="incite", controller="oracle", influence=2, rounds=5
+    )
+    result = run_pair(spec, baselines=("stay", "mimic"))
+    for name, b in result["baselines"].items():
+        assert result["lift"] >= b["lift"], (name, b["lift"], result["lift"])
+    assert make_controller("oracle", get_world("civil_violence"), "incite", {}).wants_rule_action
