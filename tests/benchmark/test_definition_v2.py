@@ -54,7 +54,28 @@ def test_v2_quick_doses_reach_the_suite() -> None:
 def test_v2_holds_exactly_the_candidates_with_headroom_shown() -> None:
     v2, candidates = load_benchmark(V2), load_benchmark(CANDIDATES)
     names = {s.name for s in v2.scenarios}
-    assert names == shown("v2")
+    assert names == shown("v2, quick tier")
     by_name = {s.name: s for s in candidates.scenarios}
     for s in v2.scenarios:  # the scenario profiled, unchanged
         assert s == by_name[s.name]
+
+
+def profiled() -> set[tuple[str, str]]:
+    """(scenario, tier) of every headroom row in the current profiles (not the `Earlier` ones)."""
+    text = PROFILE.read_text(encoding="utf-8")
+    out = set()
+    for part in text.split("\n## ")[1:]:
+        if part.startswith("Earlier"):
+            continue
+        for line in part.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if line.startswith("|") and len(cells) == 10 and cells[-1] in ("yes", "no"):
+                out.add((cells[0], cells[1]))
+    return out
+
+
+def test_every_v1_and_v2_scenario_has_a_profile_at_both_tiers() -> None:
+    names = {s.name for b in (load_benchmark(SHIPPED), load_benchmark(V2)) for s in b.scenarios}
+    rows = profiled()
+    missing = sorted((n, tier) for n in names for tier in ("quick", "full") if (n, tier) not in rows)
+    assert not missing
