@@ -23,4 +23,7 @@ class MimicController(Controller):
         pass
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
-        return [Decision(action=dict(r.rule_action or {})) for r in requests]
+        if any(r.rule_action is None for r in requests):
+            # an empty action would be played as a stay, silently: the caller forgot to ask for it
+            raise ValueError("mimic needs the rule's action in each request (set wants_rule_action)")
+        return [Decision(action=dict(r.rule_action)) for r in requests]

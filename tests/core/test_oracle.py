@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from mam_bench.errors import ConfigError
+from mam_bench.protocol import Request
 from mam_bench.registry import get_world, make_controller
 from mam_bench.runner import PairSpec, run_pair
 
@@ -78,3 +81,11 @@ def test_a_mimic_tail_played_live_is_mimic() -> None:
     for name, b in result["baselines"].items():
         assert result["lift"] >= b["lift"], (name, b["lift"], result["lift"])
     assert make_controller("oracle", get_world("civil_violence"), "incite", {}).wants_rule_action
+
+
+def test_mimic_refuses_a_request_without_the_rules_action() -> None:
+    """The shared guard behind the fix above: an empty action would be played as a stay, unseen."""
+    mimic = make_controller("mimic", get_world("voter"), "spread", {})
+    request = Request(world="voter", actor_id=0, round=0, objective="spread", observation=None)
+    with pytest.raises(ValueError, match="rule's action"):
+        asyncio.run(mimic.decide([request]))

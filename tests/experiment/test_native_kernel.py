@@ -16,11 +16,6 @@ from mam_bench.models.schelling.fast import kernel, native, runs
 from mam_bench.models.schelling.params import LANDSCAPE_THRESHOLDS, LANDSCAPE_VACANCIES, SchellingParams
 
 
-def arguments(p: SchellingParams, seed: int, cap: int) -> tuple:
-    """What `runs._play` hands `play` for one run."""
-    return runs.play_arguments(p, seed, cap)
-
-
 def test_native_play_gives_numbas_results() -> None:
     fast = native.play()
     assert fast is not None  # this machine builds it (a C compiler and numba.pycc are here)
@@ -38,7 +33,7 @@ def test_native_play_gives_numbas_results() -> None:
         for seed in (1, 2)
     ]
     for p, seed, cap in cases:
-        args = arguments(p, seed, cap)
+        args = runs.play_arguments(p, seed, cap)
         got, want = fast(*args), kernel.play(*args)
         assert got[:2] == want[:2], (p, seed)
         assert np.array_equal(np.array(got[2:4]), np.array(want[2:4]), equal_nan=True), (p, seed)
