@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import DashboardServer, worker_log
 from tests.e2e.pages import boards_render, body_has_no_traceback, open_paired, round_is, step
@@ -34,9 +35,20 @@ def user_server(tmp_path_factory: pytest.TempPathFactory, shots: Path):
     srv.stop()
 
 
+#: Solara fades its main content in over 0.5 s when the page mounts; on a loaded machine a capture
+#: can land mid-fade (CI once read every dot at 60% opacity). This test stretches the fade so that
+#: the case is always present, and captures with animations run to their end.
+SLOW_FADE = """document.addEventListener('DOMContentLoaded', () => {
+  const s = document.createElement('style');
+  s.textContent = '.solara-content-main { animation-duration: 600s !important; }';
+  document.head.appendChild(s);
+});"""
+
+
 def _colours(page, run: str) -> Counter:
-    """Pixels per colour of the board image (the figure as the browser shows it)."""
-    png = page.locator(f".mam-board-{run} img").screenshot()
+    """Pixels per colour of the board image (the figure as the browser shows it, once settled)."""
+    expect(page.locator(".solara-page-loading")).to_have_count(0)
+    png = page.locator(f".mam-board-{run} img").screenshot(animations="disabled")
     img = Image.open(io.BytesIO(png)).convert("RGB")
     return Counter(img.getdata())
 
@@ -75,6 +87,7 @@ def test_user_world_boards_differ_once_runs_diverge(user_server, browser, shots:
     from mam_bench.dashboards.generic_renderer import PALETTE
 
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    page.add_init_script(SLOW_FADE)
     try:
         open_paired(page, f"{user_server.url}/?world=epidemic&seed=1")
         body_has_no_traceback(page)
@@ -83,11 +96,11 @@ def test_user_world_boards_differ_once_runs_diverge(user_server, browser, shots:
         state = [_hex(c) for c in PALETTE[:3]]  # I, S (present at setup), then the palette's next
         ref0, tre0 = _colours(page, "reference"), _colours(page, "treatment")
         assert min(_state_pixels(ref0, state[:2])) > 0 and min(_state_pixels(tre0, state[:2])) > 0  # both drawn
-        page.screenshot(path=str(shots / "epidemic-round0.png"), full_page=True)
+        page.screenshot(path=str(shots / "epidemic-round0.png"), full_page=True, animations="disabled")
         step(page, 4)
         boards_render(page)
         ref, tre = _colours(page, "reference"), _colours(page, "treatment")
-        page.screenshot(path=str(shots / "epidemic-round4.png"), full_page=True)
+        page.screenshot(path=str(shots / "epidemic-round4.png"), full_page=True, animations="disabled")
         print("state pixels at round 4:", _state_pixels(ref, state[:2]), _state_pixels(tre, state[:2]))
         assert not _close(_state_pixels(ref, state[:2]), _state_pixels(tre, state[:2]), 0.10)
     finally:
