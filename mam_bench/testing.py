@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from mam_bench.audit import audit_counts
-from mam_bench.capabilities import PerTurnDecisions, RandomActions
+from mam_bench.capabilities import PerTurnDecisions, RandomActions, RuleActions
 from mam_bench.protocol import OK_OUTCOMES
 from mam_bench.runner import PairSpec, prepare, round_row, run_async, run_treatment, step_reference
 from mam_bench.streams import record_draws, stream
@@ -171,11 +171,15 @@ def records_redraw(prep: Any, rounds: int) -> list[str]:
     return out
 
 
-def steered_rows(world: SteerableWorld, rounds: int, seed: int = 0) -> list[str]:
-    """Play `rounds` rounds in which a third of the influence agents defer and the rest play a
-    random legal action (the null action in a world without one), each drawn per actor and round
+def steered_rows(
+    world: SteerableWorld, rounds: int, seed: int = 0, defer: float = 1 / 3, ask_rule: bool = False
+) -> list[str]:
+    """Play `rounds` rounds in which a share `defer` of the influence agents defer and the rest play
+    a random legal action (the null action in a world without one), each drawn per actor and round
     so that every copy of a world gets the same; one row per round: round, status, metrics,
-    snapshot and the whole audit, as JSON text."""
+    snapshot and the whole audit, as JSON text. `ask_rule`: ask the world for each influence
+    agent's `rule_action` where the runner asks it for a controller that wants it (the start of
+    the round, or the agent's own turn in a world that decides per turn)."""
     from mam_bench.controller import Decision
 
     rows = []
@@ -185,7 +189,7 @@ def steered_rows(world: SteerableWorld, rounds: int, seed: int = 0) -> list[str]
         chosen = {}
         for aid in world.influence_ids:
             rng = stream(seed, "check.fork", aid, world.round)
-            if rng.random() < 1 / 3:
+            if rng.random() < defer:
                 chosen[aid] = Decision.follow_rule()
             elif isinstance(world, RandomActions):
                 chosen[aid] = Decision(action=world.random_action(world.observe(aid), rng))
@@ -194,14 +198,37 @@ def steered_rows(world: SteerableWorld, rounds: int, seed: int = 0) -> list[str]
         if isinstance(world, PerTurnDecisions) and world.decides_per_turn:
 
             async def decide(aid: int) -> Decision:
+                if ask_rule:
+                    world.rule_action(aid)  # type: ignore[attr-defined]
                 return chosen[aid]
 
             run_async(world.aplay_round_per_turn(decide))
         else:
+            if ask_rule:
+                for aid in world.influence_ids:
+                    world.rule_action(aid)  # type: ignore[attr-defined]
             world.play_round(chosen)
         audit = [e.as_json() for e in world.audit]
         rows.append(json.dumps([round_row(world), audit], default=str, sort_keys=True))
     return rows
+
+
+def rule_action_is_pure(prep: Any) -> list[str]:
+    """Asking `rule_action` changes nothing: a treatment whose influence agents are asked it every
+    round (as for `mimic` or a planner) plays as one never asked, round by round, with every
+    influence agent deferring and with a mix of deferring and acting."""
+    out = []
+    for defer in (1.0, 1 / 3):
+        asked = steered_rows(prep.new_world(treatment=True), prep.horizon, prep.spec.seed, defer, ask_rule=True)
+        plain = steered_rows(prep.new_world(treatment=True), prep.horizon, prep.spec.seed, defer)
+        if asked != plain:
+            first = next(i for i, (a, b) in enumerate(zip(asked, plain)) if a != b)
+            out.append(
+                f"rule_action: asking it changed the world (round {first + 1} differs from a run never asked, "
+                f"{'every influence agent' if defer == 1 else 'a third of the influence agents'} deferring); compute it on a copy"
+            )
+            break
+    return out
 
 
 def fork_equivalence(world_cls: Any, seed: int, rounds: int, influence: int, params: dict[str, Any]) -> list[str]:
@@ -264,6 +291,7 @@ def check_world(
             observation_text(prep),
             records_redraw(prep, prep.horizon),
             fork_equivalence(world_cls, seed, rounds, influence, dict(params or {})),
+            rule_action_is_pure(prep) if isinstance(world_cls, RuleActions) else [],
         ):
             failures += [f"seed {seed}: {f}" for f in found]
             checked += 1

@@ -321,18 +321,18 @@ class CraftingWorld(SteerableWorld):
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the rule would do for this actor from the start-of-round state (the mimic baseline).
 
-        The market rule reads state and the actor's own streams only; the shared plan also books
-        accepted requests, so it runs on a copy of the actor and of the request list."""
-        a = self.actors[actor_id]
-        if self.strategy == "market":
-            return a.rule()
+        Asking must change nothing, or a controller that asks (`mimic`, the oracle) would steer by
+        asking: the market rule remembers the goal it chose, the shared plan books accepted
+        requests, moves its outbox and notes what the leader asked. So the rule runs on copies of
+        those and the world keeps its own."""
         import copy
 
-        saved = (copy.deepcopy(a.obligations), list(a.outbox), copy.deepcopy(self.requests))
+        a = self.actors[actor_id]
+        saved = copy.deepcopy((a.goal, a.obligations, a.outbox, self.requests, self.leader_asked))
         try:
             return a.rule()
         finally:
-            a.obligations, a.outbox, self.requests = saved
+            a.goal, a.obligations, a.outbox, self.requests, self.leader_asked = saved
 
     # --- contract: phases ---------------------------------------------------------------------
     def observe(self, actor_id: int) -> CraftingObservation:

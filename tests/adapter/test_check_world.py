@@ -17,7 +17,7 @@ from mam_bench.testing import WorldCheckError, check_world
 @pytest.mark.parametrize("name", world_names())
 def test_registered_world_passes_check_world(name: str) -> None:
     report = check_world(get_world(name), seeds=(0, 1))
-    assert report == {"seeds": 2, "checks": 18}
+    assert report == {"seeds": 2, "checks": 20}
 
 
 # --- worlds that break the contract ---------------------------------------------------------------
@@ -72,7 +72,7 @@ class IllegalRandom(Coins):
 
 
 def test_a_conforming_world_passes() -> None:
-    assert check_world(Coins, seeds=(0, 1)) == {"seeds": 2, "checks": 18}
+    assert check_world(Coins, seeds=(0, 1)) == {"seeds": 2, "checks": 20}
 
 
 def test_global_random_is_detected() -> None:
