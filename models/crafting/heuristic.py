@@ -46,9 +46,6 @@ def can_harvest(obs: CraftingObservation, node: str) -> bool:
 class ShortageHeuristic(Controller):
     name = "heuristic.crafting.shortage"
 
-    def __init__(self) -> None:
-        self.asked: dict[tuple[int, str], int] = {}
-
     def _one(self, obs: CraftingObservation) -> dict[str, Any]:
         cat = task_catalog(get_task(obs.task))
         tree = demand_tree(obs.task)
@@ -60,14 +57,15 @@ class ShortageHeuristic(Controller):
             return {"tool": "move_to", "site": sites[0]}
         roles = {i: r for i, _, r in obs.team}
         intermediates = sorted((i for i in tree if i in cat.recipes), key=lambda i: (cat.depth[i], i))
-        for item in intermediates:  # mis-route: ask the maker to send it to me
-            if obs.round - self.asked.get((obs.actor_id, item), -MISROUTE_EVERY) < MISROUTE_EVERY:
-                continue
+        asks = []  # mis-route: ask the maker of each intermediate to send it to me
+        for item in intermediates:
             makers = [i for i, r in roles.items() if i != obs.actor_id and item in cat.roles[r].makes]
             if makers:
-                self.asked[(obs.actor_id, item)] = obs.round
-                return {"tool": "request", "item": item, "qty": 5, "to": makers[0]}
-        return {"tool": "sleep"}
+                asks.append({"tool": "request", "item": item, "qty": 5, "to": makers[0]})
+        # one ask per round, each intermediate once every MISROUTE_EVERY rounds, read off the round
+        # (no memory: the oracle plays this heuristic as a tail from any round)
+        slot = obs.round % MISROUTE_EVERY
+        return asks[slot] if slot < len(asks) else {"tool": "sleep"}
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
         return [Decision(action=self._one(r.observation), message="hoard") for r in requests]
@@ -168,7 +166,6 @@ class InequalityHeuristic(Controller):
     def __init__(self, every: int = 3, qty: int = 1) -> None:
         self.every = every
         self.qty = qty
-        self.asked: dict[tuple[str, int], int] = {}
 
     @staticmethod
     def sink(obs: CraftingObservation, steered: set[int]) -> int | None:
@@ -193,8 +190,9 @@ class InequalityHeuristic(Controller):
         ]
         if not pairs:
             return Decision.follow_rule()
-        item, maker = min(pairs, key=lambda p: (self.asked.get(p, -1), pairs.index(p)))
-        self.asked[(item, maker)] = obs.round
+        # cycle over the pairs, each agent from its own offset, read off the round (no memory: the
+        # oracle plays this heuristic as a tail from any round)
+        item, maker = pairs[(obs.round // self.every + obs.actor_id) % len(pairs)]
         action = {"tool": "request", "item": item, "qty": self.qty, "to": maker, "recipient": sink}
         return Decision(action=action, message="funnel")
 

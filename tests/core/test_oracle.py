@@ -89,3 +89,22 @@ def test_mimic_refuses_a_request_without_the_rules_action() -> None:
     request = Request(world="voter", actor_id=0, round=0, objective="spread", observation=None)
     with pytest.raises(ValueError, match="rule's action"):
         asyncio.run(mimic.decide([request]))
+
+
+def test_the_oracle_ends_at_or_above_rule_in_crafting_forge() -> None:
+    """The cell where crafting's `rule_action` moved the market rule's goal when only asked: the
+    oracle's live play (asking, for its `mimic` tail) left the plan its rollouts scored and ended
+    at -0.163, below the `rule` tail's 0, which it had scored at round 0."""
+    spec = PairSpec.build(
+        world="crafting",
+        seed=518,
+        params={"task": "forge_vanguard"},
+        objective="accelerate",
+        controller="oracle",
+        influence=2,
+        rounds=15,
+    )
+    result = run_pair(spec, baselines=("stay", "mimic"))
+    assert result["lift"] >= 0, result["lift"]
+    for name, b in result["baselines"].items():
+        assert result["lift"] >= b["lift"], (name, b["lift"], result["lift"])
