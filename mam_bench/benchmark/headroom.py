@@ -56,10 +56,16 @@ class Headroom:
     gaps: np.ndarray
     estimate: Estimate
     reason: str
+    #: a per-seed gap at most this is float noise (RESOLUTION of the scenario's scale)
+    floor: float = 0.0
 
     @property
     def scoreable(self) -> bool:
         return not self.reason
+
+    def signal(self) -> np.ndarray:
+        """The per-seed gaps with float noise set to exactly 0 (what a rank test may read)."""
+        return np.where(np.abs(self.gaps) <= self.floor, 0.0, self.gaps)
 
 
 @cache
@@ -93,15 +99,16 @@ def headroom(oracle: Sequence[float], placebos: dict[str, Sequence[float]]) -> H
     gaps = o - base
     est = t_interval(gaps)
     scale = max(float(np.max(np.abs(o))), *(float(np.max(np.abs(np.asarray(v)))) for v in placebos.values()))
+    floor = RESOLUTION * max(scale, 1.0)
     if gaps.size < 2:
         reason = f"{gaps.size} seed: no interval, so no headroom shown"
-    elif est.value <= RESOLUTION * max(scale, 1.0):
+    elif est.value <= floor:
         reason = f"no headroom: the oracle does not beat the best placebo ({best}) on average"
     elif not est.low > 0:
         reason = f"headroom not shown: its 95% interval [{est.low:.3g}, {est.high:.3g}] includes 0"
     else:
         reason = ""
-    return Headroom(best, base, gaps, est, reason)
+    return Headroom(best, base, gaps, est, reason, floor)
 
 
 def share(lifts: Sequence[float], head: Headroom) -> Estimate:

@@ -157,7 +157,7 @@ def profiles(
                 "headroom": head.estimate.value,
                 "ci_low": head.estimate.low,
                 "ci_high": head.estimate.high,
-                "wilcoxon_p": wilcoxon(head.gaps)[0],
+                "wilcoxon_p": wilcoxon(head.signal())[0],
                 "moves": head.scoreable,
                 "reason": head.reason,
             }

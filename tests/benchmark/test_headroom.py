@@ -131,3 +131,18 @@ def test_aggregate_interval_is_a_t_interval_of_the_linearised_seeds() -> None:
     t = t_interval(parts.tolist())
     assert agg.value == est.value and agg.high - agg.low == pytest.approx(t.high - t.low)
     assert agg.low < est.value < agg.high
+
+
+def test_float_noise_gaps_are_zeros_to_the_rank_test() -> None:
+    """Crafting goblin `inequality` at 15 rounds: `stay` equals the oracle on 19 seeds up to the
+    Gini's float noise (an ulp) and is above it by 0.113 on one. The exact signed-rank p read the
+    noise as 19 real gaps of the same sign (p 0.00098 printed); it is one gap, p 1."""
+    from mam_bench.experiment.stats import wilcoxon
+
+    oracle = np.array([0.1 + 0.01 * s for s in range(19)] + [-0.11319960811099139])
+    stay = np.append(np.nextafter(oracle[:19], 1.0), 0.0)  # one ulp above the oracle, then the real gap
+    head = headroom(oracle, {"rule": [0.0] * 20, "stay": stay})
+    assert head.placebo == "stay"
+    assert wilcoxon(head.gaps)[0] < 0.01  # what the table printed
+    assert wilcoxon(head.signal()) == (1.0, 19)
+    assert head.signal()[-1] == head.gaps[-1] < -0.1  # a real gap is kept as it is
