@@ -124,6 +124,8 @@ class CraftingWorld(SteerableWorld):
         self.harvested: dict[str, int] = {}
         self.blocked_since: dict[tuple[int, str], int] = {}
         self.leader_asked: dict[tuple[int, str], int] = {}
+        #: actor -> (round, the rule's answer when asked, the goal and leader notes it would keep)
+        self.rule_answers: dict[int, tuple[int, Any, str | None, dict[tuple[int, str], int]]] = {}
         self.last_outcome: dict[int, str] = {}
         self._metrics_cache: tuple[int, dict[str, float]] | None = None
         self._acts: dict[tuple[int, int], int] = {}  # (round, actor) -> actions taken (action_index)
@@ -202,6 +204,7 @@ class CraftingWorld(SteerableWorld):
             if decision.error is not None:
                 self.execute(a, self.null_action())
                 return AuditEntry(self.round, aid, decision.action, "policy_error", decision.error)
+            self._remember_rule(a, decision.action)
             action, reason = validate_action(decision.action)
             if action is None:
                 self._record(a, {"tool": "invalid", "raw": decision.action}, False, reason, [])
@@ -319,20 +322,32 @@ class CraftingWorld(SteerableWorld):
         return sorted(live, key=lambda o: (-self.price(o["item"]), o["id"]))
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
-        """What the rule would do for this actor from the start-of-round state (the mimic baseline).
+        """What the rule would do for this actor now (the mimic baseline).
 
-        Asking must change nothing, or a controller that asks (`mimic`, the oracle) would steer by
-        asking: the market rule remembers the goal it chose, the shared plan books accepted
-        requests, moves its outbox and notes what the leader asked. So the rule runs on copies of
-        those and the world keeps its own."""
+        Asking alone changes nothing, or a controller that asks (`mimic`, the oracle) would steer
+        by asking: the rule runs on copies of what it writes (the market rule's remembered goal;
+        the shared plan's booked requests, outbox and what the leader asked). What the rule would
+        have remembered is kept beside its answer, and kept by the agent only if it then plays
+        that answer this round (`steered_turn`), as the rule itself would have."""
         import copy
 
         a = self.actors[actor_id]
         saved = copy.deepcopy((a.goal, a.obligations, a.outbox, self.requests, self.leader_asked))
         try:
-            return a.rule()
+            action = a.rule()
+            noted = {k: v for k, v in self.leader_asked.items() if saved[4].get(k) != v}
+            self.rule_answers[actor_id] = (self.round, copy.deepcopy(action), a.goal, noted)
+            return action
         finally:
             a.goal, a.obligations, a.outbox, self.requests, self.leader_asked = saved
+
+    def _remember_rule(self, a: CraftingAgent, action: Any) -> None:
+        """An influence agent that plays what its rule answered when asked this round keeps what
+        the rule would have remembered (the `mimic` agent stays the rule's twin)."""
+        answer = self.rule_answers.pop(a.actor_id, None)
+        if answer is not None and answer[0] == self.round and answer[1] == action:
+            a.goal = answer[2]
+            self.leader_asked.update(answer[3])
 
     # --- contract: phases ---------------------------------------------------------------------
     def observe(self, actor_id: int) -> CraftingObservation:
