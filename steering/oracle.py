@@ -10,9 +10,9 @@ or the world's heuristic. Each round the planner scores every tail as a whole pl
 this round's joint action one agent at a time (coordinate ascent) over candidates: defer, the
 null action, the rule's action, the heuristic's, and random legal actions from its own stream.
 A candidate replaces the plan only when its rollout is strictly better, and the plan kept from
-the last round is among those scored again, so with exact forks, memoryless tails, a world whose
-`rule_action` asking does not change and a lookahead to the horizon the oracle never ends below any
-tail it scored from round 0.
+the last round is among those scored again, so with exact forks, tails that decide from the
+request alone and a lookahead to the horizon the oracle never ends below any tail it scored from
+round 0 (its rollouts ask the rule's action wherever the runner asks its live agents).
 """
 
 from __future__ import annotations

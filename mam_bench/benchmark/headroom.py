@@ -57,7 +57,7 @@ class Headroom:
     estimate: Estimate
     reason: str
     #: a per-seed gap at most this is float noise (RESOLUTION of the scenario's scale)
-    floor: float = 0.0
+    floor: float
 
     @property
     def scoreable(self) -> bool:

@@ -332,14 +332,17 @@ class CraftingWorld(SteerableWorld):
         import copy
 
         a = self.actors[actor_id]
-        saved = copy.deepcopy((a.goal, a.obligations, a.outbox, self.requests, self.leader_asked))
+        goal, asked = a.goal, dict(self.leader_asked)
+        booked = None if self.strategy == "market" else copy.deepcopy((a.obligations, a.outbox, self.requests))
         try:
             action = a.rule()
-            noted = {k: v for k, v in self.leader_asked.items() if saved[4].get(k) != v}
-            self.rule_answers[actor_id] = (self.round, copy.deepcopy(action), a.goal, noted)
+            noted = {k: v for k, v in self.leader_asked.items() if asked.get(k) != v}
+            self.rule_answers[actor_id] = (self.round, dict(action), a.goal, noted)
             return action
         finally:
-            a.goal, a.obligations, a.outbox, self.requests, self.leader_asked = saved
+            a.goal, self.leader_asked = goal, asked
+            if booked is not None:
+                a.obligations, a.outbox, self.requests = booked
 
     def _remember_rule(self, a: CraftingAgent, action: Any) -> None:
         """An influence agent that plays what its rule answered when asked this round keeps what
