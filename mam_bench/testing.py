@@ -223,9 +223,10 @@ def rule_action_is_pure(prep: Any) -> list[str]:
         plain = steered_rows(prep.new_world(treatment=True), prep.horizon, prep.spec.seed, defer)
         if asked != plain:
             first = next(i for i, (a, b) in enumerate(zip(asked, plain)) if a != b)
+            who = "every influence agent" if defer == 1 else "a third of the influence agents"
             out.append(
                 f"rule_action: asking it changed the world (round {first + 1} differs from a run never asked, "
-                f"{'every influence agent' if defer == 1 else 'a third of the influence agents'} deferring); compute it on a copy"
+                f"{who} deferring); compute it on a copy"
             )
             break
     return out

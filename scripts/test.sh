@@ -30,7 +30,9 @@ say "installing mam-bench[all,test] into .venv (the first time builds llama-cpp-
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[all,test]"
 lap install
 say "installed; linting"
-.venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
+# two commands, not `a && b`: under `set -e` a failure left of `&&` would not stop the script
+.venv/bin/python -m ruff check .
+.venv/bin/python -m ruff format --check .
 lap lint
 export RAY_USAGE_STATS_ENABLED=0 PYTHONHASHSEED=0
 mkdir -p test-output
