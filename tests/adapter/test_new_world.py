@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -36,14 +35,15 @@ def test_scaffold_passes_its_own_check_world(tmp_path: Path) -> None:
 
 def test_the_printed_hint_needs_no_pytest(tmp_path: Path) -> None:
     """The command `new-world` prints after `pip install -e` works on the core install, which has
-    no pytest (here: pytest made unimportable, the package put on the path as the install would)."""
+    no pytest (here: pytest made unimportable, the package importable from the working folder as the install
+    would make it)."""
     made = _cli("new-world", "opinion_pull", "--dir", str(tmp_path), cwd=tmp_path)
     hint = made.stdout.strip().split(" && ")[-1]
     script = tmp_path / "opinion_pull" / "tests" / "test_opinion_pull.py"
     assert hint == f"python {script}", made.stdout
     no_pytest = f"import runpy, sys; sys.modules['pytest'] = None; runpy.run_path({str(script)!r}, run_name='__main__')"
-    env = {**os.environ, "PYTHONPATH": str(tmp_path / "opinion_pull")}
-    done = subprocess.run([sys.executable, "-c", no_pytest], cwd=tmp_path, capture_output=True, text=True, env=env)
+    root = tmp_path / "opinion_pull"  # `python -c` imports from its working folder, as the install would
+    done = subprocess.run([sys.executable, "-c", no_pytest], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.startswith("check_world passed: {'seeds': 3"), done.stderr[-2000:]
 
 

@@ -35,8 +35,10 @@ def test_a_read_only_install_caches_in_a_private_temp_folder(tmp_path) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_CACHE_DIR", "XDG_CACHE_HOME"))}
-    env.update(HOME=str(tmp_path / "home"), TMPDIR=str(tmp), PYTHONPATH=str(pkg))
-    runs = [subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True, env=env) for _ in range(2)]
+    env.update(HOME=str(tmp_path / "home"), TMPDIR=str(tmp))
+    runs = [  # `python -c` imports `tiny` from its working folder
+        subprocess.run([sys.executable, "-c", RUN], cwd=pkg, capture_output=True, text=True, env=env) for _ in range(2)
+    ]
     assert [r.returncode for r in runs] == [0, 0], runs[0].stderr[-600:]
     assert [r.stdout.split() for r in runs] == [["42", "0"], ["42", "1"]]  # compiled once, then loaded
     folder = tmp / f"mam-bench-numba-{os.getuid()}"
