@@ -40,8 +40,7 @@ def test_guide_heuristic_steers_the_guide_world(tmp_path: Path) -> None:
     for block in blocks(GUIDE):
         if block.lang == "python":
             (tmp_path / block.text.splitlines()[0][2:]).write_text(block.text + "\n")
-    code = (
-        "import sys; sys.path.insert(0, '.')\n"
+    code = (  # `python -c` imports the guide's files from its working folder
         "from mam_bench.runner import PairSpec, prepare, run_pair\n"
         "from voter_world import VoterWorld\n"
         "from voter_heuristic import VoterHeuristic\n"
