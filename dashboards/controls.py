@@ -8,6 +8,7 @@ from typing import Any
 import solara
 
 from mam_bench.dashboards.config import CONTROLLER_CHOICES, DashConfig, available_worlds
+from mam_bench.dashboards.draft_input import DraftInput
 from mam_bench.registry import get_world
 
 
@@ -18,6 +19,14 @@ def _param_fields(world: str) -> dict[str, Any]:
         return {}
     defaults = cls.Params().as_json()
     return {k: v for k, v in defaults.items() if isinstance(v, (int, float, str, bool))}
+
+
+def _seed(text: str) -> int:
+    """An empty field means seed 0, as before; anything else must be a whole number."""
+    try:
+        return int(text or 0)
+    except ValueError:
+        raise ValueError("expected a whole number") from None
 
 
 @solara.component
@@ -48,9 +57,7 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
             value=cfg.world,
             on_value=lambda w: on_cfg(DashConfig(world=w, seed=cfg.seed)),
         )
-        solara.InputInt(
-            "seed", value=cfg.seed, on_value=lambda s: on_cfg(cfg.with_(seed=int(s or 0))), classes=["mam-seed"]
-        )
+        DraftInput("seed", str(cfg.seed), lambda s: on_cfg(cfg.with_(seed=s)), parse=_seed, classes=["mam-seed"])
         if objectives:
             solara.Select(
                 "objective",
@@ -58,11 +65,7 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
                 value=cfg.objective or default_objective,
                 on_value=lambda o: on_cfg(cfg.with_(objective=o)),
             )
-        solara.InputText(
-            "influence (count or ids 0,1,150)",
-            value=cfg.influence,
-            on_value=lambda t: on_cfg(cfg.with_(influence=t or "")),
-        )
+        DraftInput("influence (count or ids 0,1,150)", cfg.influence, lambda t: on_cfg(cfg.with_(influence=t)))
         solara.Select(
             "controller (auto: the world's heuristic, else random)",
             values=["auto", *CONTROLLER_CHOICES],
@@ -70,25 +73,15 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
             on_value=lambda p: on_cfg(cfg.with_(controller=p)),
         )
         if cfg.controller == "llm":
-            solara.InputText(
-                "model (provider:model)", value=cfg.model, on_value=lambda m: on_cfg(cfg.with_(model=m or ""))
-            )
-            solara.InputText(
-                "base URL (OpenAI-compatible, optional)",
-                value=cfg.base_url,
-                on_value=lambda u: on_cfg(cfg.with_(base_url=u or "")),
-            )
-            solara.InputText(
+            DraftInput("model (provider:model)", cfg.model, lambda m: on_cfg(cfg.with_(model=m)))
+            DraftInput("base URL (OpenAI-compatible, optional)", cfg.base_url, lambda u: on_cfg(cfg.with_(base_url=u)))
+            DraftInput(
                 "API key variable name (the key stays in the environment)",
-                value=cfg.api_key_env,
-                on_value=lambda k: on_cfg(cfg.with_(api_key_env=k or "")),
+                cfg.api_key_env,
+                lambda k: on_cfg(cfg.with_(api_key_env=k)),
             )
         if cfg.controller == "replay":
-            solara.InputText(
-                "replay run directory", value=cfg.replay, on_value=lambda d: on_cfg(cfg.with_(replay=d or ""))
-            )
+            DraftInput("replay run directory", cfg.replay, lambda d: on_cfg(cfg.with_(replay=d)))
         with solara.Details("world parameters"):
             for name, default in fields.items():
-                solara.InputText(
-                    name, value=str(current.get(name, default)), on_value=lambda v, name=name: set_param(name, v)
-                )
+                DraftInput(name, str(current.get(name, default)), lambda v, name=name: set_param(name, v))
