@@ -14,6 +14,7 @@ import pandas as pd
 from mam_bench.experiment.run_suite import run_experiment
 from mam_bench.experiment.suite import pairs_of, parse_suite
 from tests.experiment.conftest import REPO, cli
+from tests.support.caches import wait_until_committed
 from tests.support.openai_server import OpenAIServer, schelling_reply
 
 KEY = {"LOOPBACK_KEY": "not-a-secret"}
@@ -60,7 +61,7 @@ def test_kill_and_resume_runs_each_pair_once_without_repeating_calls(tmp_path, w
         while srv.held == 0 and time.time() < deadline:
             time.sleep(0.1)
         assert srv.held > 0
-        time.sleep(1.0)  # let answered calls reach their caches
+        wait_until_committed(out, lambda: srv.answered)  # every answer sent is in a cache
         os.killpg(child.pid, signal.SIGKILL)
         child.wait()
         rows_before = len(pd.read_csv(out / "table.csv")) if (out / "table.csv").exists() else 0

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tests.llm.conftest import KEY, KEY_ENV, result_text, run_llm
 from tests.llm.scripted import server_reply
+from tests.support.caches import wait_until_committed
 from tests.support.openai_server import OpenAIServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +75,7 @@ def test_killed_run_resumes_without_repeating_calls(tmp_path: Path) -> None:
         while srv.held == 0 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
         assert srv.held > 0, "the run never reached the hold point"
-        time.sleep(0.5)  # answered calls are committed to the cache as they arrive
+        wait_until_committed(killed, lambda: srv.answered)  # every answer sent is in a cache
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         assert not (killed / "result.json").exists()

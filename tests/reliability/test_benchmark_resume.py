@@ -17,6 +17,7 @@ import yaml
 
 from tests.benchmark.conftest import TINY
 from tests.benchmark.test_replay import mover
+from tests.support.caches import wait_until_committed
 from tests.support.cli import REPO, cli_process
 from tests.support.openai_server import OpenAIServer
 
@@ -74,7 +75,7 @@ def test_a_killed_and_resumed_benchmark_writes_the_uninterrupted_table(tmp_path:
         while srv.held == 0 and time.monotonic() < deadline and child.poll() is None:
             time.sleep(0.1)
         assert srv.held > 0, "the benchmark never reached the held call"
-        time.sleep(1.0)  # answered calls reach their caches
+        wait_until_committed(out, lambda: srv.answered)  # every answer sent is in a cache
         os.killpg(child.pid, signal.SIGKILL)
         child.wait()
         srv.release.set()
