@@ -38,15 +38,13 @@ def free_port() -> int:
 class DashboardServer:
     """`mam-bench dashboard ...` in its own process group, so stopping it stops Solara too."""
 
-    def __init__(self, *args: str, log: Path, env: dict[str, str] | None = None):
+    def __init__(self, *args: str, log: Path, cwd: Path = ROOT):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, **(env or {})}
         self.log = open(log, "w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mam_bench", "dashboard", *args, "--port", str(self.port)],
-            cwd=ROOT,
-            env=env,
+            cwd=cwd,
             stdout=self.log,
             stderr=subprocess.STDOUT,
             start_new_session=True,

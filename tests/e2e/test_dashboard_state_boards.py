@@ -22,15 +22,16 @@ WORLD_DIR = Path(__file__).resolve().parent / "user_world"
 
 @pytest.fixture(scope="module")
 def user_server(tmp_path_factory: pytest.TempPathFactory, shots: Path):
-    """The user's package on PYTHONPATH with its entry point in a dist-info, as `pip install -e .`
-    would leave it (without building a venv)."""
+    """The user's module with its entry point in a dist-info, as `pip install -e .` would leave them
+    (without building a venv), in the server's working folder: `python -m` puts that folder first on
+    the path, so the world is found as an installed one is."""
     site = tmp_path_factory.mktemp("user-site")
     shutil.copy(WORLD_DIR / "sir.py", site / "sir.py")
     info = site / "user_epidemic-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: user-epidemic\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[mam_bench.worlds]\nepidemic = sir:registration\n")
-    srv = DashboardServer("epidemic", log=worker_log(shots, "user-server"), env={"PYTHONPATH": str(site)})
+    srv = DashboardServer("epidemic", log=worker_log(shots, "user-server"), cwd=site)
     yield srv
     srv.stop()
 
