@@ -1,8 +1,9 @@
-"""Faulty endpoints, measured through the real CLI with default flags (loopback server, no network):
+"""Faulty endpoints, measured through the real CLI with default flags (loopback server, no network).
+Run from the repository's folder, as a module (it borrows the tests' loopback server):
 
-    python bench/llm_endpoints.py llama   # a server refusing json_schema as llama_cpp.server does
-    python bench/llm_endpoints.py hang    # a server that accepts every request and never answers
-    python bench/llm_endpoints.py kill    # SIGKILL with calls in flight, then --resume
+    python -m bench.llm_endpoints llama   # a server refusing json_schema as llama_cpp.server does
+    python -m bench.llm_endpoints hang    # a server that accepts every request and never answers
+    python -m bench.llm_endpoints kill    # SIGKILL with calls in flight, then --resume
 
 Prints exit codes, request counts and what the CLI said; figures in notes/llm.md.
 """
@@ -18,9 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.support.openai_server import OpenAIServer, schelling_reply
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from tests.support.openai_server import OpenAIServer, schelling_reply  # noqa: E402
 
 CLI = [sys.executable, "-m", "mam_bench"]
 
