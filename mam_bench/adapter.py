@@ -56,7 +56,7 @@ import mesa
 import numpy as np
 from pydantic import BaseModel, ValidationError, create_model
 
-from mam_bench import streams
+from mam_bench import global_draws, streams
 from mam_bench.params import WorldParams
 from mam_bench.pcg_stream import PCGStream, pcg_seeds, pcg_seeds_of
 from mam_bench.protocol import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, Decision
@@ -366,10 +366,9 @@ class MesaWorld(SteerableWorld):
         self._decisions = {aid: d for aid, d in decisions.items() if aid in self.influence_ids}
         self._entries = {}
         self._wrap_agents()
-        before = (pyrandom.getstate(), np.random.get_state()[1].tobytes())
-        with self._driving():
+        with global_draws.watch() as drew, self._driving():
             self.model.step()
-        if (pyrandom.getstate(), np.random.get_state()[1].tobytes()) != before:
+        if drew():
             raise IsolationError(
                 f"{type(self.model).__name__} drew from Python's global `random` or numpy's `np.random` in round "
                 f"{self.round}; draw from self.random / self.rng so every agent gets its own stream"
