@@ -9,7 +9,9 @@
         def outcome(self): return {"share": ...}          # metrics, the primary among them
 
 Optional: `observation(agent) -> dict` (extra numbers for influence agents), `rule_action(actor_id)`
-(for `mimic`), `finished() -> str | None` (a stop status of its own), `null_action()`, `random_action()`.
+(for `mimic`), `finished() -> str | None` (a stop status of its own); on the Action class,
+`null_action()` (default: the schema's defaults) and `random_action(observation, rng)` (default: read
+from the schema's Literal, bool and bounded fields).
 A model that sets Mesa's own `running = False` stops there (status "stopped") without `finished()`.
 
 What the adapter guarantees (each round of the pair, reference and treatment alike):
@@ -56,10 +58,12 @@ import mesa
 import numpy as np
 from pydantic import BaseModel, ValidationError, create_model
 
-from mam_bench import global_draws, streams
+from mam_bench import global_draws, model_ids, streams
+from mam_bench.capabilities import RandomActions, null_action
 from mam_bench.params import WorldParams
 from mam_bench.pcg_stream import PCGStream, pcg_seeds, pcg_seeds_of
 from mam_bench.protocol import FAILED_OUTCOMES, OK_OUTCOMES, AuditEntry, Decision
+from mam_bench.scoring import Scoring
 from mam_bench.status import Status
 from mam_bench.streams import agent_stream, stream
 from mam_bench.world import SteerableWorld
@@ -167,6 +171,17 @@ def random_from_schema(action_cls: type[BaseModel], rng: Any) -> dict[str, Any]:
     return out
 
 
+def with_schema_random(action_cls: type[BaseModel]) -> type[BaseModel]:
+    """The user's Action, same name and schema, with `random_action` read from its fields
+    (`random_from_schema`): a subclass, so the user's own class is left as it is."""
+
+    def random_action(cls: type[BaseModel], observation: Any, rng: Any) -> dict[str, Any]:
+        return random_from_schema(action_cls, rng)
+
+    extra = {"__module__": action_cls.__module__, "__qualname__": action_cls.__qualname__}
+    return type(action_cls.__name__, (action_cls,), {**extra, "random_action": classmethod(random_action)})
+
+
 class MesaWorld(SteerableWorld):
     """A SteerableWorld around an ordinary Mesa model (`self.model`); see the module docstring."""
 
@@ -175,7 +190,6 @@ class MesaWorld(SteerableWorld):
     rounds: ClassVar[int] = 50
     #: the agent method the model's schedule calls each round
     step_method: ClassVar[str] = "step"
-    treatment_stops_early: ClassVar[bool] = False
     #: the reference's cap, apart from the treatment horizon (like a world's own `max_rounds` parameter): the
     #: reference plays on until `finished()` or this many rounds, so `--settle` can see persistence
     #: in a process that outlasts the horizon; None caps the reference at the horizon
@@ -197,6 +211,12 @@ class MesaWorld(SteerableWorld):
         super().__init_subclass__(**kw)
         if "model_class" in cls.__dict__ and "Params" not in cls.__dict__:
             cls.Params = params_from_signature(cls.model_class)
+        scoring = cls.__dict__.get("scoring")
+        if isinstance(scoring, Scoring) and "treatment_stops_early" not in scoring.model_fields_set:
+            # an adapted model plays its fixed horizon unless its scoring says otherwise
+            cls.scoring = cls.scoring.model_copy(update={"treatment_stops_early": False})
+        if "Action" in cls.__dict__ and not isinstance(cls.Action, RandomActions):
+            cls.Action = with_schema_random(cls.Action)
 
     def __init__(self, params: WorldParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
@@ -206,13 +226,13 @@ class MesaWorld(SteerableWorld):
         self._turn_words: dict[tuple[int, int], list[int]] = {}
         self._rng_states: dict[tuple[int, int], tuple[int, int]] = {}
         self.model = self.build_model()
+        model_ids.adopt(self.model)
         if type(self.model.random) is pyrandom.Random:  # this model's generator only; Mesa is untouched
             self.model.random.__class__ = AddressedRandom
         self._wrap_agents()
         self._label = self.state_label()  # fixed at setup: both runs' boards name the same state
         # the text states present at setup, in order: both runs give them the same colours
         self._setup_states = sorted({str(self.agent_state(a)) for a in self.model.agents} - {"None"})
-        self.status = self.rest_status()
 
     # --- declarations (override) ---------------------------------------------------------------
     def build_model(self) -> mesa.Model:
@@ -253,19 +273,13 @@ class MesaWorld(SteerableWorld):
         Not needed for a model that sets Mesa's own `running = False`: that stops it too."""
         return None
 
-    def rest_status(self) -> str:
-        """Where the model stands: `finished()`'s status, else "stopped" once the model set its own
-        `running = False`, else "running" (the runner stops the reference at rest)."""
-        return self.finished() or (Status.RUNNING if getattr(self.model, "running", True) else Status.STOPPED)
+    def stopping_rule(self) -> str | None:
+        """`finished()`'s status, else "stopped" once the model set its own `running = False`."""
+        return self.finished() or (None if getattr(self.model, "running", True) else Status.STOPPED)
 
-    @classmethod
-    def null_action(cls) -> dict[str, Any]:
-        """Default: the Action schema's defaults (declare them, or override)."""
-        return cls.Action().model_dump()
-
-    @classmethod
-    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
-        return random_from_schema(cls.Action, rng)
+    def horizon_status(self) -> str:
+        """Where a treatment stands at its fixed horizon: at rest by its rule, else fixed_horizon."""
+        return self.stopping_rule() or Status.FIXED_HORIZON
 
     @property
     def agents(self) -> mesa.agent.AgentSet:
@@ -279,14 +293,21 @@ class MesaWorld(SteerableWorld):
     def actor_ids(self) -> list[int]:
         return sorted(self.actors())
 
+    def ordinary_agents(self) -> mesa.agent.AgentSet:
+        """The model's agents less `self.run.mask_ids`, the same ids in the reference and the treatment:
+        count these in `outcome()` when `scoring.masks_influence` is set. (`self.run.influence_ids` is
+        empty in the reference, so an outcome that leaves those out differs between the runs.)"""
+        masked = set(self.run.mask_ids)
+        return self.model.agents.select(lambda a: int(a.unique_id) not in masked)
+
     def horizon(self) -> int:
         return self.rounds
 
-    def reference_cap(self) -> int:
+    def _reference_cap(self) -> int:
         horizon = self.horizon()
         return horizon if self.max_rounds is None else max(int(self.max_rounds), horizon)
 
-    def default_influence_ids(self, n: int) -> list[int]:
+    def _default_influence_ids(self, n: int) -> list[int]:
         """The declared `placement`: the lowest actor ids, a random draw, or the named ids."""
         ids = self.actor_ids()
         if self.placement == "lowest":
@@ -363,7 +384,7 @@ class MesaWorld(SteerableWorld):
 
     # --- the round ------------------------------------------------------------------------------
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
-        self._decisions = {aid: d for aid, d in decisions.items() if aid in self.influence_ids}
+        self._decisions = {aid: d for aid, d in decisions.items() if aid in self.run.influence_ids}
         self._entries = {}
         self._wrap_agents()
         with global_draws.watch() as drew, self._driving():
@@ -373,14 +394,13 @@ class MesaWorld(SteerableWorld):
                 f"{type(self.model).__name__} drew from Python's global `random` or numpy's `np.random` in round "
                 f"{self.round}; draw from self.random / self.rng so every agent gets its own stream"
             )
-        for aid in self.influence_ids:  # an influence agent whose step never ran this round
+        for aid in self.run.influence_ids:  # an influence agent whose step never ran this round
             self._entries.setdefault(aid, AuditEntry(self.round, aid, None, "blocked", "its step did not run"))
-        self.status = self.rest_status()
-        return [self._entries[aid] for aid in self.influence_ids]
+        return [self._entries[aid] for aid in self.run.influence_ids]
 
-    def forked(self, original: SteerableWorld) -> None:
+    def _forked(self, original: SteerableWorld) -> None:
         """The copied agents' steps still route through the original world: route them here."""
-        super().forked(original)
+        super()._forked(original)
         for agent in self.model.agents:
             vars(agent).pop(self.step_method, None)
         self._wrap_agents()
@@ -412,7 +432,7 @@ class MesaWorld(SteerableWorld):
         return None
 
     def _apply_decision(self, agent: Any, d: Decision) -> AuditEntry:
-        aid, null = int(agent.unique_id), self.null_action()
+        aid, null = int(agent.unique_id), null_action(self.Action)
         if d.error is not None:
             self.apply(agent, self.Action.model_validate(null))
             return AuditEntry(self.round, aid, dict(null), "policy_error", d.error)

@@ -28,10 +28,12 @@ COMMANDS = {
     "animate": "write the paired reference|treatment animation of a run (GIF, MP4)",
     "experiment": "run a suite (cases x seeds x repeats) into a tidy table and summary",
     "benchmark": "rate one controller on the versioned benchmark (scores per world)",
+    "ceiling": "compute a v3 benchmark's ceiling: the best known lift and plan per seed",
     "steerability": "how far each benchmark scenario can be steered (oracle headroom)",
     "report": "self-contained HTML report of an experiment folder",
     "export": "write a run (or an experiment's runs) in another tool's log format",
     "new-world": "scaffold a world package (a Mesa model, its declaration, a test)",
+    "parity": "step our worlds beside a rules-only re-derivation of another tool's",
 }
 
 
@@ -64,6 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(only=chosen_command(argv))
     args = parser.parse_args(argv)
+    key_env = getattr(args, "api_key_env", None)
+    if isinstance(key_env, str) and key_env in os.environ:  # known before any user code can print it
+        from mam_bench.secrets import remember
+
+        remember(os.environ[key_env])
     try:
         return int(args.handler(args) or 0)
     except ConfigError as exc:

@@ -56,6 +56,10 @@ class Controller(ABC):
         """The controller's options in one line, printed at the start of `mam-bench run`."""
         return None
 
+    def cost_line(self, prep: Any) -> str | None:
+        """What the run will cost, said before it starts (a planner's rollouts and time); None: nothing to say."""
+        return None
+
     def attach_records(self, records: RunRecords) -> None:
         """The run's records, before round 0 (the LLM controller writes llm_calls.jsonl there)."""
         return None

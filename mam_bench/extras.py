@@ -7,6 +7,8 @@ dashboards, Ray and the local model come with `[llm]`, `[dashboards]`, `[ray]` a
 from __future__ import annotations
 
 import importlib.util
+import sys
+from pathlib import Path
 
 from mam_bench.errors import ConfigError
 
@@ -38,7 +40,19 @@ class MissingExtra(ConfigError):
     def __init__(self, extra: str):
         self.extra = extra
         what = EXTRAS[extra][1]
-        super().__init__(extra, f"{what} needs the [{extra}] extra: pip install 'mam-bench[{extra}]'")
+        super().__init__(extra, f"{what} needs the [{extra}] extra: {install_command(extra)}")
+
+
+def install_command(extra: str) -> str:
+    """How to add an extra here: in a source checkout (an editable install, as the README's first
+    command makes) its own venv installs the checkout with the extra; elsewhere pip by name."""
+    package = Path(__file__).resolve().parent
+    if {"site-packages", "dist-packages"} & set(package.parts):
+        return f"pip install 'mam-bench[{extra}]'"
+    checkout = package.parent
+    if Path(sys.prefix).resolve() == checkout / ".venv":
+        return f".venv/bin/pip install -e '.[{extra}]' (in the checkout's folder)"
+    return f"{sys.executable} -m pip install -e '{checkout}[{extra}]'"
 
 
 def installed(extra: str) -> bool:

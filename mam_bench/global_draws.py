@@ -1,58 +1,37 @@
-"""Who drew from Python's global `random` or numpy's global `np.random` while a round ran.
+"""Whether a user's model drew from Python's global `random` or numpy's global `np.random`.
 
-The adapter compares the two global states around a user's `model.step()`. That comparison is
-process-wide: in a dashboard the server's own thread draws from `random` too (websockets' keepalive
-ping, `random.getrandbits`), and a round running meanwhile in a worker thread was blamed for it.
-So the module-level functions are wrapped once: each call is counted, and marked on the calling
-thread if a round is being watched there. A changed state is the model's when its own thread drew,
-or when no other thread drew through these functions meanwhile (a draw through a path the wrappers
-cannot see, such as `random._inst`, is still caught in a single-threaded run).
+The two global states are compared around a round, and only where that round runs alone in its
+process: the runner's pairs (`run`, experiment and benchmark workers) and `check_world` turn the
+check on (`checked()`). Anywhere else, a dashboard server say, other threads draw from `random`
+too (websockets' keepalive ping), so a changed state would prove nothing: there the check is off
+and `is_checked()` says so. Nothing of `random` or `numpy.random` is wrapped or replaced.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
 import random as pyrandom
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
 
-_local = threading.local()
-_draws = itertools.count(1)  # every wrapped call takes a number; next() is atomic under the GIL
-_last = 0
-_installed = False
-_install_lock = threading.Lock()
-_READS = {"getstate", "get_state"}  # our own comparison reads these; reading changes nothing
+_checking: ContextVar[bool] = ContextVar("mam_bench_global_draws_checked", default=False)
 
 
-def _wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(fn)
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        global _last
-        _last = next(_draws)
-        if getattr(_local, "watching", False):
-            _local.drew = True
-        return fn(*args, **kwargs)
-
-    return counted
+@contextmanager
+def checked() -> Iterator[None]:
+    """Rounds played inside (in this context: this thread, this task) run alone: check them."""
+    token = _checking.set(True)
+    try:
+        yield
+    finally:
+        _checking.reset(token)
 
 
-def _install() -> None:
-    global _installed
-    with _install_lock:
-        if _installed:
-            return
-        for module, instance in ((pyrandom, pyrandom._inst), (np.random, np.random.mtrand._rand)):  # type: ignore[attr-defined]
-            for name in dir(module):
-                fn = getattr(module, name)
-                if name.startswith("_") or name in _READS or getattr(fn, "__self__", None) is not instance:
-                    continue
-                setattr(module, name, _wrap(fn))
-        _installed = True
+def is_checked() -> bool:
+    return _checking.get()
 
 
 def _states() -> tuple[Any, bytes]:
@@ -61,15 +40,14 @@ def _states() -> tuple[Any, bytes]:
 
 @contextmanager
 def watch() -> Iterator[Callable[[], bool]]:
-    """Yields `drew()`: whether the code run inside drew from a global generator (on this thread)."""
-    _install()
-    before, first = _states(), _last
-    _local.watching, _local.drew = True, False
+    """Yields `drew()`: whether the code run inside changed a global generator's state (always
+    False where the check is off)."""
+    if not _checking.get():
+        yield lambda: False
+        return
+    before = _states()
     verdict: dict[str, bool] = {}
     try:
         yield lambda: verdict["drew"]
     finally:
-        _local.watching = False
-        changed = _states() != before
-        others = _last != first and not _local.drew
-        verdict["drew"] = changed and (_local.drew or not others)
+        verdict["drew"] = _states() != before

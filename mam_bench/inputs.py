@@ -16,13 +16,18 @@ KEY = "inputs"
 def input_files(prep: Any) -> dict[str, str]:
     """{path: sha256} of every file the prepared run reads (`prep`: the runner's Prepared, untyped
     here so that the runner can import this module); empty for most worlds."""
-    return prep.world_cls.input_files(prep.params) if isinstance(prep.world_cls, InputFiles) else {}
+    return prep.params.input_files() if isinstance(prep.params, InputFiles) else {}
 
 
 def spec_record(spec: Any, prep: Any) -> dict[str, Any]:
-    """spec.json: the spec, and the input files by content when there are any."""
+    """spec.json: the spec, its controller one mapping (the name and the options given, the shape
+    result.json's has), and the input files by content when there are any."""
+    from mam_bench.record_schema import spec_controller
+
+    body = spec.model_dump(mode="json")
+    body["controller"] = spec_controller(body["controller"], body.pop("controller_options"))
     files = input_files(prep)
-    return {**spec.model_dump(mode="json"), **({KEY: files} if files else {})}
+    return {**body, **({KEY: files} if files else {})}
 
 
 def check_unchanged(recorded: Any, prep: Any, spec_file: Path) -> None:

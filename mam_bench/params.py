@@ -110,6 +110,10 @@ class WorldParams(BaseModel):
         """Influence agents asked for by the world's own parameters; None: the world's default."""
         return None
 
+    def engine_line(self) -> str | None:
+        """How rounds are computed, where a world has more than one way (`run` prints it); None: one way."""
+        return None
+
     def board_on(self) -> bool:
         """Whether influence agents share the coordination board (a world may let users turn it off)."""
         return True

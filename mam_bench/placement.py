@@ -27,9 +27,9 @@ def default_rule(world_cls: type[SteerableWorld]) -> str:
     described = getattr(world_cls, "placement_text", None)
     if described is not None:
         return described()
-    if world_cls.default_influence_ids is SteerableWorld.default_influence_ids:
+    if world_cls._default_influence_ids is SteerableWorld._default_influence_ids:
         return "the lowest actor ids"
-    doc = (world_cls.default_influence_ids.__doc__ or "the world's default").strip()
+    doc = (world_cls._default_influence_ids.__doc__ or "the world's default").strip()
     return doc.split("(")[0].split(".")[0].strip().lower()
 
 

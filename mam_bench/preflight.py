@@ -39,6 +39,8 @@ LLM_ONLY = (
 
 #: options only the oracle reads (the CLI's planner flags)
 ORACLE_ONLY = ("candidates", "lookahead", "rollouts", "budget", "sweeps", "plan_seed", "jobs", "executor")
+#: the planner flags `greedy` (a one-round lookahead) reads too
+GREEDY_TAKES = ("candidates", "sweeps", "plan_seed")
 
 
 @runtime_checkable
@@ -66,13 +68,16 @@ def build_controller(spec: Any, prep: Any) -> Any:
     if spec.controller != "llm":
         stray = [k for k in LLM_ONLY if k in options]
         if stray:
-            raise ConfigError(stray[0], f"only --policy llm takes it (the controller is {spec.controller})")
+            raise ConfigError(stray[0], f"only --controller llm takes it (the controller is {spec.controller})")
     if spec.controller != "oracle":
-        stray = [k for k in ORACLE_ONLY if k in options]
+        takes = GREEDY_TAKES if spec.controller == "greedy" else ()
+        stray = [k for k in ORACLE_ONLY if k in options and k not in takes]
         if stray:
-            raise ConfigError(stray[0], f"only --policy oracle takes it (the controller is {spec.controller})")
+            raise ConfigError(stray[0], f"only --controller oracle takes it (the controller is {spec.controller})")
+    if spec.controller == "oracle" and "executor" in options and "jobs" not in options:
+        raise ConfigError("executor", "takes effect only with --jobs N (without it the rollouts run in process)")
     if spec.controller != "replay" and "replay" in options:
-        raise ConfigError("replay", f"only --policy replay takes it (the controller is {spec.controller})")
+        raise ConfigError("replay", f"only --controller replay takes it (the controller is {spec.controller})")
     if spec.controller == "llm":
         from mam_bench.extras import require
         from mam_bench.response_cache import check_cache_path
@@ -81,6 +86,8 @@ def build_controller(spec: Any, prep: Any) -> Any:
         if options.get("cache"):
             check_cache_path(options["cache"])
         options["cache"] = None  # checked above; opened (`open_cache`) once the run's folder is the run's
+        if spec.max_policy_error_share >= 1:  # the user accepts a treatment of nothing but policy errors
+            options.setdefault("unusable_in_a_row", 0)
     controller = make_controller(spec.controller, prep.world_cls, prep.objective, options)
     if isinstance(controller, SourceChecked):
         controller.verify_source(spec, prep)

@@ -117,3 +117,16 @@ class Totals:
             "failed_calls": self.failed_calls,
             "latency_s": round(self.latency, 3),
         }
+
+
+#: a leaderboard's accounting columns: what a row's pairs spent, their wall time summed (each pair's
+#: own time, not the command's, which --jobs runs in parallel), and how many were invalid
+ACCOUNT_COLUMNS = ("calls", "tokens", "cost $", "pairs wall s", "invalid")
+
+
+def cost_cell(cost: float, calls: int, model: str) -> str:
+    """A table's cost in USD; "unpriced" for a model that made calls but has no price in the
+    built-in table (its cost adds up to 0, which would read as free)."""
+    if calls and not cost and model and not PriceTable().priced(model):
+        return "unpriced"
+    return f"{cost:.4f}"

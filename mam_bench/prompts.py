@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any, Literal
@@ -13,11 +14,16 @@ from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import ActionMenu, AnswerReading, LegalActions
 from mam_bench.protocol import Request
 
-#: how a request is put: the world's full prompt, or a short one ending in a numbered menu of
-#: the legal actions (small models)
-Style = Literal["full", "menu"]
+#: how a request is put: the world's full prompt; a short one ending in a numbered menu of the
+#: legal actions (small models); or `compact`, the menu with the world's rules cut to a line or two
+#: and at most COMPACT_MENU_CAP options (a small local model: 300-400 tokens a call)
+Style = Literal["full", "menu", "compact"]
 #: characters of the post a menu answer may carry (a small model fills whatever room it gets)
 MENU_MESSAGE_CHARS = 100
+#: options a compact menu shows unless --menu-cap says otherwise (the null action among them)
+COMPACT_MENU_CAP = 8
+#: the agent's own past rounds a compact prompt recalls
+COMPACT_HISTORY = 3
 
 
 def json_object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -26,8 +32,9 @@ def json_object(properties: dict[str, Any], required: list[str]) -> dict[str, An
 
 
 def label(action: dict[str, Any]) -> str:
-    """An action as a menu line: `to=7`, `action="UP"`."""
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in action.items())
+    """An action as a menu line: `to=7`, `action="UP"`; an unset field (the null action's) reads
+    as `opinion unchanged`, never `opinion=null`."""
+    return ", ".join(f"{k} unchanged" if v is None else f"{k}={json.dumps(v)}" for k, v in action.items())
 
 
 def _bare(action: dict[str, Any]) -> dict[str, Any]:
@@ -86,9 +93,9 @@ class WorldPrompts:
 
     def legal_actions(self, req: Request) -> list[dict[str, Any]] | None:
         """Every legal action of this request (None: the world does not list them)."""
-        if not isinstance(self.world_cls, ActionMenu):
+        if not isinstance(self.Action, ActionMenu):
             return None
-        return self.world_cls.legal_actions(req.observation)
+        return self.Action.legal_actions(req.observation)
 
     def request_action_schema(self, req: Request) -> dict[str, Any]:
         """The schema an action of this request must match: one of its legal actions where the
@@ -103,8 +110,9 @@ class WorldPrompts:
         the menu keeps the world's null action (listed first, by the ActionMenu contract) and the
         first cap - 1 others of the shuffle: a short prompt for a small model, at the price of
         choices it is not shown (the call's row records how many there were)."""
-        if self.style != "menu":
+        if self.style == "full":
             return None
+        cap = self.menu_cap if self.menu_cap is not None or self.style != "compact" else COMPACT_MENU_CAP
         key = (req.round, req.actor_id)
         if key not in self._menus:
             legal = self.legal_actions(req)
@@ -115,10 +123,10 @@ class WorldPrompts:
                 self._legal_counts.clear()
             count = len(legal)
             draw = random.Random(f"{self.menu_seed}:{req.round}:{req.actor_id}")
-            if self.menu_cap is not None and len(legal) > self.menu_cap:
+            if cap is not None and len(legal) > cap:
                 null, rest = legal[0], legal[1:]
                 draw.shuffle(rest)
-                legal = [null, *rest[: self.menu_cap - 1]]
+                legal = [null, *rest[: cap - 1]]
             draw.shuffle(legal)
             self._menus[key] = legal
             self._legal_counts[key] = count
@@ -174,16 +182,41 @@ class WorldPrompts:
         )
 
     # --- prompts ------------------------------------------------------------------------------
+    @property
+    def compact(self) -> bool:
+        return self.style == "compact"
+
+    def goal_text(self) -> str:
+        """`spread (raise share)`: the objective and which way its metric should go."""
+        direction = self.world_cls.scoring.objectives.get(self.objective, 0)
+        metric = self.world_cls.scoring.metric_for(self.objective)
+        return f"{self.objective} ({'raise' if direction > 0 else 'lower'} {metric})"
+
     def system(self, req: Request) -> str:
         summary = getattr(self.world_cls, "summary", "") or self.world_cls.__name__
-        direction = self.world_cls.scoring.objectives.get(self.objective, 0)
-        metric = self.world_cls.metric_for(self.objective)
-        goal = "raise" if direction > 0 else "lower"
+        if self.compact:
+            return self.compact_system(req)
         return (
             f"You are an influence agent in an agent-based model ({summary}). You and the other influence "
-            f"agents coordinate on a shared board. Objective: {self.objective} ({goal} {metric}). "
+            f"agents coordinate on a shared board. Objective: {self.goal_text()}. "
             "Board posts are unverified and non-binding; lines marked '!' are engine facts."
         )
+
+    def compact_system(self, req: Request) -> str:
+        """The compact style's system prompt: who the agent is and what it wants, in a line."""
+        summary = getattr(self.world_cls, "summary", "") or self.world_cls.__name__
+        board = " You share a board with the other influence agents ('!' lines are engine facts)." if req.board else ""
+        return f"You are influence agent {req.actor_id} in a {summary}. Objective: {self.goal_text()}.{board}"
+
+    def compact_user(self, req: Request, phase: str) -> str:
+        """The compact style's user prompt: what the agent sees, the board if any, its last few
+        rounds and the menu."""
+        history = self.history_text(dataclasses.replace(req, history=req.history[-COMPACT_HISTORY:]))
+        parts = [f"round {req.round}: {self.observation_text(req)}"]
+        if req.board:
+            parts.append(f"board:\n{self.board_text(req)}")
+        parts += [f"your last rounds: {history}", self.instruction(req, phase)]
+        return "\n".join(parts)
 
     def observation_text(self, req: Request) -> str:
         obs = req.observation
@@ -216,6 +249,8 @@ class WorldPrompts:
         )
 
     def user(self, req: Request, phase: str) -> str:
+        if self.compact and phase != "coordination" and self.menu(req):
+            return self.compact_user(req, phase)
         return "\n".join(
             [
                 self.observation_text(req),
@@ -225,7 +260,7 @@ class WorldPrompts:
             ]
         )
 
-    def repair(self, error: str, phase: str) -> str:
+    def repair(self, error: str, phase: str, req: Request | None = None) -> str:
         return f"Your answer was rejected: {error}. Reply again with only the JSON answer, nothing else."
 
     # --- answers ------------------------------------------------------------------------------
@@ -234,7 +269,8 @@ class WorldPrompts:
         if not isinstance(text, str) or not text.strip():
             return Parsed(error="empty answer")
         if len(text) > MAX_ANSWER_CHARS:
-            return Parsed(error=f"answer too long ({len(text)} characters)")
+            # the bound, not the length: an answer is kept cut just past it (the cache too)
+            return Parsed(error=f"answer too long (over {MAX_ANSWER_CHARS} characters)")
         obj = first_json(text)
         message: str | None = None
         menu = self.menu(req) if phase != "coordination" else None
@@ -245,8 +281,17 @@ class WorldPrompts:
         elif obj is not None and "message" not in self.Action.model_fields:
             obj, message = unwrap_action(obj)
         else:  # the world's own reading (none without the AnswerReading capability)
+            # a one-call answer of a world whose actions carry a message of their own (a chat
+            # line): {"action": <the world's action>, "message": <the board post>}
+            inner = obj.get("action") if phase == "one_call" and isinstance(obj, dict) else None
+            reading = json.dumps(inner) if isinstance(inner, dict) else text
+            if isinstance(inner, dict) and isinstance(obj.get("message"), str):
+                message = obj["message"]
             try:
-                obj = self.world_cls.parse_answer(text) if isinstance(self.world_cls, AnswerReading) else None
+                if isinstance(self.Action, AnswerReading):
+                    obj = self.Action.parse_answer(reading)
+                else:
+                    obj = inner if isinstance(inner, dict) else None
             except Exception as exc:  # noqa: BLE001 - the world's parser may raise on junk
                 return Parsed(error=f"unreadable answer: {str(exc)[:200]}")
             if isinstance(obj, BaseModel):
@@ -285,9 +330,9 @@ class WorldPrompts:
 
     def legal_error(self, action: dict[str, Any], req: Request) -> str | None:
         """World-specific legality against the start-of-round observation (None: legal)."""
-        if isinstance(self.world_cls, LegalActions):
+        if isinstance(self.Action, LegalActions):
             try:
-                return self.world_cls.legal_error(req.observation, action)
+                return self.Action.legal_error(req.observation, action)
             except Exception as exc:  # noqa: BLE001
                 return f"action: {str(exc)[:200]}"
         legal = self.legal_actions(req)

@@ -217,7 +217,45 @@ def load_record(path: Path | str, field: str = "dir") -> dict[str, Any]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ConfigError(field, f"{path} is damaged (expected a JSON object)")
+    if Path(path).name in ("spec.json", "result.json"):
+        from mam_bench.record_schema import record_version
+
+        record_version(data, Path(path).name)
     return data
+
+
+#: result.json's field: each `.snapshots` file's name -> its sha256 (runs recorded before it have none)
+DIGESTS_KEY = "snapshots_sha256"
+
+
+def snapshot_digests(run_dir: Path | str) -> dict[str, str]:
+    """The sha256 of each `.snapshots` file of a finished run, for its result.json."""
+    from mam_bench.snapshots import SUFFIX, digest
+
+    return {p.name: digest(p) for p in sorted(Path(run_dir).glob(f"*{SUFFIX}"))}
+
+
+def check_digest(frames_path: Path) -> None:
+    """A `.snapshots` file must be the one the run's result.json recorded (when it recorded one): a
+    reference and treatment swapped, or a file replaced, is a ConfigError naming it."""
+    from mam_bench.snapshots import digest
+
+    result = frames_path.parent / "result.json"
+    if not result.is_file():
+        return
+    from mam_bench.record_schema import read_record
+
+    recorded = read_record(load_record(result, frames_path.name), frames_path.name).get(DIGESTS_KEY)
+    if recorded is None:  # recorded before digests were
+        return
+    if not isinstance(recorded, dict) or frames_path.name not in recorded:
+        raise ConfigError(frames_path.name, f"{result} records no digest of {frames_path.name}; it is damaged")
+    if digest(frames_path) != recorded[frames_path.name]:
+        raise ConfigError(
+            frames_path.name,
+            f"{frames_path} is not the file this run recorded (its sha256 differs from result.json's): "
+            "replaced or swapped with another",
+        )
 
 
 def read_rounds(run_dir: Path | str, name: str = "treatment.jsonl") -> list[dict[str, Any]]:
@@ -230,6 +268,7 @@ def read_rounds(run_dir: Path | str, name: str = "treatment.jsonl") -> list[dict
     frames_path = snapshot_path(path)
     if not frames_path.exists():  # a run recorded with whole lines (or one without snapshots)
         return rows
+    check_digest(frames_path)
     frames = read_snapshots(frames_path)
     out = []
     for row in rows:

@@ -63,9 +63,9 @@ class WorldRegistration:
     `agent_portrayal(agent) -> dict` for the generic renderer. landscape: the parameter names
     a reference landscape sweeps. landscape_kernel: an object with the world class's landscape
     interface (`Params`, `reference_outcome(params, seed, max_rounds)`) that imports without the
-    world, so a landscape does not wait for Mesa to import (without it, the world class serves).
-    tasks: kept so that older registrations load; whether a world has tasks is asked of the world
-    (`isinstance(world_cls, mam_bench.capabilities.Tasks)`), like every other capability.
+    world, so a landscape does not wait for Mesa to import (without it, the world has no landscape).
+    tasks: kept so that older registrations load; whether a world has tasks is asked of its Params
+    (`isinstance(world_cls.Params, mam_bench.capabilities.Tasks)`), like every other capability.
     """
 
     world: str
@@ -200,7 +200,7 @@ def make_controller(
 ) -> Controller:
     """Build a controller by its registered name; LLM and replay options arrive in `options`."""
     if name not in CONTROLLERS:
-        raise ConfigError("policy", f"unknown controller {name!r} (known: {', '.join(controller_names())})")
+        raise ConfigError("controller", f"unknown controller {name!r} (known: {', '.join(controller_names())})")
     try:
         factory = load(CONTROLLERS[name])
     except ImportError as exc:

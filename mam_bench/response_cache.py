@@ -14,9 +14,6 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 
-#: characters of one answer kept in the cache; a longer answer is stored cut (and flagged)
-MAX_ANSWER_CHARS = 100_000
-
 
 def cache_key(model: str, params: dict[str, Any], messages: list[dict[str, Any]]) -> str:
     blob = json.dumps({"model": model, "params": params, "messages": messages}, sort_keys=True, ensure_ascii=False)
@@ -74,9 +71,9 @@ class ResponseCache:
         return value if isinstance(value, dict) and isinstance(value.get("text"), str) else None
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None:
+        """Kept exactly as given: what a resumed run reads back is what the first process used
+        (the LLM stack bounds an answer before it gets here)."""
         if self._db is not None:
-            if isinstance(value.get("text"), str) and len(value["text"]) > MAX_ANSWER_CHARS:
-                value = {**value, "text": value["text"][:MAX_ANSWER_CHARS], "truncated": True}
             self._db.execute(
                 "INSERT OR REPLACE INTO answers (key, model, value) VALUES (?, ?, ?)",
                 (key, model, json.dumps(value, ensure_ascii=False)),

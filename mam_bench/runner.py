@@ -1,28 +1,30 @@
 """The paired runner: the same seeded world twice, reference (all rule) and treatment.
 
 Everything is validated before the first round is played: world, parameters, objective,
-influence ids, output folder. The treatment follows the round protocol of design.md:
+influence ids, output folder. The treatment follows the round protocol of docs/architecture.md:
 coordination (posts), decision (concurrent), resolution, metrics and records.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from mam_bench import global_draws, model_ids
 from mam_bench.audit import audit_counts
 from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import (
     DeclaredActions,
     HorizonBasin,
     Judged,
-    PerTurnDecisions,
     RuleActions,
     SnapshotColumns,
 )
@@ -30,7 +32,6 @@ from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError, config_error_from
 from mam_bench.inputs import spec_record
 from mam_bench.limits import check_memory
-from mam_bench.mesa_ids import release_models
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, lift_split, trajectory_lift, validity
 from mam_bench.pair_result import PairResult
 from mam_bench.params import WorldParams
@@ -38,14 +39,12 @@ from mam_bench.preflight import CachedAnswers, build_controller
 from mam_bench.protocol import Decision, Request
 from mam_bench.provenance import provenance
 from mam_bench.record_schema import RECORD_VERSION
-from mam_bench.records import RunRecords
+from mam_bench.records import DIGESTS_KEY, RunRecords, snapshot_digests
 from mam_bench.registry import get_world, make_controller
 from mam_bench.status import Status
 
 if TYPE_CHECKING:
     from mam_bench.world import SteerableWorld
-
-release_models()  # Mesa's Agent._ids would keep every finished pair's models alive
 
 
 class PairSpec(BaseModel):
@@ -57,7 +56,7 @@ class PairSpec(BaseModel):
     seed: int = Field(0, ge=0)
     params: dict[str, Any] = Field(default_factory=dict)
     objective: str | None = None
-    #: the controller's registered name (`mam-bench run --policy`)
+    #: the controller's registered name (`mam-bench run --controller`)
     controller: str = "rule"
     influence: int | None = Field(None, ge=0)
     influence_ids: tuple[int, ...] | None = None
@@ -74,6 +73,8 @@ class PairSpec(BaseModel):
     def _one_influence_form(self) -> PairSpec:
         if self.influence is not None and self.influence_ids is not None:
             raise ValueError("give either influence or influence_ids, not both")
+        if "name" in self.controller_options:  # the records keep the options beside the name
+            raise ValueError("controller_options: `name` is the controller's own name, not an option")
         return self
 
     @classmethod
@@ -107,17 +108,22 @@ class Prepared:
         """The most rounds the reference plays (asked of the reference `prepare` built)."""
         reference = self._held.get(False) or self.new_world(treatment=False)
         self._held[False] = reference
-        return reference.reference_cap()
+        return reference._reference_cap()
 
     def new_world(self, treatment: bool) -> SteerableWorld:
-        world = self._held.pop(treatment, None) or self.world_cls(
+        return self._held.pop(treatment, None) or self.fresh_world(treatment)
+
+    def fresh_world(self, treatment: bool) -> SteerableWorld:
+        """A world as the run builds it, leaving the ones held for the run untouched (a controller
+        times a few rounds on it before the run)."""
+        world = self.world_cls(
             self.params,
             seed=self.spec.seed,
             influence_ids=self.influence_ids if treatment else (),
             mask_ids=self.influence_ids,
             role="treatment" if treatment else "reference",
         )
-        world.objective = self.objective
+        world.run.objective = self.objective
         return world
 
 
@@ -141,11 +147,11 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
 
     def chosen(world: SteerableWorld) -> tuple[int, ...]:
         if spec.influence_ids is not None:
-            return world.check_influence(spec.influence_ids)
-        n = spec.influence if spec.influence is not None else world_cls.influence_count(params)
+            return world._check_influence(spec.influence_ids)
+        n = spec.influence if spec.influence is not None else world_cls._influence_count(params)
         if n > len(world.actor_ids()):
             raise ConfigError("influence", f"{n} influence agents but only {len(world.actor_ids())} agents")
-        return world.check_influence(world.default_influence_ids(n))
+        return world._check_influence(world._default_influence_ids(n))
 
     try:
         reference = world_cls(params, seed=spec.seed, mask_ids=chosen)
@@ -157,7 +163,7 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
     ids = chosen(reference)
     prep = Prepared(spec, world_cls, params, objective, scoring.objectives[objective], ids, 0)
     prep.horizon = spec.rounds or reference.horizon()
-    if spec.rounds and spec.rounds > (cap := reference.reference_cap()):  # compared with a reference cut short
+    if spec.rounds and spec.rounds > (cap := reference._reference_cap()):  # compared with a reference cut short
         raise ConfigError(
             "rounds",
             f"{prep.horizon} treatment rounds, but the {spec.world} reference stops at {cap}; give at most {cap} "
@@ -166,6 +172,31 @@ def prepare(spec: PairSpec, world_cls: type[SteerableWorld] | None = None) -> Pr
     prep._held[False] = reference
     prep._held[True] = measurable(spec, ids, lambda: prep.new_world(treatment=True))
     return prep
+
+
+#: the world settings of a spec: what `prepare` checks (the controller plays no part in it)
+_WORLD_FIELDS = frozenset({"world", "seed", "params", "objective", "influence", "influence_ids", "rounds"})
+#: checked preparations by world settings, most recent last (a suite's cases, baselines and
+#: controller checks share one; bounded, and keyed by the world class itself, so a class registered
+#: anew under the same name is prepared anew)
+_CHECKED: OrderedDict[tuple[int, str], Prepared] = OrderedDict()
+_CHECKED_KEPT = 256
+
+
+def prepared(spec: PairSpec) -> Prepared:
+    """`prepare(spec)` for checking a suite: worlds are built once per world settings, however many
+    cases, baselines and controller checks share them; the result holds no worlds (a run that plays
+    it builds its own)."""
+    world_cls = get_world(spec.world)
+    key = (id(world_cls), json.dumps(spec.model_dump(mode="json", include=_WORLD_FIELDS), sort_keys=True))
+    if key not in _CHECKED:
+        prep = prepare(spec, world_cls)
+        prep._held.clear()
+        _CHECKED[key] = prep
+        while len(_CHECKED) > _CHECKED_KEPT:
+            _CHECKED.popitem(last=False)
+    _CHECKED.move_to_end(key)
+    return replace(_CHECKED[key], spec=spec, controller=None)
 
 
 def measurable(spec: PairSpec, ids: tuple[int, ...], build: Callable[[], SteerableWorld]) -> SteerableWorld:
@@ -237,14 +268,14 @@ class RoundRows:
 
 def step_reference(world: SteerableWorld) -> bool:
     """One reference round; False once the world is at rest or capped (its final state is held)."""
-    if world.done:
+    if world._done:
         return False
-    if world.round >= world.reference_cap():
+    if world.round >= world._reference_cap():
         world.status = Status.HORIZON_EXHAUSTED
         return False
     before = world.round
     world.play_round()
-    if world.round == before and not world.done:  # nothing happened and nothing will: stop
+    if world.round == before and not world._done:  # nothing happened and nothing will: stop
         world.status = Status.HORIZON_EXHAUSTED
     return world.round > before
 
@@ -254,7 +285,7 @@ def run_reference(prep: Prepared, records: RunRecords | None = None) -> tuple[St
     world = prep.new_world(treatment=False)
     rows = RoundRows("reference.jsonl", records)
     rows.add(world)
-    while not world.done:
+    while not world._done:
         if step_reference(world):
             rows.add(world)
     rows.rows[-1]["status"] = world.status
@@ -300,7 +331,7 @@ class Treatment:
 
     @property
     def finished(self) -> bool:
-        return self.round >= self.prep.horizon or (self.world.done and self.world.treatment_stops_early)
+        return self.round >= self.prep.horizon or (self.world._done and self.world.scoring.treatment_stops_early)
 
     def _request(self, aid: int, phase: str) -> Request:
         """One agent's request, observed now (start of round, or its own turn when per turn)."""
@@ -322,20 +353,17 @@ class Treatment:
         return [self._request(aid, phase) for aid in self.prep.influence_ids]
 
     async def _decide_round(self) -> tuple[dict[int, Decision], list[Any]]:
-        """The decision and resolution phases: concurrent from the start-of-round state, or, in a
-        world that decides per turn, one call per influence agent at its turn (AgentWorld)."""
-        ids, world = self.prep.influence_ids, self.world
-        if not (isinstance(world, PerTurnDecisions) and world.decides_per_turn):
-            decisions = await self.controller.decide(self._requests("decision")) if ids else []
-            by_id: dict[int, Decision] = dict(zip(ids, decisions))
-            return by_id, world.play_round(by_id)
-        by_id = {}
+        """The decision and resolution phases, through the world's one round entry point: the
+        controller is asked from the start-of-round state, or per agent at its turn where the world
+        decides per turn (AgentWorld); each request is observed when it is asked."""
+        by_id: dict[int, Decision] = {}
 
-        async def decide(aid: int) -> Decision:
-            by_id[aid] = (await self.controller.decide([self._request(aid, "decision")]))[0]
-            return by_id[aid]
+        async def decide(ids: Sequence[int]) -> list[Decision]:
+            decisions = await self.controller.decide([self._request(aid, "decision") for aid in ids])
+            by_id.update(zip(ids, decisions))
+            return decisions
 
-        return by_id, await world.aplay_round_per_turn(decide)
+        return by_id, await self.world.aplay_round(decide)
 
     async def step(self) -> list[dict[str, Any]]:
         """Play one round; returns its decision rows (empty once finished)."""
@@ -358,7 +386,11 @@ class Treatment:
         for e in entries:
             d = by_id.get(e.actor_id, Decision.follow_rule())
             post = posts.get(e.actor_id)
-            declared = world.declared_action(e.actor_id, post) if post and isinstance(world, DeclaredActions) else None
+            declared = (
+                world.Action.declared_action(e.actor_id, post)
+                if post and isinstance(world.Action, DeclaredActions)
+                else None
+            )
             mismatch = declared is not None and declared != e.action
             self.mismatches += int(mismatch)
             self.history[e.actor_id].append(
@@ -390,8 +422,8 @@ class Treatment:
 
     def _close(self) -> None:
         if self.world.status == Status.RUNNING:
-            stop = Status.HORIZON_EXHAUSTED if self.world.treatment_stops_early else Status.FIXED_HORIZON
-            if isinstance(self.world, HorizonBasin) and not self.world.treatment_stops_early:
+            stop = Status.HORIZON_EXHAUSTED if self.world.scoring.treatment_stops_early else Status.FIXED_HORIZON
+            if isinstance(self.world, HorizonBasin) and not self.world.scoring.treatment_stops_early:
                 stop = self.world.horizon_status()
             self.world.status = stop
         self.rows[-1]["status"] = self.world.status
@@ -439,7 +471,21 @@ async def arun_pair(
 
     An LLM controller without an explicit cache gets `out/llm_cache.sqlite`, so rerunning the
     same directory (`mam-bench run --resume DIR`) repeats no call that completed.
+    The pair's rounds run alone in this context, so a user model's draws from the global
+    generators are checked (`global_draws`); its worlds' Mesa id counters are released at the end.
     """
+    with global_draws.checked(), model_ids.released_after():
+        return await _arun_pair(spec, out, controller, prep, on_round, baselines)
+
+
+async def _arun_pair(
+    spec: PairSpec,
+    out: Path | str | None,
+    controller: Controller | None,
+    prep: Prepared | None,
+    on_round: Callable[[int, SteerableWorld], None] | None,
+    baselines: Sequence[str],
+) -> dict[str, Any]:
     given = controller
     prep = prep or prepare_run(spec, given)
     controller = given or prep.controller or build_controller(spec, prep)
@@ -462,7 +508,10 @@ async def arun_pair(
         board.to_jsonl(records.out / "board.jsonl")
     played = Played(ref, ref_rows, tre, tre_rows, mismatches)
     result = await pair_result(spec, prep, controller, records, played, baselines)
-    records.write_json("result.json", result.record())
+    record = result.record()
+    if records.out is not None:  # each .snapshots file's sha256: a swapped or replaced one is caught
+        record[DIGESTS_KEY] = snapshot_digests(records.out)
+    records.write_json("result.json", record)
     return result.returned(time.perf_counter() - started, controller.session_usage())
 
 
@@ -489,9 +538,9 @@ async def pair_result(
     baselines, settled lift and secondary delta."""
     ref, ref_rows, tre, tre_rows = played.ref, played.ref_rows, played.tre, played.tre_rows
     judged = {"reference": await judge(ref, records.out), "treatment": await judge(tre, records.out)}
-    metric = prep.world_cls.metric_for(prep.objective)
+    metric = prep.world_cls.scoring.metric_for(prep.objective)
     ref_cmp = compared_reference(tre, ref_rows, prep.horizon)
-    audit = audit_counts(tre.audit, len(prep.influence_ids), tre.round, played.mismatches)
+    audit = audit_counts(tre.run.audit, len(prep.influence_ids), tre.round, played.mismatches)
     tre_path = [row["metrics"][metric] for row in tre_rows]
     ref_path = [row["metrics"][metric] for row in ref_rows]
     fields: dict[str, Any] = {
@@ -563,7 +612,7 @@ def compared_reference(tre: SteerableWorld, ref_rows: list[dict[str, Any]], hori
     reference is still moving at the horizon. Only a treatment that ended on its own before the
     horizon (an early-stopping world's task done) is compared with the reference's final.
     """
-    ended_on_its_own = tre.treatment_stops_early and tre.round < horizon
+    ended_on_its_own = tre.scoring.treatment_stops_early and tre.round < horizon
     return ref_rows[-1] if ended_on_its_own else ref_rows[min(tre.round, len(ref_rows) - 1)]
 
 
@@ -577,7 +626,7 @@ async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]
         tre, tre_rows, _, _ = await run_treatment(prep, controller, snapshots=False)
     finally:
         await controller.aclose()
-    metric = prep.world_cls.metric_for(prep.objective)
+    metric = prep.world_cls.scoring.metric_for(prep.objective)
     ref_cmp = compared_reference(tre, ref_rows, prep.horizon)
     lift = delta_lift_relative(tre_rows[-1]["metrics"][metric], ref_cmp["metrics"][metric], prep.direction)
     return {"status": tre.status, "lift": lift["lift"], "delta": lift["delta"], "final": tre_rows[-1]["metrics"]}
@@ -590,7 +639,8 @@ def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, d
     start = world.round
     if world.status in (Status.FIXED_HORIZON, Status.HORIZON_EXHAUSTED) or isinstance(world, HorizonBasin):
         world.status = Status.RUNNING
-    while not world.done:
+    world.run.role = "settle"  # from here its stopping rule ends it, as it ends the reference
+    while not world._done:
         step_reference(world)
     held = ref_rows[min(world.round, len(ref_rows) - 1)]
     m_tre, m_ref = world.metrics()[metric], held["metrics"][metric]
@@ -648,9 +698,10 @@ def check_suite_controllers(suite: Any) -> None:
     seed = suite.seed_list()[0]
     for i, case in enumerate(suite.cases):
         try:
-            discard(prepare_run(case.pair_spec(seed)).controller)
+            spec = case.pair_spec(seed)
+            discard(build_controller(spec, prepared(spec)))
         except ConfigError as exc:
             field = exc.field if exc.field.startswith("controller_options") else f"controller_options.{exc.field}"
-            if exc.field in ("model", "policy"):
+            if exc.field in ("model", "controller"):
                 field = exc.field
             raise ConfigError(f"cases[{i}].{field}", exc.message) from None

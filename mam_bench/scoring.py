@@ -32,6 +32,11 @@ class Scoring(BaseModel):
     reported: tuple[str, ...] = ()
     #: True: influence agents' ids are masked from the outcome in both runs (conservative count)
     masks_influence: bool = False
+    #: True: the treatment stops as soon as its stopping rule says so and is compared with the
+    #: reference's final state; False: it plays its fixed horizon (`MesaWorld`'s default)
+    treatment_stops_early: bool = True
+    #: influence agents when the user names neither a count nor ids and the params have no `influence`
+    default_influence: int = Field(2, ge=1)
     #: a metric counted over everyone -> the same count over ordinary agents only: a lift on it is
     #: split into the ordinary agents' part and the influence agents' own part (their missing work)
     ordinary_metrics: dict[str, str] = Field(default_factory=dict)

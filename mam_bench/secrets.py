@@ -18,3 +18,20 @@ def secrets_in_env(extra: str | None = None) -> tuple[str, ...]:
     if extra:
         found.add(extra)
     return tuple(sorted(found, key=len, reverse=True))
+
+
+#: keys this process was given by name (--api-key-env, a judge's key): scrubbed whatever their name
+_remembered: set[str] = set()
+
+
+def remember(value: str | None) -> None:
+    """Add a key read from a variable of any name to what `known_secrets` scrubs."""
+    if value:
+        _remembered.add(value)
+
+
+def known_secrets() -> tuple[str, ...]:
+    """Every secret value this process knows: key-like variables and the keys it was given,
+    longest first (a key that contains another is replaced whole)."""
+    found = set(secrets_in_env()) | _remembered
+    return tuple(sorted(found, key=len, reverse=True))

@@ -17,7 +17,9 @@ values and types), and reads a run recorded before this form, whose JSON lines h
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -174,7 +176,9 @@ def read_snapshots(path: Path | str, allow_cut_tail: bool = False) -> dict[int, 
             while fh.tell() < size:
                 try:
                     round_, snapshot = _read_frame(fh, columns, fields, shapes, words)
-                except (ValueError, EOFError, KeyError, TypeError, IndexError, UnicodeDecodeError) as exc:
+                except Damaged as exc:  # no kill writes this: never taken for a cut tail
+                    raise ConfigError(path.name, f"{path} is damaged ({exc})") from None
+                except (ValueError, EOFError, KeyError, TypeError, IndexError, UnicodeDecodeError, MemoryError) as exc:
                     if allow_cut_tail:
                         break
                     raise ConfigError(path.name, f"{path} is damaged or cut short ({exc})") from None
@@ -191,7 +195,7 @@ def _read_frame(
     shapes: dict[str, dict],
     words: dict[str, list[str]],
 ) -> tuple[int, dict]:
-    header = json.loads(np.load(fh, allow_pickle=False).tobytes().decode("utf-8"))
+    header = json.loads(_load(fh).tobytes().decode("utf-8"))
     fields.update(header["fields"])
     shaped = header.get("shaped", {})
     shapes.update((name, shape) for name, shape in shaped.items() if shape)
@@ -199,9 +203,9 @@ def _read_frame(
         words.setdefault(column, []).extend(fresh)
     for name, (kind, how) in header["columns"].items():
         if how == "whole":
-            columns[name] = np.load(fh, allow_pickle=False).astype(_dtype(kind))
+            columns[name] = _load(fh).astype(_dtype(kind))
         elif how == "changes":
-            at, values = np.load(fh, allow_pickle=False), np.load(fh, allow_pickle=False)
+            at, values = _load(fh), _load(fh)
             column = columns[name].copy()
             column[at] = values
             columns[name] = column
@@ -214,6 +218,44 @@ def _read_frame(
         else:
             snapshot[name] = columns[name].tolist() if name in header["columns"] else fields[name]
     return int(header["round"]), snapshot
+
+
+#: an array larger than this is no snapshot's (10,000 agents x 8 bytes is 80 kB): a damaged header
+MAX_ARRAY_BYTES = 1 << 30
+
+
+class Damaged(ValueError):
+    """A frame no run could have written (not a frame cut short by a kill)."""
+
+
+def _load(fh: IO[bytes]) -> np.ndarray:
+    """The next array, once its header is seen to claim no more bytes than the file has left (a
+    damaged header claiming 10^11 elements is a ValueError, never an allocation of them)."""
+    start = fh.tell()
+    version = np.lib.format.read_magic(fh)
+    read_header = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+    if version not in read_header:
+        raise ValueError(f"unknown array format {version}")
+    shape, _, dtype = read_header[version](fh)
+    if dtype.hasobject:
+        raise ValueError("an array of objects")
+    claimed = int(np.prod(shape, dtype=object)) * dtype.itemsize
+    left = os.fstat(fh.fileno()).st_size - fh.tell()
+    if claimed > MAX_ARRAY_BYTES:
+        raise Damaged(f"an array claims {claimed} bytes, more than any snapshot holds ({MAX_ARRAY_BYTES})")
+    if claimed > left:
+        raise ValueError(f"an array claims {claimed} bytes where {left} are left")
+    fh.seek(start)
+    return np.load(fh, allow_pickle=False)
+
+
+def digest(path: Path | str) -> str:
+    """The sha256 of a `.snapshots` file (result.json records each, so a swapped file is caught)."""
+    sha = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            sha.update(chunk)
+    return sha.hexdigest()
 
 
 def _assembled(name: str, shape: dict, columns: dict[str, np.ndarray], words: dict[str, list[str]]) -> list:

@@ -7,17 +7,18 @@ the property and the seed; `check_world` raises `WorldCheckError` listing all of
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
+from mam_bench import global_draws, model_ids
 from mam_bench.audit import audit_counts
-from mam_bench.capabilities import PerTurnDecisions, RandomActions, RuleActions
+from mam_bench.capabilities import SCORING_SETTINGS, RandomActions, RuleActions, misplaced, null_action, offered
 from mam_bench.protocol import OK_OUTCOMES
 from mam_bench.runner import PairSpec, prepare, round_row, run_async, run_treatment, step_reference
 from mam_bench.streams import record_draws, stream
-from mam_bench.world import REQUIRED, SteerableWorld, TextRoundTrip
+from mam_bench.world import REQUIRED, SteerableWorld, TextRoundTrip, drive
 
 
 class WorldCheckError(AssertionError):
@@ -41,7 +42,7 @@ def _reference(prep: Any, rounds: int) -> list[dict[str, Any]]:
     """The first `rounds` reference rows (its final state held once it comes to rest)."""
     world = prep.new_world(treatment=False)
     rows = [round_row(world)]
-    while len(rows) <= rounds and not world.done:
+    while len(rows) <= rounds and not world._done:
         if step_reference(world):
             rows.append(round_row(world))
     return rows
@@ -56,7 +57,8 @@ def _treatment(prep: Any, policy: str) -> tuple[Any, list[dict[str, Any]]]:
 
 
 def null_steering(prep: Any, rounds: int) -> list[str]:
-    """`rule` treatment equals the reference row by row (metrics and snapshot) and draw by draw."""
+    """`rule` treatment equals the reference row by row (metrics and snapshot) and draw by draw;
+    a failure names the round, the first metric that differs (both values) and the agent."""
     with record_draws() as ref_log:
         ref = _reference(prep, rounds)
     with record_draws() as tre_log:
@@ -68,11 +70,16 @@ def null_steering(prep: Any, rounds: int) -> list[str]:
         if i < len(ref) and (
             _strip(row) != _strip(ref[i]) or any(row["metrics"][m] != ref[i]["metrics"][m] for m in compared)
         ):
-            out.append(f"null steering: treatment round {i} differs from the reference")
+            out.append(f"null steering: round {i}: {_difference(ref[i], row, compared, prep.influence_ids)}")
             break
         held = ref[-1]["metrics"]  # past the reference's rest, the runner compares its held outcome
         if i >= len(ref) and any(row["metrics"][m] != held[m] for m in compared):
-            out.append(f"null steering: treatment round {i} moved the outcome of a reference at rest")
+            moved = next(m for m in compared if row["metrics"][m] != held[m])
+            was, now = _values(held[moved], row["metrics"][moved])
+            out.append(
+                f"null steering: round {i} moved the outcome of a reference at rest: metric {moved!r} "
+                f"is {was} held by the reference, {now} in the treatment"
+            )
             break
     played = max(r["round"] for r in ref)
     ref_draws = {k: v for k, v in ref_log.draws.items() if k[1] < played}
@@ -82,13 +89,64 @@ def null_steering(prep: Any, rounds: int) -> list[str]:
     return out
 
 
+def _values(a: Any, b: Any) -> tuple[str, str]:
+    """Two differing values as text that shows they differ (a float at 6 digits, else exactly)."""
+    short = tuple(f"{v:.6g}" if isinstance(v, float) else repr(v) for v in (a, b))
+    return short if short[0] != short[1] else (repr(a), repr(b))
+
+
+def _difference(ref: dict[str, Any], tre: dict[str, Any], compared: list[str], influence_ids: Iterable[int]) -> str:
+    """What differs first between a reference row and the treatment's: a metric with both values,
+    then the agent and attribute (the snapshots' agent lists diffed by id)."""
+    said = []
+    metric = next((m for m in compared if tre["metrics"][m] != ref["metrics"][m]), None)
+    if metric is not None:
+        was, now = _values(ref["metrics"][metric], tre["metrics"][metric])
+        said.append(f"metric {metric!r} is {was} in the reference, {now} in the treatment")
+    agent = _agent_difference(ref.get("agents"), tre.get("agents"))
+    if agent:
+        said.append(agent)
+    elif _strip(ref) != _strip(tre):
+        key = next(k for k in sorted({*_strip(ref), *_strip(tre)}) if ref.get(k) != tre.get(k))
+        said.append(f"the snapshot's {key!r} differs")
+    else:
+        ids = ", ".join(str(i) for i in influence_ids)
+        said.append(
+            f"every agent's state agrees, so the outcome counts agents differently in the two runs; the "
+            f"influence agents ({ids}) are counted in one run only: leave them out through self.run.mask_ids "
+            "(the same ids in both runs), not self.run.influence_ids (empty in the reference)"
+        )
+    return "; ".join(said)
+
+
+def _agent_difference(ref: Any, tre: Any) -> str | None:
+    """The first agent (by id) whose snapshot entry differs, and its first differing attribute."""
+    if not isinstance(ref, list) or not isinstance(tre, list):
+        return None
+    if not all(isinstance(a, dict) and "id" in a for a in (*ref, *tre)):
+        return None
+    before, after = {a["id"]: a for a in ref}, {a["id"]: a for a in tre}
+    for aid in sorted({*before, *after}):
+        if aid not in after:
+            return f"agent {aid} is in the reference only"
+        if aid not in before:
+            return f"agent {aid} is in the treatment only"
+        a, b = before[aid], after[aid]
+        if a != b:
+            attr = next(k for k in (*a, *(k for k in b if k not in a)) if a.get(k) != b.get(k))
+            was, now = _values(a.get(attr), b.get(attr))
+            kind = a.get("kind", "agent")
+            return f"agent {aid} ({kind}) attribute {attr!r} is {was} in the reference, {now} in the treatment"
+    return None
+
+
 def audit_identity(prep: Any, policy: str) -> list[str]:
     world, rows = _treatment(prep, policy)
-    counts = audit_counts(world.audit, len(prep.influence_ids), world.round)
+    counts = audit_counts(world.run.audit, len(prep.influence_ids), world.round)
     out = []
     if not counts["identity_holds"]:
         out.append(f"audit identity ({policy}): {counts['decisions']} entries, expected {counts['expected']}")
-    keys = sorted((e.round, e.actor_id) for e in world.audit)
+    keys = sorted((e.round, e.actor_id) for e in world.run.audit)
     want = sorted((r, a) for r in range(world.round) for a in prep.influence_ids)
     if keys != want:
         out.append(f"audit identity ({policy}): not one entry per influence agent per round")
@@ -103,7 +161,7 @@ def isolation(prep: Any) -> list[str]:
         w.play_round()
     with record_draws() as tre_log:
         t = prep.new_world(treatment=True)
-        t.play_round({aid: _decision(t.null_action()) for aid in prep.influence_ids})
+        t.play_round({aid: _decision(null_action(t.Action)) for aid in prep.influence_ids})
     ordinary = set(w.actor_ids()) - set(prep.influence_ids)
     ref = {k: v[0] for k, v in ref_log.draws.items() if k[2] in ordinary and k[1] == 0}
     tre = {k: v[0] for k, v in tre_log.draws.items() if k[2] in ordinary and k[1] == 0}
@@ -124,17 +182,17 @@ def actions(prep: Any) -> list[str]:
     legal (never invalid)."""
     cls, out = prep.world_cls, []
     try:
-        cls.Action.model_validate(cls.null_action())
+        cls.Action.model_validate(null_action(cls.Action))
     except ValidationError as exc:
         out.append(f"null_action does not validate against Action: {exc.errors()[0]['msg']}")
     world, _ = _treatment(prep, "stay")
-    first = [e.outcome for e in world.audit if e.round == 0]
+    first = [e.outcome for e in world.run.audit if e.round == 0]
     if any(o not in OK_OUTCOMES for o in first):
         out.append(f"null_action is not accepted in round 0: {first}")
-    if not isinstance(cls, RandomActions):
+    if not isinstance(cls.Action, RandomActions):
         return out
     world, _ = _treatment(prep, "random")
-    bad = [e for e in world.audit if e.outcome in ("invalid", "policy_error")]
+    bad = [e for e in world.run.audit if e.outcome in ("invalid", "policy_error")]
     if bad:
         out.append(f"random_action is not legal: round {bad[0].round} actor {bad[0].actor_id}: {bad[0].detail}")
     return out
@@ -184,31 +242,26 @@ def steered_rows(
 
     rows = []
     for _ in range(rounds):
-        if world.done and world.treatment_stops_early:
+        if world._done and world.scoring.treatment_stops_early:
             break
         chosen = {}
-        for aid in world.influence_ids:
+        for aid in world.run.influence_ids:
             rng = stream(seed, "check.fork", aid, world.round)
             if rng.random() < defer:
                 chosen[aid] = Decision.follow_rule()
-            elif isinstance(world, RandomActions):
-                chosen[aid] = Decision(action=world.random_action(world.observe(aid), rng))
+            elif isinstance(world.Action, RandomActions):
+                chosen[aid] = Decision(action=world.Action.random_action(world.observe(aid), rng))
             else:
-                chosen[aid] = Decision(action=world.null_action())
-        if isinstance(world, PerTurnDecisions) and world.decides_per_turn:
+                chosen[aid] = Decision(action=null_action(world.Action))
 
-            async def decide(aid: int) -> Decision:
-                if ask_rule:
+        async def decide(ids: Sequence[int]) -> list[Decision]:
+            if ask_rule:  # where the runner asks it: at the round's start, or at the agent's turn
+                for aid in ids:
                     world.rule_action(aid)  # type: ignore[attr-defined]
-                return chosen[aid]
+            return [chosen[aid] for aid in ids]
 
-            run_async(world.aplay_round_per_turn(decide))
-        else:
-            if ask_rule:
-                for aid in world.influence_ids:
-                    world.rule_action(aid)  # type: ignore[attr-defined]
-            world.play_round(chosen)
-        audit = [e.as_json() for e in world.audit]
+        drive(world.aplay_round(decide))
+        audit = [e.as_json() for e in world.run.audit]
         rows.append(json.dumps([round_row(world), audit], default=str, sort_keys=True))
     return rows
 
@@ -260,6 +313,11 @@ def contract(world_cls: Any, prep: Any) -> list[str]:
         for name in REQUIRED
         if not hasattr(world_cls, name) or getattr(world_cls, name) is getattr(SteerableWorld, name, None)
     ]
+    out += [
+        f"contract: {name} is defined on the world, where nothing asks for it: it belongs on its "
+        + ("Scoring" if name in SCORING_SETTINGS else "Action or Params")
+        for name in misplaced(world_cls)
+    ]
     if out:
         return out
     scoring = world_cls.scoring
@@ -276,17 +334,25 @@ def check_world(
     rounds: int = 8,
     influence: int = 2,
     params: dict[str, Any] | None = None,
-) -> dict[str, int]:
-    """Run every property over `seeds`; raises WorldCheckError naming each failure. Returns counts."""
+) -> dict[str, Any]:
+    """Run every property over `seeds`; raises WorldCheckError naming each failure. Returns counts
+    and the optional capabilities the world has (`mam_bench.capabilities.offered`)."""
+    with global_draws.checked(), model_ids.released_after():  # its rounds run alone: draws are checked
+        return _check_world(world_cls, tuple(seeds), rounds, influence, params)
+
+
+def _check_world(
+    world_cls: Any, seeds: tuple[int, ...], rounds: int, influence: int, params: dict[str, Any] | None
+) -> dict[str, Any]:
     failures: list[str] = []
-    checked, seeds = 0, tuple(seeds)
+    checked = 0
     for seed in seeds:
         prep = _prep(world_cls, seed, rounds, influence, dict(params or {}))
         for found in (
             contract(world_cls, prep),
             null_steering(prep, prep.horizon),
             audit_identity(prep, "rule"),
-            audit_identity(prep, "random") if isinstance(world_cls, RandomActions) else [],
+            audit_identity(prep, "random") if isinstance(world_cls.Action, RandomActions) else [],
             isolation(prep),
             actions(prep),
             observation_text(prep),
@@ -298,4 +364,15 @@ def check_world(
             checked += 1
     if failures:
         raise WorldCheckError(f"{world_cls.__name__} fails check_world:\n  " + "\n  ".join(failures))
-    return {"seeds": len(seeds), "checks": checked}
+    return {"seeds": len(seeds), "checks": checked, "capabilities": offered(world_cls, _landscape(world_cls))}
+
+
+def _landscape(world_cls: Any) -> Any:
+    """The landscape kernel a registered world names (None for an unregistered one)."""
+    from mam_bench.registry import get_world, load, registration
+
+    try:
+        kernel = registration(world_cls.name).landscape_kernel if get_world(world_cls.name) is world_cls else None
+    except Exception:  # noqa: BLE001 - a world no registration names has no kernel
+        return None
+    return load(kernel) if kernel else None

@@ -1,4 +1,4 @@
-"""The contract every world keeps (see design.md).
+"""The contract every world keeps (docs/world-contract.md).
 
 A world is a `mesa.Model` with stable actor ids, named random streams, a round protocol whose
 resolution phase takes the influence agents' decisions, an outcome with a direction per
@@ -11,13 +11,16 @@ import copy
 import random as pyrandom
 import sys
 from abc import abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import mesa
 from mesa.discrete_space import DiscreteSpace
 from pydantic import BaseModel
 
+from mam_bench import model_ids
+from mam_bench.capabilities import PerTurnDecisions
 from mam_bench.errors import ConfigError
 from mam_bench.params import WorldParams
 from mam_bench.protocol import AuditEntry, Decision
@@ -54,12 +57,9 @@ REQUIRED = (
     "Action",
     "scoring",
     "actor_ids",
-    "horizon",
     "observe",
-    "null_action",
     "resolve_round",
     "metrics",
-    "snapshot",
 )
 
 
@@ -75,11 +75,6 @@ class SteerableWorld(mesa.Model):
 
     # --- defaults ------------------------------------------------------------------------------
     summary: ClassVar[str] = ""
-    #: True when the treatment stops as soon as the world is done;
-    #: False when it always plays its fixed horizon.
-    treatment_stops_early: ClassVar[bool] = True
-    #: influence agents when the user names neither a count nor ids and the params have no `influence`
-    default_influence: ClassVar[int] = 2
 
     def __init__(
         self,
@@ -96,38 +91,25 @@ class SteerableWorld(mesa.Model):
         elif param_kwargs:
             raise ConfigError("params", "give either a params object or keyword parameters")
         super().__init__(seed=int(seed))
+        model_ids.adopt(self)
         self.params = params
         self.seed = int(seed)
         self.round = 0
         self.status: str = Status.RUNNING
-        self.influence_ids: tuple[int, ...] = tuple(sorted(int(i) for i in influence_ids))
+        ids = tuple(sorted(int(i) for i in influence_ids))
         #: a callable mask is chosen by the world itself on first read (the runner's reference
         #: picks and masks its own influence agents, so it needs no probe built before it)
-        mask = self.influence_ids if mask_ids is None else mask_ids
-        self._mask: Any = mask if callable(mask) and self.scoring.masks_influence else self._masked(mask)
-        self.audit: list[AuditEntry] = []
-        #: "reference" (all rule, may stop at rest) or "treatment" (plays its horizon)
-        self.role = role
-        #: the steering objective influence agents are told (the runner sets the chosen one)
-        self.objective = self.scoring.default_objective
+        mask = ids if mask_ids is None else mask_ids
+        masked = mask if callable(mask) and self.scoring.masks_influence else self._masked(mask)
+        #: what the framework sets for this run: role, objective, influence and masked ids, audit
+        self.run = RunState(self, role, self.scoring.default_objective, ids, masked)
         #: the world's Mesa DataCollector; one over `metrics()` is made at the first round if it sets none
         self.datacollector: mesa.DataCollector | None = None
         self._setup_collected = False
-
-    @property
-    def mask_ids(self) -> tuple[int, ...]:
-        """The ids masked from scoring in both runs (the influence agents, where the world masks)."""
-        if callable(self._mask):
-            self._mask = self._masked(self._mask(self))
-        return self._mask
+        self._setup_checked = False
 
     def _masked(self, ids: Any) -> tuple[int, ...]:
         return tuple(sorted(int(i) for i in ids)) if self.scoring.masks_influence and not callable(ids) else ()
-
-    @classmethod
-    def metric_for(cls, objective: str) -> str:
-        """The metric an objective's lift is computed on: its own if the world names one."""
-        return cls.scoring.metric_for(objective)
 
     # --- identities ---------------------------------------------------------------------------
     @abstractmethod
@@ -135,32 +117,40 @@ class SteerableWorld(mesa.Model):
         """Every id that may be swapped for an influence agent."""
 
     @classmethod
-    def influence_count(cls, params: WorldParams) -> int:
+    def _influence_count(cls, params: WorldParams) -> int:
         """How many influence agents a run gets when the user gives neither a count nor ids."""
         n = params.influence_count()
-        return cls.default_influence if n is None else n
+        return cls.scoring.default_influence if n is None else n
 
-    def default_influence_ids(self, n: int) -> list[int]:
+    def _default_influence_ids(self, n: int) -> list[int]:
         """The ids used when the user asks for `n` influence agents without naming them."""
         return sorted(self.actor_ids())[:n]
 
     # --- horizon ------------------------------------------------------------------------------
-    @abstractmethod
     def horizon(self) -> int:
-        """How many rounds the treatment plays."""
+        """How many rounds the treatment plays: the params' `rounds` (override where it differs)."""
+        rounds = getattr(self.params, "rounds", None)
+        if rounds is None:
+            raise NotImplementedError(f"{type(self).__name__}: give Params a `rounds` field or override horizon()")
+        return int(rounds)
 
-    def reference_cap(self) -> int:
+    def _reference_cap(self) -> int:
         """The most rounds the reference plays before it is called exhausted."""
         return self.horizon()
 
     @property
-    def done(self) -> bool:
+    def _done(self) -> bool:
+        """The run has stopped (its stopping rule, or the runner's horizon). A run that stops at its
+        rule asks it once before its first round too: a world at rest at setup plays none."""
+        if self.round == 0 and not self._setup_checked:
+            self._setup_checked = True
+            self._stop_if_at_rule()
         return self.status != Status.RUNNING
 
     def stopping_rule(self) -> str | None:
-        """The world's own stop, as the status the run ends with (None: play on). The core checks
-        it after every round of both runs, so a world declares its rule and never stops itself;
-        a treatment then stops there too where `treatment_stops_early` holds."""
+        """The world's own stop, as the status the run ends with (None: play on): the only way a
+        world stops. The core asks it before the first round and after every round of a run that
+        stops there (`_stops_at_rule`); a world declares its rule and never sets `status` itself."""
         return None
 
     # --- phases -------------------------------------------------------------------------------
@@ -168,44 +158,63 @@ class SteerableWorld(mesa.Model):
     def observe(self, actor_id: int) -> Observation:
         """The structured observation of one influence agent (it has `.to_text()`)."""
 
-    @classmethod
     @abstractmethod
-    def null_action(cls) -> dict[str, Any]:
-        """The action a policy_error falls back to (stay / STAY / sleep); also the `stay` policy."""
+    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
+        """Validate and resolve the influence actions, run the ordinary agents, settle (called by
+        `aplay_round` only; missing decisions follow the rule)."""
 
-    @abstractmethod
-    def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry] | None:
-        """Validate and resolve the influence actions, run the ordinary agents, settle.
+    async def aplay_round(self, decide: Decide | None = None) -> list[AuditEntry]:
+        """One full round: the one way a round is played (runner, planners, `check_world`, dashboards).
 
-        None: the world found itself at rest before anything was played (its `status` says why);
-        the round does not count, and the runner stops the reference there."""
+        `decide(ids)` answers one decision per id: it is called once with every influence agent,
+        from the start-of-round state, or, in a world that decides per turn (`PerTurnDecisions`),
+        once per agent at its own turn. None: every influence agent follows the rule. Returns the
+        round's audit entries; none for a run that was at rest at setup (it plays no round)."""
+        self._collect_setup()
+        if self.round == 0 and self._done:
+            return []
+        ask = decide or _follow_rule
+        if isinstance(self, PerTurnDecisions) and self.decides_per_turn:
+
+            async def at_turn(aid: int) -> Decision:
+                return (await ask([aid]))[0]
+
+            entries = await self.aresolve_round_per_turn(at_turn)
+        else:
+            ids = list(self.run.influence_ids)
+            entries = self.resolve_round(dict(zip(ids, await ask(ids))) if ids else {})
+        return self._close_round(entries)
 
     def play_round(self, decisions: Mapping[int, Decision] | None = None) -> list[AuditEntry]:
-        """One full round. Missing decisions for influence agents mean: follow the rule."""
-        decisions = dict(decisions or {})
-        for aid in self.influence_ids:
-            decisions.setdefault(aid, Decision.follow_rule())
-        self._collect_setup()
-        return self._close_round(self.resolve_round(decisions))
+        """`aplay_round` with fixed decisions (missing ones follow the rule), without an event loop:
+        what Mesa's `step()` and scripts call."""
+        fixed = dict(decisions or {})
 
-    async def aplay_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]:
-        """One full round in which every influence agent decides at its own turn (a world with
-        the `PerTurnDecisions` capability)."""
-        self._collect_setup()
-        return self._close_round(await self.aresolve_round_per_turn(decide))  # type: ignore[attr-defined]
+        async def decide(ids: Sequence[int]) -> list[Decision]:
+            return [fixed.get(aid, Decision.follow_rule()) for aid in ids]
 
-    def _close_round(self, entries: list[AuditEntry] | None) -> list[AuditEntry]:
-        if entries is None:  # at rest before anything was played: not a round
-            return []
-        self.audit.extend(entries)
+        return drive(self.aplay_round(decide))
+
+    def _close_round(self, entries: list[AuditEntry]) -> list[AuditEntry]:
+        self.run.audit.extend(entries)
         self.round += 1
-        if self.status == Status.RUNNING and (stop := self.stopping_rule()) is not None:
-            self.status = stop
+        self._stop_if_at_rule()
         self.datacollector.collect(self)
         # Mesa's step() has counted this call already; a round played directly (the runner's) is
         # counted here, so `steps` never falls behind the rounds played
         self.steps = max(self.steps, self.round)
         return entries
+
+    @property
+    def _stops_at_rule(self) -> bool:
+        """Whether `stopping_rule()` ends this run: the reference's, a treatment's where
+        `scoring.treatment_stops_early`, and one being settled; a treatment that plays its fixed horizon
+        is never stopped (the runner records where it stands at the horizon)."""
+        return self.run.role != "treatment" or self.scoring.treatment_stops_early
+
+    def _stop_if_at_rule(self) -> None:
+        if self.status == Status.RUNNING and self._stops_at_rule and (stop := self.stopping_rule()) is not None:
+            self.status = stop
 
     def _collect_setup(self) -> None:
         """Give every world a DataCollector (its metrics, if it has none) holding the setup state.
@@ -224,16 +233,16 @@ class SteerableWorld(mesa.Model):
     def step(self) -> None:
         """Mesa's step: one round with every influence agent following the rule."""
         self.play_round()
-        self.running = not self.done and self.round < self.reference_cap()
+        self.running = not self._done and self.round < self._reference_cap()
 
     # --- planning -----------------------------------------------------------------------------
     def fork(self) -> Self:
         """An exact copy of the world as it stands mid-run: state, every random stream, round and
         audit, its records off; playing it forward never touches this world (what a planner rolls
         candidate actions out on). The default deep-copies, its Mesa spaces cell by cell
-        (`space_copy`); a world specialises `fork_memo` (what the copy may share) or `forked`
+        (`space_copy`); a world specialises `_fork_memo` (what the copy may share) or `_forked`
         (what it must rebuild), or `fork` itself where that is cheaper."""
-        memo = self.fork_memo()
+        memo = self._fork_memo()
         fills = [prepare_space_copy(space, memo) for space in _spaces(self) if id(space) not in memo]
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, FORK_RECURSION))  # linked agents, cells and graphs nest deep
@@ -246,20 +255,21 @@ class SteerableWorld(mesa.Model):
         for original in (self, *vars(self).values()):  # Mesa numbers new agents per model
             if isinstance(original, mesa.Model) and id(original) in memo:
                 mesa.Agent._ids[memo[id(original)]] = copy.copy(mesa.Agent._ids[original])
-        twin.forked(self)
+                model_ids.adopt(memo[id(original)])
+        twin._forked(self)
         return twin
 
-    def fork_memo(self) -> dict[int, Any]:
+    def _fork_memo(self) -> dict[int, Any]:
         """What a fork shares with its world instead of copying: the frozen params, the audit's
         entries (frozen) in a list of its own, and no records (its DataCollector collects nothing)."""
-        memo: dict[int, Any] = {id(self.params): self.params, id(self.audit): list(self.audit)}
+        memo: dict[int, Any] = {id(self.params): self.params, id(self.run.audit): list(self.run.audit)}
         if self.datacollector is not None:  # a memo entry for None would replace every None
             memo[id(self.datacollector)] = RECORDS_OFF
         for model in _models(self):  # its Random by state, not its 625 words one by one
             memo[id(model.random)] = _copy_random(model.random, memo)
         return memo
 
-    def forked(self, original: SteerableWorld) -> None:
+    def _forked(self, original: SteerableWorld) -> None:
         """Called on the fork after the copy; rebuild here what a deep copy cannot carry over."""
         self._setup_collected = True  # records are off: no setup row to collect
         if self.datacollector is None:  # forked before its first round
@@ -270,14 +280,15 @@ class SteerableWorld(mesa.Model):
     def metrics(self) -> dict[str, float]:
         """Metric name -> value; the primary metric is among them (masked where the world masks)."""
 
-    @abstractmethod
     def snapshot(self) -> dict[str, Any]:
-        """Positions and state for the per-round JSONL records (enough to redraw the world)."""
+        """Positions and state for the per-round JSONL records (enough to redraw the world); none
+        by default (the records still hold every round's metrics and status)."""
+        return {}
 
     def facts(self, entries: list[AuditEntry]) -> list[str]:
         """Authoritative board lines after resolution; worlds may override for compact text."""
         parts = [f"{e.actor_id}:{e.outcome}" for e in entries]
-        name = self.metric_for(self.objective)
+        name = self.scoring.metric_for(self.run.objective)
         metric = self.metrics().get(name)
         line = " ".join(parts)
         if metric is not None:
@@ -285,7 +296,7 @@ class SteerableWorld(mesa.Model):
         return [line] if line else []
 
     # --- validation of experiment settings ------------------------------------------------------
-    def check_influence(self, ids: Iterable[int]) -> tuple[int, ...]:
+    def _check_influence(self, ids: Iterable[int]) -> tuple[int, ...]:
         ids = tuple(int(i) for i in ids)
         known = set(self.actor_ids())
         if len(set(ids)) != len(ids):
@@ -296,6 +307,48 @@ class SteerableWorld(mesa.Model):
         if missing:
             raise ConfigError("influence_ids", f"no agent with id {missing[0]} in {self.name}")
         return tuple(sorted(ids))
+
+
+@dataclass(eq=False)
+class RunState:
+    """What the framework sets on a world for one run, on one name (`world.run`): a world's own code
+    reads these, the runner and the planners set them."""
+
+    world: SteerableWorld = field(repr=False)
+    #: "reference" (all rule, may stop at rest), "treatment" (plays its horizon) or "settle"
+    role: str
+    #: the steering objective influence agents are told (the runner sets the chosen one)
+    objective: str
+    #: the influence agents' ids (empty in the reference)
+    influence_ids: tuple[int, ...] = ()
+    _mask: Any = field(default=(), repr=False)
+    #: every influence decision and what the world made of it, in order
+    audit: list[AuditEntry] = field(default_factory=list)
+
+    @property
+    def mask_ids(self) -> tuple[int, ...]:
+        """The ids masked from scoring in both runs (the influence agents, where the world masks)."""
+        if callable(self._mask):
+            self._mask = self.world._masked(self._mask(self.world))
+        return self._mask
+
+
+#: what `aplay_round` asks: one decision per influence id, in the order given
+Decide = Callable[[Sequence[int]], Awaitable[Sequence[Decision]]]
+
+
+async def _follow_rule(ids: Sequence[int]) -> list[Decision]:
+    return [Decision.follow_rule() for _ in ids]
+
+
+def drive(round_: Coroutine[Any, Any, Any]) -> Any:
+    """Run a round whose decisions are at hand to its end without an event loop (it never waits)."""
+    try:
+        round_.send(None)
+    except StopIteration as finished:
+        return finished.value
+    round_.close()
+    raise RuntimeError("this round waits for its decisions: play it with `await world.aplay_round(decide)`")
 
 
 def _models(world: SteerableWorld) -> list[mesa.Model]:

@@ -16,5 +16,5 @@ def make_heuristic(world_cls: type[SteerableWorld], objective: str, **options: A
     """The heuristic factory the world registered, called as (world_cls, objective, **options)."""
     path = part_of(world_cls, "heuristic")
     if path is None:
-        raise ConfigError("policy", f"no heuristic controller for world {world_cls.name!r}")
+        raise ConfigError("controller", f"no heuristic controller for world {world_cls.name!r}")
     return load(path)(world_cls=world_cls, objective=objective, **options)

@@ -22,8 +22,8 @@ class RandomController(Controller):
     name = "random"
 
     def __init__(self, world_cls: Any, objective: str = "", repeat: int = 0, draw: int = 0, **_: Any):
-        if not isinstance(world_cls, RandomActions):
-            raise ConfigError("policy", f"{world_cls.name} has no random_action, so `random` cannot run on it")
+        if not isinstance(world_cls.Action, RandomActions):
+            raise ConfigError("controller", f"{world_cls.name} has no random_action, so `random` cannot run on it")
         self.world_cls = world_cls
         self.replicate = (int(repeat), int(draw)) if repeat or draw else ()
 
@@ -31,7 +31,7 @@ class RandomController(Controller):
         out = []
         for req in requests:
             rng = stream(self.seed, "controller.random", req.actor_id, req.round, *self.replicate)
-            out.append(Decision(action=self.world_cls.random_action(req.observation, rng)))
+            out.append(Decision(action=self.world_cls.Action.random_action(req.observation, rng)))
         return out
 
     def describe(self) -> dict[str, Any]:

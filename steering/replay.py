@@ -83,7 +83,7 @@ class ReplayController(Controller):
             recorded = json.loads(result_file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError):
             raise ConfigError("replay", f"{result_file} is damaged (not JSON)") from None
-        recorded = read_record(recorded) if isinstance(recorded, dict) else {}
+        recorded = read_record(recorded, result_file.name) if isinstance(recorded, dict) else {}
         treatment = recorded.get("treatment")
         played = treatment.get("rounds") if isinstance(treatment, dict) else None
         if not isinstance(played, int) or isinstance(played, bool) or played < 0:

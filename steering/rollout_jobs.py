@@ -66,7 +66,7 @@ def digest(world: Any) -> str:
     return hashlib.sha256(json.dumps(round_row(world), sort_keys=True, default=str).encode()).hexdigest()
 
 
-def job(planner: Any, world: Any, end: int, plans: list[tuple[dict[int, Decision] | None, str]]) -> dict[str, Any]:
+def job(planner: Any, world: Any, end: int, plans: list[tuple[Any, str]]) -> dict[str, Any]:
     """The job that scores `plans` on `world` (the live treatment `planner` has played so far)."""
     return {
         "call": CALL,
@@ -75,13 +75,13 @@ def job(planner: Any, world: Any, end: int, plans: list[tuple[dict[int, Decision
             "seed": world.seed,
             "params": world.params.model_dump(mode="json"),
             "objective": planner.objective,
-            "influence_ids": list(world.influence_ids),
+            "influence_ids": list(world.run.influence_ids),
         },
         "options": planner.options.model_dump(mode="json"),
         "played": [_round_json(r) for r in planner.played[: world.round]],
         "at": digest(world),
         "end": end,
-        "plans": [[None if first is None else _round_json(first), tail] for first, tail in plans],
+        "plans": [[None if first is None else _script_json(first), tail] for first, tail in plans],
     }
 
 
@@ -102,7 +102,9 @@ async def _run(job: dict[str, Any]) -> list[list[float]]:
         raise RuntimeError(f"the replayed treatment differs from the live one at round {world.round}")
     values = []
     for first, tail in job["plans"]:
-        values.append(list(await planner.rollout(world, job["end"], None if first is None else _round_of(first), tail)))
+        values.append(
+            list(await planner.rollout(world, job["end"], None if first is None else _script_of(first), tail))
+        )
     return values
 
 
@@ -128,3 +130,12 @@ def _round_json(decisions: dict[int, Decision]) -> dict[str, Any]:
 
 def _round_of(data: dict[str, Any]) -> dict[int, Decision]:
     return {int(aid): Decision.model_validate(d) for aid, d in data.items()}
+
+
+def _script_json(first: Any) -> Any:
+    """One round's joint action as before, or a script (the joint actions of several rounds) as a list."""
+    return _round_json(first) if isinstance(first, dict) else [_round_json(r) for r in first]
+
+
+def _script_of(data: Any) -> Any:
+    return _round_of(data) if isinstance(data, dict) else tuple(_round_of(r) for r in data)

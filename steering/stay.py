@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mam_bench.capabilities import null_action
 from mam_bench.controller import Controller
 from mam_bench.protocol import Decision, Request
 
@@ -18,7 +19,7 @@ class StayController(Controller):
     name = "stay"
 
     def __init__(self, world_cls: Any, objective: str = "", **_: Any):
-        self.action = world_cls.null_action()
+        self.action = null_action(world_cls.Action)
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
         return [Decision(action=dict(self.action)) for _ in requests]

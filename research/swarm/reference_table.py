@@ -52,7 +52,7 @@ def reference_scores(task: str, strategy: str, seeds: range, rules: str = "swarm
     out = []
     for seed in seeds:
         w = cls(cls.Params(strategy=strategy, rules=rules), seed=seed)
-        while not w.done and w.round < w.reference_cap():
+        while not w._done and w.round < w._reference_cap():
             w.play_round()
         out.append(float(w.metrics()["score"]))
     return out

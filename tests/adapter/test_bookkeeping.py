@@ -29,4 +29,4 @@ def test_steps_and_datacollector_follow_the_rounds(name: str) -> None:
         if isinstance(world, MesaWorld):  # the user's own model keeps its own bookkeeping too
             assert world.model.steps == world.round
             assert _rows(world.model) == world.round + 1
-    assert tre.round == ROUNDS or tre.done
+    assert tre.round == ROUNDS or tre._done

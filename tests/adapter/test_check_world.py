@@ -2,53 +2,24 @@
 
 from __future__ import annotations
 
-import random
-
-import mesa
 import pytest
-from pydantic import BaseModel, ConfigDict
 
+from mam_bench import global_draws
 from mam_bench.adapter import IsolationError, MesaWorld
 from mam_bench.registry import get_world, world_names
 from mam_bench.scoring import Scoring
 from mam_bench.testing import WorldCheckError, check_world
+from tests.adapter.coin_worlds import Coin, CoinModel, Flip
 
 
 @pytest.mark.parametrize("name", world_names())
 def test_registered_world_passes_check_world(name: str) -> None:
     report = check_world(get_world(name), seeds=(0, 1))
-    assert report == {"seeds": 2, "checks": 20}
+    assert (report["seeds"], report["checks"]) == (2, 20)
+    assert "RandomActions" in report["capabilities"]  # every registered world's Action has one
 
 
 # --- worlds that break the contract ---------------------------------------------------------------
-class Coin(mesa.Agent):
-    def __init__(self, model: mesa.Model):
-        super().__init__(model)
-        self.heads = 0
-
-    def step(self) -> None:
-        self.heads += int(self.random.random() < 0.5)
-
-
-class GlobalCoin(Coin):
-    def step(self) -> None:
-        self.heads += int(random.random() < 0.5)  # Python's global generator: not addressed
-
-
-class CoinModel(mesa.Model):
-    def __init__(self, n: int = 6, cheat: bool = False, seed: int | None = None):
-        super().__init__(seed=seed)
-        (GlobalCoin if cheat else Coin).create_agents(self, n)
-
-    def step(self) -> None:
-        self.agents.shuffle_do("step")
-
-
-class Flip(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    heads: bool = False
-
-
 class Coins(MesaWorld):
     name = "coins"
     model_class = CoinModel
@@ -63,24 +34,53 @@ class Coins(MesaWorld):
         return {"heads": sum(a.heads for a in self.model.agents)}
 
 
-class IllegalRandom(Coins):
-    name = "illegal_random"
-
+class IllegalFlip(Flip):
     @classmethod
     def random_action(cls, observation, rng) -> dict:
         return {"heads": "maybe"}
 
 
+class IllegalRandom(Coins):
+    name = "illegal_random"
+    Action = IllegalFlip
+
+
 def test_a_conforming_world_passes() -> None:
-    assert check_world(Coins, seeds=(0, 1)) == {"seeds": 2, "checks": 20}
+    assert check_world(Coins, seeds=(0, 1)) == {
+        "seeds": 2,
+        "checks": 20,
+        "capabilities": ["HorizonBasin", "RandomActions"],
+    }
 
 
 def test_global_random_is_detected() -> None:
     world = Coins(seed=0, cheat="true")
-    with pytest.raises(IsolationError, match="global `random`"):
+    with global_draws.checked(), pytest.raises(IsolationError, match="global `random`"):
         world.play_round()
 
 
 def test_check_world_reports_an_illegal_random_action() -> None:
     with pytest.raises(WorldCheckError, match="random_action is not legal"):
         check_world(IllegalRandom, seeds=(0,))
+
+
+class StrayRandom(Coins):
+    """A world that still defines an action-space hook on itself, where nothing asks for it."""
+
+    name = "stray_random"
+
+    @classmethod
+    def legal_actions(cls, observation) -> list[dict]:
+        return [{"heads": False}, {"heads": True}]
+
+
+def test_check_world_reports_an_action_hook_left_on_the_world() -> None:
+    with pytest.raises(WorldCheckError, match="legal_actions is defined on the world"):
+        check_world(StrayRandom, seeds=(0,))
+
+
+def test_check_world_lists_the_capabilities_a_world_has() -> None:
+    from mam_bench.models.civil_violence.model import CivilViolenceWorld
+
+    listed = check_world(CivilViolenceWorld, seeds=(0,), rounds=3)["capabilities"]
+    assert listed == ["RuleActions", "HorizonBasin", "RandomActions", "ActionMenu", "ActingNow"]

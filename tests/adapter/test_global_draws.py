@@ -1,5 +1,6 @@
-"""The global-generator check blames a round only for its own thread's draws: a dashboard's server
-thread draws from `random` (websockets' keepalive ping) while a round runs in a worker thread."""
+"""The global-generator check runs only where a round runs alone (`global_draws.checked()`: the
+runner's pairs, `check_world`). In a dashboard the server's thread draws from `random` (websockets'
+keepalive ping) while a round runs in a worker thread: there the check is off and blames nobody."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import threading
 
 import pytest
 
+from mam_bench import global_draws
 from mam_bench.adapter import IsolationError
 from tests.adapter.test_check_world import CoinModel, Coins
 
@@ -64,7 +66,7 @@ def test_another_threads_draw_is_not_the_models(server) -> None:
         world.play_round()
 
 
-def test_the_models_own_draw_is_caught_beside_another_threads(server) -> None:
+def test_the_models_own_draw_is_caught_where_its_rounds_are_checked(server) -> None:
     world = _stepping_with(server, cheat=True)(seed=0, cheat="true")
-    with pytest.raises(IsolationError, match="global `random`"):
+    with global_draws.checked(), pytest.raises(IsolationError, match="global `random`"):
         world.play_round()

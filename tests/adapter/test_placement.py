@@ -38,9 +38,9 @@ def test_named_ids_are_said_to_be_named() -> None:
 
 
 def test_a_world_may_declare_a_random_placement() -> None:
-    drawn = [tuple(RandomPlaced(seed=s).default_influence_ids(3)) for s in range(4)]
+    drawn = [tuple(RandomPlaced(seed=s)._default_influence_ids(3)) for s in range(4)]
     assert len(set(drawn)) > 1  # differs by seed
-    assert drawn[0] == tuple(RandomPlaced(seed=0).default_influence_ids(3))  # addressed: reproducible
+    assert drawn[0] == tuple(RandomPlaced(seed=0)._default_influence_ids(3))  # addressed: reproducible
     prep = prepare(PairSpec.build(world="voter", seed=0, controller="rule", influence=3), RandomPlaced)
     assert prep.influence_ids == drawn[0]
     assert "drawn from the stream" in placement_line(prep)
@@ -48,8 +48,8 @@ def test_a_world_may_declare_a_random_placement() -> None:
 
 def test_a_world_may_name_its_default_ids() -> None:
     world = NamedPlaced(seed=0)
-    assert world.default_influence_ids(2) == [40, 7]
-    assert world.default_influence_ids(4) == [40, 7, 12, min(i for i in world.actor_ids() if i not in (40, 7, 12))]
+    assert world._default_influence_ids(2) == [40, 7]
+    assert world._default_influence_ids(4) == [40, 7, 12, min(i for i in world.actor_ids() if i not in (40, 7, 12))]
 
 
 def test_run_prints_the_ids(tmp_path) -> None:

@@ -21,7 +21,7 @@ CASES = [
     (["run", "schelling", "--param", "treshold=3/4"], "param.treshold"),
     (["run", "schelling", "--param", "threshold"], "param"),
     (["run", "schelling", "--objective", "conquer"], "objective"),
-    (["run", "schelling", "--policy", "clairvoyant"], "policy"),
+    (["run", "schelling", "--policy", "clairvoyant"], "controller"),
     (["run", "schelling", "--candidates", "2"], "candidates"),
     (["run", "schelling", "--policy", "oracle", "--candidates", "-1"], "candidates"),
     (["run", "schelling", "--seed", "-1"], "seed"),

@@ -100,7 +100,23 @@ def test_dashboard_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch, c
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert len(err.splitlines()) == 1
-    assert "[dashboards]" in err and "pip install 'mam-bench[dashboards]'" in err
+    assert "[dashboards]" in err and "pip install" in err
+    from mam_bench.extras import install_command
+
+    assert err.endswith(install_command("dashboards"))
+
+
+def test_the_missing_extra_command_fits_a_source_checkout() -> None:
+    """The tests run from a checkout (an editable install): the message installs the checkout with
+    the extra (`pip install 'mam-bench[...]'` would fetch another copy from an index)."""
+    from pathlib import Path
+
+    import mam_bench
+    from mam_bench.extras import install_command
+
+    assert "site-packages" not in Path(mam_bench.__file__).resolve().parts
+    command = install_command("dashboards")
+    assert "-e" in command.split() and "[dashboards]" in command and "mam-bench[" not in command
 
 
 def test_llm_policy_without_the_extra_names_it(tmp_path) -> None:

@@ -15,7 +15,7 @@ from mam_bench.commands import tasks
 from mam_bench.errors import ConfigError
 from mam_bench.outcome import validity
 from mam_bench.records import dumps
-from mam_bench.registry import get_world, make_controller, world_names
+from mam_bench.registry import get_world, load, make_controller, registration, world_names
 from mam_bench.runner import PairSpec, Treatment, prepare, round_row
 from mam_bench.status import Status, Validity
 from mam_bench.world import SteerableWorld
@@ -57,8 +57,9 @@ def test_a_world_influence_parameter_sets_the_count_and_its_board_parameter_the_
 
 def test_a_capability_is_had_by_defining_it_and_asked_for_one_way():
     schelling, crafting = get_world("schelling"), get_world("crafting")
-    assert isinstance(crafting, Tasks) and not isinstance(schelling, Tasks)
-    assert isinstance(schelling, ReferenceLandscape) and not isinstance(crafting, ReferenceLandscape)
+    assert isinstance(crafting.Params, Tasks) and not isinstance(schelling.Params, Tasks)
+    assert isinstance(load(registration("schelling").landscape_kernel), ReferenceLandscape)
+    assert registration("crafting").landscape_kernel is None
     assert isinstance(crafting, PerTurnDecisions) and not isinstance(schelling, PerTurnDecisions)
     # the base class holds no stub of any capability (a stub would make every world "have" it)
     for capability in CAPABILITIES:

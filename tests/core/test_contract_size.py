@@ -1,7 +1,9 @@
-"""The world contract stays narrow: `SteerableWorld`'s required names are at most 12, each is a
+"""The world contract stays narrow: `SteerableWorld`'s required names are at most 8, each is a
 bare declaration on the base class (no default to forget to override), the guide's table lists
 exactly them, and the surface counted from the base class's source is what a real world exposes
-(nothing added behind the reader's back). `python -m tests.core.test_contract_size` prints the figures."""
+(nothing added behind the reader's back). The total counts those names and every name of an optional
+capability that lives on the world (`mam_bench.capabilities.ON_WORLD`; the action space's are the
+Action's). `python -m tests.core.test_contract_size` prints the figures."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 import mesa
 from pydantic import BaseModel
 
+from mam_bench.capabilities import ON_WORLD, members
 from mam_bench.params import WorldParams
 from mam_bench.scoring import Scoring
 from mam_bench.world import REQUIRED, SteerableWorld
@@ -27,9 +30,24 @@ def public_names() -> list[str]:
         if issubclass(klass, SteerableWorld):
             names |= set(vars(klass)) | set(vars(klass).get("__annotations__", {}))
     source = Path(SteerableWorld.__init__.__code__.co_filename).read_text()
-    init = source[source.index("    def __init__(") : source.index("    @classmethod\n    def metric_for")]
+    init = source[source.index("    def __init__(") : source.index("    def _masked(self")]
     names |= set(re.findall(r"self\.([a-z][a-z0-9_]*)\s*(?::[^=\n]*)?=", init))
     return sorted(n for n in names if not n.startswith("_") and n not in mesa_names)
+
+
+#: the bounds this test holds (the target is 8 required and 20 in all)
+MAX_REQUIRED = 8
+MAX_TOTAL = 28
+
+
+def capability_names() -> list[str]:
+    """Every name an optional capability may add to a world (its action space's are on its Action)."""
+    return sorted({n for c in ON_WORLD for n in members(c)})
+
+
+def total() -> list[str]:
+    """The whole public surface of a world: what it inherits or is given, and its capabilities' names."""
+    return sorted({*public_names(), *capability_names()})
 
 
 class Smallest(SteerableWorld):
@@ -43,24 +61,14 @@ class Smallest(SteerableWorld):
     def actor_ids(self) -> list[int]:
         return [0]
 
-    def horizon(self) -> int:
-        return 1
-
     def observe(self, actor_id: int) -> str:
         return ""
-
-    @classmethod
-    def null_action(cls) -> dict:
-        return {}
 
     def resolve_round(self, decisions) -> list:
         return []
 
     def metrics(self) -> dict[str, float]:
         return {"m": 0.0}
-
-    def snapshot(self) -> dict:
-        return {}
 
 
 def exposed_names() -> list[str]:
@@ -77,7 +85,7 @@ def guide_table() -> list[str]:
 
 
 def test_the_required_surface_is_small_and_bare_on_the_base_class() -> None:
-    assert len(REQUIRED) <= 12
+    assert len(REQUIRED) <= MAX_REQUIRED
     assert set(REQUIRED) <= set(public_names())
     for name in REQUIRED:
         value = vars(SteerableWorld).get(name)
@@ -92,6 +100,12 @@ def test_the_counted_surface_is_what_a_world_exposes() -> None:
     assert exposed_names() == public_names()
 
 
+def test_the_whole_surface_with_capabilities_is_bounded() -> None:
+    assert set(capability_names()) >= {"rule_action"}  # the capabilities were found at all
+    assert not set(capability_names()) & {"random_action", "legal_actions", "null_action"}  # the Action's
+    assert len(total()) <= MAX_TOTAL
+
+
 def test_the_guide_lists_exactly_the_required_names() -> None:
     assert guide_table() == list(REQUIRED)
 
@@ -101,3 +115,6 @@ if __name__ == "__main__":
     print(f"{len(names)} public names: {' '.join(names)}")
     print(f"{len(exposed_names())} exposed by a built world")
     print(f"{len(REQUIRED)} required: {' '.join(REQUIRED)}")
+    caps = capability_names()
+    print(f"{len(caps)} capability names on the world: {' '.join(caps)}")
+    print(f"{len(total())} in all (public names and capability names)")

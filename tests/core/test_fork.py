@@ -16,7 +16,7 @@ import pytest
 from mesa.discrete_space import CellAgent, OrthogonalMooreGrid
 from pydantic import BaseModel, ConfigDict
 
-from mam_bench import mesa_ids  # noqa: F401 - Mesa's id counters hold models weakly, as in a run
+from mam_bench import model_ids
 from mam_bench.adapter import MesaWorld
 from mam_bench.registry import get_world, world_names
 from mam_bench.scoring import Scoring
@@ -27,7 +27,7 @@ BEFORE, AFTER = 3, 4
 
 def new_world(cls: Any, seed: int = 3) -> Any:
     probe = cls(cls.Params(), seed=seed)
-    ids = probe.default_influence_ids(min(3, len(probe.actor_ids())))
+    ids = probe._default_influence_ids(min(3, len(probe.actor_ids())))
     return cls(cls.Params(), seed=seed, influence_ids=ids, role="treatment")
 
 
@@ -101,8 +101,8 @@ def test_fork_keeps_no_records_and_its_own_audit() -> None:
     steered_rows(world, 2)
     twin = world.fork()
     steered_rows(twin, 2)
-    assert len(world.audit) == 2 * len(world.influence_ids)
-    assert len(twin.audit) == 4 * len(world.influence_ids)
+    assert len(world.run.audit) == 2 * len(world.run.influence_ids)
+    assert len(twin.run.audit) == 4 * len(world.run.influence_ids)
     assert len(world.datacollector.model_vars["score"]) == 3  # setup and two rounds, none of the fork's
 
 
@@ -118,8 +118,8 @@ def test_the_adapter_fork_numbers_new_agents_as_its_world() -> None:
 
 def test_check_world_catches_a_fork_that_drifts() -> None:
     class Drifting(SteeredGarden):
-        def forked(self, original: Any) -> None:
-            super().forked(original)
+        def _forked(self, original: Any) -> None:
+            super()._forked(original)
             self.seed += 1  # the fork's streams are not the world's
 
     assert fork_equivalence(Drifting, seed=0, rounds=6, influence=2, params={})
@@ -128,13 +128,15 @@ def test_check_world_catches_a_fork_that_drifts() -> None:
 
 @pytest.mark.parametrize("name", ["civil_violence", "schelling", "voter", "pursuit"])
 def test_a_dropped_fork_is_freed(name: str) -> None:
-    """Nothing global holds a fork once its planner drops it (Mesa caches neighbourhoods of every
-    cell in one global cache; a fork's cells keep theirs in caches of their own)."""
+    """Nothing global holds a fork once its planner releases and drops it, as the oracle's rollouts
+    do (Mesa caches neighbourhoods of every cell in one global cache; a fork's cells keep theirs in
+    caches of their own; Mesa's id counters are released)."""
     world = new_world(get_world(name))
     steered_rows(world, 2)
     twin = world.fork()
     steered_rows(twin, 2)
     gone = weakref.ref(twin)
+    model_ids.release(twin)
     del twin
     gc.collect()
     assert gone() is None

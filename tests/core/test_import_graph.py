@@ -5,6 +5,7 @@ world reaches into the LLM controller (`steering.llm`): they name its parts only
 from __future__ import annotations
 
 import ast
+import shutil
 from pathlib import Path
 
 import networkx as nx
@@ -18,17 +19,17 @@ FOLDERS = {
 }
 
 
-def module_name(path: Path) -> str:
-    rel = path.relative_to(ROOT)
+def module_name(path: Path, root: Path = ROOT) -> str:
+    rel = path.relative_to(root)
     parts = list(rel.with_suffix("").parts)
     prefix = FOLDERS[parts[0]]
     rest = [p for p in parts[1:] if p != "__init__"]
     return ".".join([prefix, *rest])
 
 
-def imports_of(path: Path, known: set[str]) -> set[str]:
+def imports_of(path: Path, known: set[str], root: Path = ROOT) -> set[str]:
     """The project modules `path` imports: `from a.b import c` names a.b.c if that is a module."""
-    name = module_name(path)
+    name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -49,14 +50,14 @@ def imports_of(path: Path, known: set[str]) -> set[str]:
     return found
 
 
-def graph() -> nx.DiGraph:
-    files = [p for folder in FOLDERS for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts]
-    known = {module_name(p) for p in files}
+def graph(root: Path = ROOT) -> nx.DiGraph:
+    files = [p for folder in FOLDERS for p in (root / folder).rglob("*.py") if "__pycache__" not in p.parts]
+    known = {module_name(p, root) for p in files}
     g = nx.DiGraph()
     for p in files:
-        g.add_node(module_name(p))
-        for target in imports_of(p, known):
-            g.add_edge(module_name(p), target)
+        g.add_node(module_name(p, root))
+        for target in imports_of(p, known, root):
+            g.add_edge(module_name(p, root), target)
     return g
 
 
@@ -73,17 +74,17 @@ def test_the_core_has_no_import_circle() -> None:
 
 
 def test_the_graph_sees_a_planted_circle(tmp_path: Path) -> None:
-    planted = [ROOT / "mam_bench" / "_planted_a.py", ROOT / "mam_bench" / "_planted_b.py"]
+    """Planted in a copy of the core: files planted in the checkout would make every run started
+    meanwhile record a dirty tree."""
+    shutil.copytree(ROOT / "mam_bench", tmp_path / "mam_bench", ignore=shutil.ignore_patterns("__pycache__"))
+    planted = [tmp_path / "mam_bench" / "_planted_a.py", tmp_path / "mam_bench" / "_planted_b.py"]
     planted[0].write_text("def f():\n    from mam_bench import _planted_b\n")
     planted[1].write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mam_bench._planted_a import f\n"
     )
-    try:
-        g = graph()
-        assert ["mam_bench._planted_a", "mam_bench._planted_b"] in [sorted(c) for c in nx.simple_cycles(g)]
-    finally:
-        for p in planted:
-            p.unlink()
+    g = graph(tmp_path)
+    assert ["mam_bench._planted_a", "mam_bench._planted_b"] in [sorted(c) for c in nx.simple_cycles(g)]
+    assert [c for c in nx.simple_cycles(g) if "mam_bench._planted_a" not in c] == []  # the copy's only circle
 
 
 def test_neither_core_nor_worlds_import_the_llm_controller() -> None:

@@ -39,9 +39,9 @@ def test_llm_without_model_says_to_pass_model(capsys, tmp_path) -> None:
 @pytest.mark.parametrize("typos", [2, 3])
 def test_a_suite_reports_every_error(capsys, tmp_path, typos: int) -> None:
     cases = [
-        "  - {world: schellng, policy: heuristic}",
-        "  - {world: schelling, policy: heuristic, objective: nope}",
-        "  - {world: schelling, policy: heuristic, objectve: integrate}",
+        "  - {world: schellng, controller: heuristic}",
+        "  - {world: schelling, controller: heuristic, objective: nope}",
+        "  - {world: schelling, controller: heuristic, objectve: integrate}",
     ][:typos]
     suite = tmp_path / "s.yaml"
     suite.write_text("name: s\nseeds: 2\ncases:\n" + "\n".join(cases) + "\n")

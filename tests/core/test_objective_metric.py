@@ -12,9 +12,9 @@ SHORT = {"task": "forge_vanguard", "rounds": 10}
 
 
 def test_metric_for_falls_back_to_the_primary_metric():
-    assert CraftingWorld.metric_for("inequality") == "gini"
-    assert CraftingWorld.metric_for("accelerate") == CraftingWorld.scoring.metric == "progress"
-    assert CraftingWorld.metric_for("shortage") == "progress_all"  # the conservative count: everyone
+    assert CraftingWorld.scoring.metric_for("inequality") == "gini"
+    assert CraftingWorld.scoring.metric_for("accelerate") == CraftingWorld.scoring.metric == "progress"
+    assert CraftingWorld.scoring.metric_for("shortage") == "progress_all"  # the conservative count: everyone
 
 
 def test_inequality_lift_is_computed_on_the_gini_and_outcomes_sit_beside_it():

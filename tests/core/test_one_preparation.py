@@ -17,7 +17,7 @@ def test_run_builds_each_world_and_the_controller_once(tmp_path, monkeypatch, ca
 
     def counted_world(self, *args, **kwargs):
         world_init(self, *args, **kwargs)
-        worlds[f"{self.role} influence={len(self.influence_ids)} masked={len(self.mask_ids)}"] += 1
+        worlds[f"{self.run.role} influence={len(self.run.influence_ids)} masked={len(self.run.mask_ids)}"] += 1
 
     def counted_controller(self, *args, **kwargs):
         controller_init(self, *args, **kwargs)
@@ -30,3 +30,28 @@ def test_run_builds_each_world_and_the_controller_once(tmp_path, monkeypatch, ca
     # the reference; the treatment, then stay's and mimic's treatments against the same reference
     assert worlds == {"reference influence=0 masked=16": 1, "treatment influence=16 masked=16": 3}
     assert len(controllers) == 1
+
+
+def test_an_experiment_prepares_each_case_once_in_the_parent(tmp_path, monkeypatch, capsys) -> None:
+    """A one-case, two-seed suite with its baselines: the parent builds the case's reference and
+    treatment once (the checks of the case, its baselines and its controller share them); the pairs
+    build theirs in the workers."""
+    from mam_bench import runner
+    from mam_bench.world import SteerableWorld
+
+    monkeypatch.setattr(runner, "_CHECKED", type(runner._CHECKED)())  # as in a fresh process: nothing prepared
+    built: list[str] = []
+    world_init = SteerableWorld.__init__
+
+    def counted(self, *args, **kwargs):
+        world_init(self, *args, **kwargs)
+        built.append(type(self).__name__)
+
+    monkeypatch.setattr(SteerableWorld, "__init__", counted)
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "name: once\nseeds: 2\ncases:\n  - {world: schelling, controller: heuristic, objective: integrate}\n"
+    )
+    code = main(["experiment", str(suite), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert code == 0, capsys.readouterr().err
+    assert built == ["SchellingWorld", "SchellingWorld"]

@@ -37,7 +37,7 @@ def test_custom_controller_is_recorded_by_its_own_name(tmp_path) -> None:
     saved = json.loads((tmp_path / "result.json").read_text())
     assert saved["controller"]["name"] == "custom:stay-put"
     # --resume rebuilds the spec from spec.json: it must not find `heuristic` there
-    assert json.loads((tmp_path / "spec.json").read_text())["controller"] == "custom:stay-put"
+    assert json.loads((tmp_path / "spec.json").read_text())["controller"] == {"name": "custom:stay-put"}
 
 
 def test_printed_table_shows_the_reference_at_the_compared_round(tmp_path) -> None:

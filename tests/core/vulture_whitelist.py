@@ -27,15 +27,20 @@ TransportWorld  # WorldRegistration.world "module:attr" text
 BoltzmannWorld  # WorldRegistration.world "module:attr" text (worked example)
 VoterWorld  # WorldRegistration.world "module:attr" text (worked example)
 CivilViolenceWorld  # WorldRegistration.world "module:attr" text (worked example)
-CivilViolenceCascade  # WorldRegistration.world "module:attr" text
 BoltzmannHeuristic  # WorldRegistration.heuristic "module:attr" text (worked example)
 VoterHeuristic  # WorldRegistration.heuristic "module:attr" text (worked example)
+SupplyChainWorld  # WorldRegistration.world "module:attr" text
+SupplyChainHeuristic  # WorldRegistration.heuristic "module:attr" text
+SocialMediaWorld  # WorldRegistration.world "module:attr" text
+SocialMediaHeuristic  # WorldRegistration.heuristic "module:attr" text
+SocialMediaPrompts  # WorldRegistration.prompts "module:attr" text
 CivilViolenceHeuristic  # WorldRegistration.heuristic "module:attr" text (worked example)
 CascadeHeuristic  # WorldRegistration.heuristic "module:attr" text
 make_crafting_heuristic  # WorldRegistration.heuristic "module:attr" text
 make_swarm_heuristic  # WorldRegistration.heuristic "module:attr" text
 SchellingHeuristic  # WorldRegistration.heuristic "module:attr" text
 SchellingLandscape  # WorldRegistration.landscape_kernel "module:attr" text (landscape runs without Mesa)
+CascadeLandscape  # WorldRegistration.landscape_kernel "module:attr" text (the cascade's landscape kernel)
 SchellingPrompts  # WorldRegistration.prompts "module:attr" text
 CascadePrompts  # WorldRegistration.prompts "module:attr" text
 CraftingPrompts  # WorldRegistration.prompts "module:attr" text
@@ -43,9 +48,10 @@ SwarmPrompts  # WorldRegistration.prompts "module:attr" text
 chat_model_for  # entry point mam_bench.chat_models (pyproject.toml): registry.chat_model loads it
 make_heuristic  # entry point mam_bench.controllers (pyproject.toml) for --policy heuristic
 make_replay_controller  # entry point mam_bench.controllers (pyproject.toml) for --policy replay
+make_human_controller  # entry point mam_bench.controllers (pyproject.toml) for --policy human
 MimicController  # entry point mam_bench.controllers (pyproject.toml) for --policy mimic
+GreedyController  # entry point mam_bench.controllers (pyproject.toml) for --policy greedy
 RandomController  # entry point mam_bench.controllers (pyproject.toml) for --policy random
-providers  # entry point mam_bench.model_providers (pyproject.toml): the providers a model text may name
 _.on_start  # numba.core.event.Listener hook: numba calls it on a compile (landscape's compile notice)
 _.on_end  # numba.core.event.Listener hook (abstract; the compile notice needs only on_start)
 agentworld_table  # WorldRegistration.analyses "module:attr" text for report --agentworld
@@ -57,13 +63,18 @@ _.secondary_metric  # PairResult field (result.json key), read from the record b
 
 # --- public API for users (README, docs/steer-your-own-model.md) -----------------------------------
 check_world  # mam_bench.testing.check_world: the conformance check users run on their own worlds
+_.ordinary_agents  # MesaWorld.ordinary_agents(): a user world's outcome counts these (docs/steer-your-own-model.md)
 
 # --- used by tests and bench/ only: seams and references that parity tests compare against ---------
+decisions_of  # a shipped ceiling plan as decisions: what replays it (tests/benchmark/test_v3.py)
+is_checked  # global_draws.is_checked(): whether this context's rounds are checked (tests/core/test_host_alone.py)
+loaded_models  # local_model.loaded_models(): models loaded in this process (tests/llm/test_shared_model.py)
+_.sampled  # sample-first decoding's counters, printed by bench/grammar_sampling.py
+_.rejected  # sample-first decoding's counters, printed by bench/grammar_sampling.py
 TIMING_COLUMNS  # table.py: the executor test drops wall-clock columns before comparing tables
 scan_reference_outcome  # the plain scan the numba kernel is checked against (tests/experiment/test_fast_kernel.py)
 fast_reference  # the kernel's final board, held to the residents' rule (tests/schelling/test_fast_paths.py)
 _.to_naive_text  # the verbose rendering the compact text is measured against (tests/schelling/test_observe.py)
-_.count_tokens  # local model tokenizer: the token-count comparison in tests/llm/test_observation_text.py
 _.place_prey  # test seam: tests/swarm/test_scores.py and test_parity.py place the prey by hand
 STATIC_WORLD  # crafting params restoring the old static world (RESULTS.md; tests/crafting)
 strategies  # a swarm task's ordinary strategies: research/swarm/reference_table.py and tests/swarm read them
@@ -86,3 +97,12 @@ check_crafted_items  # models/crafting/agentworld/verifier_utils.py: imported by
 count_chat_messages  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
 get_agent_items_by_username  # models/crafting/agentworld/verifier_utils.py: imported by AgentWorld's criteria files
 agent_name  # check_agent_alive's argument in upstream's signature, which its criteria files call
+_.template  # ipyvue's VuetifyTemplate reads it: the Vue template of dashboards/pickers.py's widgets
+_.listen  # a synced trait the key listener's Vue template reads (the keys it reports)
+_.vue_cell_clicked  # ipyvue calls vue_NAME when the template calls this.NAME (a clicked cell)
+_.vue_key_pressed  # ipyvue calls vue_NAME when the template calls this.NAME (a pressed key)
+
+# --- overrides of llama-cpp-python's Llama, which llama_cpp calls by name -----------------------------
+_.save_state  # local_llama.SharedLlama.save_state: llama_cpp's LlamaRAMCache saves with it; sessions keep one per agent
+_.load_state  # local_llama.SharedLlama.load_state: llama_cpp restores a cached prefix with it
+_._requires_eval  # llama_cpp's own flag on Llama: a restored state evaluates its last token again

@@ -40,9 +40,12 @@ def sample(schema: dict[str, Any], rng: random.Random, defs: dict[str, Any] | No
     if kind == "boolean":
         return rng.random() < 0.5
     if kind == "array":
-        return [sample(schema.get("items", {}), rng, defs) for _ in range(rng.randint(0, 3))]
+        low = schema.get("minItems", 0)
+        n = rng.randint(low, max(low, min(3, schema.get("maxItems", 3))))
+        return [sample(schema.get("items", {}), rng, defs) for _ in range(n)]
     if kind == "string":
         text = "".join(rng.choice(GARBAGE) for _ in range(rng.randint(0, 40)))
+        text = text.ljust(schema.get("minLength", 0), "a")
         return text[: schema.get("maxLength", len(text))]
     return None
 
