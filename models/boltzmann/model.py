@@ -56,6 +56,17 @@ class Give(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     to: int | None = None  # the recipient's id; None keeps the unit
 
+    # --- the action space, read from an observation (mam_bench.capabilities) ----------------------
+    @classmethod
+    def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
+        """Keeping the unit, or giving it to any other existing agent."""
+        return [{"to": i} for i in (None, *observation.extra["ids"])]
+
+    @classmethod
+    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
+        choices = [None, *observation.extra["ids"]]
+        return {"to": choices[int(rng.integers(len(choices)))]}
+
 
 class BoltzmannWorld(MesaWorld):
     name = "boltzmann"
@@ -85,16 +96,6 @@ class BoltzmannWorld(MesaWorld):
     def observation(self, agent: WealthAgent) -> dict[str, Any]:
         others = sorted((a.wealth, a.unique_id) for a in self.model.agents if a is not agent)
         return {"poorest": others[0][1], "richest": others[-1][1], "ids": sorted(i for _, i in others)}
-
-    @classmethod
-    def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
-        """Keeping the unit, or giving it to any other existing agent."""
-        return [{"to": i} for i in (None, *observation.extra["ids"])]
-
-    @classmethod
-    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
-        choices = [None, *observation.extra["ids"]]
-        return {"to": choices[int(rng.integers(len(choices)))]}
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         agent = self.actors()[actor_id]

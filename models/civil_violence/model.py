@@ -124,6 +124,17 @@ class Stance(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     stance: Literal["active", "quiet"] | None = None  # None holds still and keeps the stance
 
+    # --- the action space, read from an observation (mam_bench.capabilities) ----------------------
+    @classmethod
+    def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
+        """Keep the stance (the null action, first), turn active or turn quiet: an LLM's menu."""
+        return [{"stance": None}, {"stance": "active"}, {"stance": "quiet"}]
+
+    @classmethod
+    def can_act(cls, observation: Any) -> bool:
+        """A jailed citizen serves its time whatever it chooses."""
+        return observation.extra.get("jailed_rounds", 0) <= 1
+
 
 class CivilViolenceWorld(MesaWorld):
     name = "civil_violence"
@@ -161,11 +172,6 @@ class CivilViolenceWorld(MesaWorld):
             "active_in_sight": sum(isinstance(a, Citizen) and a.active for a in seen),
             "jailed_rounds": agent.jail,
         }
-
-    @classmethod
-    def can_act(cls, observation: Any) -> bool:
-        """A jailed citizen serves its time whatever it chooses."""
-        return observation.extra.get("jailed_rounds", 0) <= 1
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """The stance the rule would take now. An influence citizen does not move, so the rule's

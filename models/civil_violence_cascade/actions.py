@@ -3,6 +3,8 @@ move and arrest at a square; fields a role does not use stay empty. `{}` is the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, model_validator
 
 
@@ -29,6 +31,25 @@ class CascadeAction(BaseModel):
     @property
     def target(self) -> tuple[int, int] | None:
         return None if self.target_row is None or self.target_col is None else (self.target_row, self.target_col)
+
+    # --- the action space, read from an observation (mam_bench.capabilities) ----------------------
+    @classmethod
+    def null_action(cls) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
+        """Uniform over staying and every free cell; a citizen's activity a fair coin; an officer
+        that stays arrests a uniform one of its targets or nobody."""
+        if observation.location is None:
+            return {}
+        k = int(rng.integers(len(observation.vacancies) + 1))
+        dest = observation.vacancies[k] if k < len(observation.vacancies) else None
+        if observation.role == "citizen":
+            return action_dict(bool(rng.integers(2)), dest)
+        targets = observation.targets if dest is None else ()
+        t = int(rng.integers(len(targets) + 1))
+        return action_dict(None, dest, targets[t] if t < len(targets) else None)
 
 
 def action_dict(

@@ -3,12 +3,17 @@ BLAKE2b digest of the length-prefixed parts, so nobody's draw depends on who els
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
 import numpy as np
 
-from mam_bench.streams import recorded
+from mam_bench.streams import recorded, recording
+
+#: slots whose first draw is kept (a planner's rollouts replay the same rounds' slots many times;
+#: a round of the benchmark's board addresses about a thousand)
+CACHED_SLOTS = 1 << 16
 
 
 def _word(n: int) -> bytes:
@@ -52,3 +57,47 @@ def bounded(gen: Any, n: int) -> int:
         while m & 0xFFFFFFFF < threshold:
             m = int(gen.integers(0, 2**32, dtype=np.uint32)) * n
     return m >> 32
+
+
+@functools.lru_cache(maxsize=CACHED_SLOTS)
+def _first_word(seed: int, step: int, phase: str, agent_id: int, purpose: str) -> int:
+    return int(pilot_rng(seed, step, phase, agent_id, purpose).integers(0, 2**32, dtype=np.uint32))
+
+
+@functools.lru_cache(maxsize=CACHED_SLOTS)
+def _first_float(seed: int, step: int, phase: str, agent_id: int, purpose: str) -> float:
+    return float(pilot_rng(seed, step, phase, agent_id, purpose).random())
+
+
+def slot_bounded(seed: int, step: int, phase: str, agent_id: int, purpose: str, n: int) -> int:
+    """`bounded(agent_rng(...), n)` without building the generator again for a slot seen before:
+    its first word is kept; the rare draw that needs a second word (and every draw while draws
+    are recorded) goes through the generator itself."""
+    if n == 1:
+        return 0
+    if recording():
+        return bounded(agent_rng(seed, step, phase, agent_id, purpose), n)
+    m = _first_word(seed, step, phase, agent_id, purpose) * n
+    if m & 0xFFFFFFFF < n:
+        return bounded(pilot_rng(seed, step, phase, agent_id, purpose), n)
+    return m >> 32
+
+
+def slot_random(seed: int, step: int, phase: str, agent_id: int, purpose: str) -> float:
+    """`agent_rng(...).random()`, the slot's one float kept like `slot_bounded`'s word."""
+    if recording():
+        return float(agent_rng(seed, step, phase, agent_id, purpose).random())
+    return _first_float(seed, step, phase, agent_id, purpose)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _permutation(seed: int, step: int, phase: str, purpose: str, n: int) -> tuple[int, ...]:
+    order = list(range(n))
+    pilot_rng(seed, step, phase, 0, purpose).shuffle(order)
+    return tuple(order)
+
+
+def shuffled(seed: int, step: int, phase: str, purpose: str, ids: list[int]) -> list[int]:
+    """`ids` as `pilot_rng(seed, step, phase, 0, purpose).shuffle(ids)` orders them: a shuffle of a
+    list moves places, whatever they hold, so the order of places is kept per length."""
+    return [ids[k] for k in _permutation(seed, step, phase, purpose, len(ids))]

@@ -8,25 +8,32 @@ the phase's end. Citizens released from jail come back at the start of the citiz
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from math import exp
 from typing import Any, ClassVar
 
+import numpy as np
 from pydantic import ValidationError
 
 from mam_bench.models.civil_violence_cascade.actions import CascadeAction, action_dict
-from mam_bench.models.civil_violence_cascade.draws import agent_rng, bounded, initial_draws, pilot_rng
+from mam_bench.models.civil_violence_cascade.draws import initial_draws, shuffled, slot_bounded, slot_random
 from mam_bench.models.civil_violence_cascade.observe import CascadeObservation
 from mam_bench.models.civil_violence_cascade.params import CascadeParams
 from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
-from mam_bench.status import Status
 from mam_bench.world import SteerableWorld
 
 Cell = tuple[int, int]
 
 #: the status a run ends with at its own stop (`stopping_rule`)
 REVOLUTION = "revolution"
+
+
+@functools.cache
+def _cells(size: int) -> frozenset[Cell]:
+    return frozenset((r, c) for r in range(size) for c in range(size))
 
 
 def sigmoid(x: float) -> float:
@@ -46,9 +53,9 @@ class CivilViolenceCascade(SteerableWorld):
         secondary="revolution",
         reported=("active", "jailed"),
         masks_influence=True,
+        default_influence=16,
         pilot_points={"participation": 100, "revolution": 100},
     )
-    default_influence: ClassVar[int] = 16
     #: an influence agent decides at its turn of its phase (a police officer sees the settled citizens)
     decides_per_turn: ClassVar[bool] = True
 
@@ -77,7 +84,7 @@ class CivilViolenceCascade(SteerableWorld):
             return list(range(self.n_citizens, self.n_citizens + self.n_police))
         return list(range(self.n_citizens))
 
-    def default_influence_ids(self, n: int) -> list[int]:
+    def _default_influence_ids(self, n: int) -> list[int]:
         """The pilot's replaced ids: drawn from the role's pool right after the set-up's draws."""
         p = self.params
         _, _, rng = initial_draws(self.seed, p.cells, self.n_citizens, p.preference_mean, p.preference_std)
@@ -86,38 +93,23 @@ class CivilViolenceCascade(SteerableWorld):
     def horizon(self) -> int:
         return self.params.max_steps
 
-    #: the landscape's line per cell: (header, outcome, statistic over the seeds)
-    landscape_summary: ClassVar[tuple[tuple[str, str, str], ...]] = (
-        ("mean_part", "final_participation", "mean"),
-        ("sd_part", "final_participation", "sd"),
-        ("rev_share", "final_revolution", "mean"),
-    )
-
-    @classmethod
-    def reference_outcome(cls, params: CascadeParams, seed: int, max_rounds: int | None = None) -> dict[str, Any]:
-        """One all-rule run as a pair's reference plays it (the pilot's replaced ids masked; it stops at
-        revolution or max_steps, or at max_rounds if sooner): `mam-bench landscape`'s row."""
-        ids = cls(params, seed=seed).default_influence_ids(cls.influence_count(params))
-        world = cls(params, seed=seed, mask_ids=ids)
-        cap = world.reference_cap() if max_rounds is None else min(max_rounds, world.reference_cap())
-        while not world.done and world.round < cap:
-            world.play_round()
-        m = world.metrics()
-        return {
-            "status": world.status if world.done else Status.HORIZON_EXHAUSTED,
-            "rounds": world.round,
-            "final_participation": m["participation"],
-            "final_revolution": m["revolution"],
-        }
-
     def stopping_rule(self) -> str | None:
         """The pilot's: each run ends at its first completed step with at least 95 % of the scored
         citizens active or jailed (checked before the horizon, so a revolution at the last step counts)."""
-        return REVOLUTION if self.metrics()["revolution"] else None
+        return REVOLUTION if self.round > 0 and self.metrics()["revolution"] else None
 
-    def fork_memo(self) -> dict[int, Any]:
-        """A fork shares the cached neighbourhoods: the same key always holds the same cells."""
-        return {**super().fork_memo(), id(self._neighbours): self._neighbours}
+    def _fork_memo(self) -> dict[int, Any]:
+        """A fork shares the cached neighbourhoods (the same key always holds the same cells) and
+        the phase's sight counts (replaced, never changed); the board's lists, sets and dicts hold
+        cells (tuples of ints), ids, flags and numbers, so a shallow copy of each is a deep one."""
+        memo = {**super()._fork_memo(), id(self._neighbours): self._neighbours}
+        if self._sight is not None:
+            memo[id(self._sight)] = self._sight
+        for held in (self.location, self.active, self.jail, self.preference, self._at, self._vacant):
+            memo[id(held)] = copy.copy(held)
+        for held in (self._moves, self._claimed, self._activity, self._arrests):
+            memo[id(held)] = dict(held)
+        return memo
 
     # --- the board -------------------------------------------------------------------------------
     def neighbourhood(self, cell: Cell, radius: int) -> tuple[Cell, ...]:
@@ -132,18 +124,17 @@ class CivilViolenceCascade(SteerableWorld):
     def _begin(self) -> None:
         """Freeze the board for a phase: who stands where, which cells are empty; nothing claimed."""
         self._at: dict[Cell, int] = {c: i for i, c in enumerate(self.location) if c is not None}
-        self._vacant = {(r, c) for r in range(self.size) for c in range(self.size)} - set(self._at)
+        self._vacant = _cells(self.size) - self._at.keys()
         self._moves: dict[int, Cell] = {}
         self._claimed: dict[Cell, int] = {}
         self._activity: dict[int, bool] = {}
         self._arrests: dict[int, int] = {}
-
-    def _free(self, cell: Cell) -> bool:
-        return cell in self._vacant and cell not in self._claimed
+        self._sight: list[list[list[int]]] | None = None
 
     def legal_destinations(self, agent_id: int) -> tuple[Cell, ...]:
         """Adjacent cells empty at the phase's start and not claimed yet (an ordinary agent's moves)."""
-        return tuple(c for c in self.neighbourhood(self.location[agent_id], 1) if self._free(c))
+        vacant, claimed = self._vacant, self._claimed
+        return tuple(c for c in self.neighbourhood(self.location[agent_id], 1) if c in vacant and c not in claimed)
 
     def eligible_targets(self, cell: Cell) -> list[int]:
         """Active citizens adjacent to `cell` whom no officer has claimed yet, by id."""
@@ -155,6 +146,12 @@ class CivilViolenceCascade(SteerableWorld):
 
     def counts(self, agent_id: int) -> tuple[int, int, int]:
         """(A, I, C) a citizen sees: 1 + active citizens, 1 + inactive citizens, police, in vision."""
+        if 2 * self.params.vision + 1 <= self.size:  # no cell is in sight twice round the torus
+            if self._sight is None:
+                self._sight = self._sight_counts()
+            row, col = self.location[agent_id]
+            a, i, c = self._sight[row][col]
+            return a + 1, i + 1, c
         a, i, c = 1, 1, 0
         for cell in self.neighbourhood(self.location[agent_id], self.params.vision):
             other = self._at.get(cell)
@@ -168,16 +165,29 @@ class CivilViolenceCascade(SteerableWorld):
                 i += 1
         return a, i, c
 
+    def _sight_counts(self) -> list[list[list[int]]]:
+        """Per cell, the active citizens, quiet citizens and police within vision of it (the cell
+        itself left out), on the board as the phase froze it: one pass for every citizen's counts."""
+        board = np.zeros((self.size, self.size, 3), dtype=np.int64)
+        for (row, col), other in self._at.items():
+            board[row, col, 2 if self.is_police(other) else 0 if self.active[other] else 1] = 1
+        v = self.params.vision
+        rows = sum(np.roll(board, d, axis=0) for d in range(-v, v + 1))
+        square = sum(np.roll(rows, d, axis=1) for d in range(-v, v + 1))
+        return (square - board).tolist()
+
     # --- the ordinary rule -------------------------------------------------------------------------
-    def _slot(self, phase: str, agent_id: int, purpose: str) -> Any:
-        return agent_rng(self.seed, self.round, phase, agent_id, purpose)
+    def _slot(self, phase: str, agent_id: int, purpose: str, n: int) -> int:
+        """The slot's uniform draw on 0..n-1 (`bounded` on its generator)."""
+        return slot_bounded(self.seed, self.round, phase, agent_id, purpose, n)
 
     def citizen_rule(self, agent_id: int) -> tuple[bool, Cell | None]:
         """Activation `sigmoid(-preference + A^2/I - threshold) - (1 - exp(-2.3 C/A)) > U[0,1)`,
         then a uniform move among the legal adjacent cells (stay if none)."""
         a, i, c = self.counts(agent_id)
         x = -self.preference[agent_id] + a * a / i - self.params.threshold
-        active = sigmoid(x) - (1 - exp(-2.3 * c / a)) > self._slot("citizen", agent_id, "activation").random()
+        draw = slot_random(self.seed, self.round, "citizen", agent_id, "activation")
+        active = sigmoid(x) - (1 - exp(-2.3 * c / a)) > draw
         return bool(active), self._uniform(self.legal_destinations(agent_id), "citizen", agent_id, "movement")
 
     def police_rule(self, agent_id: int) -> tuple[Cell | None, int | None]:
@@ -189,7 +199,7 @@ class CivilViolenceCascade(SteerableWorld):
     def _uniform(self, options: Any, phase: str, agent_id: int, purpose: str) -> Any:
         if not options:
             return None
-        return options[bounded(self._slot(phase, agent_id, purpose), len(options))]
+        return options[self._slot(phase, agent_id, purpose, len(options))]
 
     def _claim(self, agent_id: int, destination: Cell | None) -> None:
         if destination is not None:
@@ -201,13 +211,14 @@ class CivilViolenceCascade(SteerableWorld):
         """The phase's claim order. `first` (the pilot): the replaced ids, shuffled, before the rest,
         shuffled, in both runs; `turn`: one shuffle of everybody."""
         if self.params.priority == "turn":
-            pilot_rng(self.seed, self.round, phase, 0, "_order_all").shuffle(ids)
-            return ids
-        replaced = set(self.mask_ids) | set(self.influence_ids)
+            return shuffled(self.seed, self.round, phase, "_order_all", ids)
+        replaced = set(self.run.mask_ids) | set(self.run.influence_ids)
         cohorts = [[i for i in ids if i in replaced], [i for i in ids if i not in replaced]]
-        for purpose, cohort in zip(("_order_selected", "_order_ordinary"), cohorts, strict=True):
-            pilot_rng(self.seed, self.round, phase, 0, purpose).shuffle(cohort)
-        return cohorts[0] + cohorts[1]
+        return [
+            i
+            for purpose, cohort in zip(("_order_selected", "_order_ordinary"), cohorts, strict=True)
+            for i in shuffled(self.seed, self.round, phase, purpose, cohort)
+        ]
 
     def _release(self) -> None:
         """Jailed citizens serve a step; one whose term is over returns, inactive, to a random cell
@@ -219,14 +230,15 @@ class CivilViolenceCascade(SteerableWorld):
                 self.jail[i] -= 1
             elif self._vacant:
                 choices = sorted(self._vacant)
-                cell = choices[bounded(self._slot("citizen", i, "release"), len(choices))]
+                cell = choices[self._slot("citizen", i, "release", len(choices))]
                 self.location[i], self.active[i] = cell, False
                 self._at[cell] = i
                 self._vacant.discard(cell)
+                self._sight = None
 
     def _step(self) -> Generator[int, Decision, list[AuditEntry]]:
         """One step; yields each influence agent's id at its turn and receives its decision."""
-        influence, entries = set(self.influence_ids), []
+        influence, entries = set(self.run.influence_ids), []
         self._begin()
         self._release()
         for i in self._order("citizen", list(range(self.n_citizens))):
@@ -251,7 +263,7 @@ class CivilViolenceCascade(SteerableWorld):
                     self._arrests[i] = target
         for target in self._arrests.values():
             self.location[target] = None
-            self.jail[target] = bounded(self._slot("police", target, "jail"), self.params.max_jail + 1)
+            self.jail[target] = self._slot("police", target, "jail", self.params.max_jail + 1)
         for i, cell in self._moves.items():
             self.location[i] = cell
         self._begin()
@@ -279,7 +291,7 @@ class CivilViolenceCascade(SteerableWorld):
     def _parse(self, aid: int, decision: Decision) -> tuple[CascadeAction | None, AuditEntry | None]:
         """The decision's action, or the entry that records why there is none (the null action is played)."""
         if decision.error:
-            return None, AuditEntry(self.round, aid, self.null_action(), "policy_error", decision.error)
+            return None, AuditEntry(self.round, aid, self.Action.null_action(), "policy_error", decision.error)
         try:
             return CascadeAction.model_validate(decision.action), None
         except ValidationError as exc:
@@ -370,7 +382,7 @@ class CivilViolenceCascade(SteerableWorld):
             max_steps=self.params.max_steps,
             size=self.size,
             vision=self.params.vision,
-            objective=self.objective,
+            objective=self.run.objective,
             priority=self.params.priority,
             location=here,
             active=None if police else self.active[actor_id],
@@ -381,24 +393,6 @@ class CivilViolenceCascade(SteerableWorld):
             targets=tuple(self.location[t] for t in self.eligible_targets(here)) if police else (),
             participation=round(self.metrics()["participation"], 4),
         )
-
-    @classmethod
-    def null_action(cls) -> dict[str, Any]:
-        return {}
-
-    @classmethod
-    def random_action(cls, observation: CascadeObservation, rng: Any) -> dict[str, Any]:
-        """Uniform over staying and every free cell; a citizen's activity a fair coin; an officer
-        that stays arrests a uniform one of its targets or nobody."""
-        if observation.location is None:
-            return {}
-        k = int(rng.integers(len(observation.vacancies) + 1))
-        dest = observation.vacancies[k] if k < len(observation.vacancies) else None
-        if observation.role == "citizen":
-            return action_dict(bool(rng.integers(2)), dest)
-        targets = observation.targets if dest is None else ()
-        t = int(rng.integers(len(targets) + 1))
-        return action_dict(None, dest, targets[t] if t < len(targets) else None)
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the rule would do now, from the board as the agent's phase freezes it."""
@@ -413,7 +407,7 @@ class CivilViolenceCascade(SteerableWorld):
     # --- outcome -----------------------------------------------------------------------------------
     def metrics(self) -> dict[str, float]:
         """Participation: scored citizens (the influence ids masked) active or jailed, as a share."""
-        masked = set(self.mask_ids)
+        masked = set(self.run.mask_ids)
         scored = [i for i in range(self.n_citizens) if i not in masked]
         jailed = sum(self.location[i] is None for i in scored)
         active = sum(self.active[i] and self.location[i] is not None for i in scored)
@@ -433,7 +427,7 @@ class CivilViolenceCascade(SteerableWorld):
         return {
             "size": self.size,
             "first_police": self.n_citizens,
-            "influence": list(self.influence_ids),
+            "influence": list(self.run.influence_ids),
             "locations": [None if c is None else list(c) for c in self.location],
             "active": list(self.active),
             "jail": list(self.jail),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mam_bench.prompts import WorldPrompts
+from mam_bench.prompts import WorldPrompts, json_object
 from mam_bench.protocol import Request
 
 GOALS = {
@@ -15,7 +15,7 @@ GOALS = {
     "decrease": "DECREASE participation: the share of ordinary citizens who are active or jailed when your world stops",
 }
 
-STANDING = """You are influence agent {me}, a {role}, one of {n} in a Civil Violence model on a {size}x{size} torus (one agent per cell, Moore neighbours). You coordinate on a shared board.
+STANDING = """You are influence agent {me}, a {role}, one of the influence agents in a Civil Violence model on a {size}x{size} torus (one agent per cell, Moore neighbours). You coordinate on a shared board.
 Objective: {goal}. Influence agents never count themselves. A world stops after step {max_steps}, or earlier once at least 95% of ordinary citizens participate (a revolution).
 Each step: first the citizens act, then the police. Within a phase everybody sees the board as it was at the phase's start; actions are claimed one at a time in the phase's order ({order}) and settle together at its end. Destinations are cells empty at the phase's start that nobody claimed earlier (vacated cells open only next phase).
 Ordinary citizens (vision {vision}): A = 1 + active citizens in sight, I = 1 + quiet citizens in sight, C = police in sight; a citizen turns active when sigmoid(-private preference + A*A/I - threshold) - (1 - exp(-2.3*C/A)) exceeds a uniform draw, and steps to a random adjacent free cell. Ordinary police step to a random adjacent free cell, then arrest a random active citizen adjacent to where they stand. Arrested citizens leave the board for a random term (they still participate) and come back quiet at the start of a citizen phase.
@@ -36,16 +36,41 @@ ORDER = {
 }
 
 
+def _cell(size: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": 0, "maximum": size - 1}
+
+
 class CascadePrompts(WorldPrompts):
     strict = True  # coordinates are JSON integers, activity a JSON boolean
 
+    def request_action_schema(self, req: Request) -> dict[str, Any]:
+        """The role's own action, with its pairs whole: a schema-valid answer is one the world
+        reads (the merged schema let `row` come without `col`). A jailed agent answers {}."""
+        obs = req.observation
+        if obs.location is None:
+            return json_object({}, [])
+        cell = _cell(obs.size)
+        move = {"row": cell, "col": cell}
+        if obs.role == "citizen":
+            active = {"active": {"type": "boolean"}}
+            return {
+                "anyOf": [json_object(active, ["active"]), json_object({**active, **move}, ["active", "row", "col"])]
+            }
+        arrest = {"target_row": cell, "target_col": cell}
+        return {
+            "anyOf": [
+                json_object({}, []),
+                json_object(move, ["row", "col"]),
+                json_object(arrest, ["target_row", "target_col"]),
+                json_object({**move, **arrest}, ["row", "col", "target_row", "target_col"]),
+            ]
+        }
+
     def system(self, req: Request) -> str:
         obs = req.observation
-        world = self.world_cls
         return STANDING.format(
             me=req.actor_id,
             role=obs.role,
-            n=world.default_influence,
             size=obs.size,
             goal=GOALS.get(self.objective, self.objective),
             max_steps=obs.max_steps,
@@ -70,7 +95,8 @@ class CascadePrompts(WorldPrompts):
         if phase == "decision":
             return f"{now} Step {req.round}: answer with JSON only: {shape}."
         return (
-            f'{now} Step {req.round}: answer with JSON only: {{"message": "<post for the others>", "action": {shape}}}'
+            f'{now} Step {req.round}: answer with JSON only, "action" first: {shape}, then "message": your post '
+            f"for the others (at most {self.post_chars} characters)."
         )
 
     def legal_error(self, action: dict[str, Any], req: Request) -> str | None:

@@ -8,4 +8,5 @@ registration = WorldRegistration(
     prompts="mam_bench.models.civil_violence_cascade.prompts:CascadePrompts",
     renderer="mam_bench.models.civil_violence_cascade.renderer",
     landscape=("threshold", "police_density"),
+    landscape_kernel="mam_bench.models.civil_violence_cascade.landscape:CascadeLandscape",
 )

@@ -123,6 +123,19 @@ class CraftingAction(BaseModel):
             d["qty"] = 1
         return d
 
+    # --- the action space, read from an observation (mam_bench.capabilities) ----------------------
+    @classmethod
+    def null_action(cls) -> dict[str, Any]:
+        return {"tool": "sleep"}
+
+    @classmethod
+    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
+        return observation.random_action(rng)
+
+    @classmethod
+    def parse_answer(cls, text: str) -> dict[str, Any] | None:
+        return parse_answer(text)
+
 
 def normalise(raw: dict[str, Any]) -> dict[str, Any]:
     """Accept AgentWorld tool names and `{"name":..., "arguments":{...}}` tool-call shapes."""

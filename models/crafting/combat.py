@@ -72,7 +72,7 @@ class Attack(Act):
             world.mob_hits[mob] = []
             world.mob_health[mob] = 0
             world.kills[spec.kind] = world.kills.get(spec.kind, 0) + 1
-            if a.actor_id not in world.mask_ids:
+            if a.actor_id not in world.run.mask_ids:
                 world.kills_own[spec.kind] = world.kills_own.get(spec.kind, 0) + 1
             a.give(spec.loot, spec.loot_qty, rid)
             if spec.respawn:

@@ -219,7 +219,7 @@ def wealth(world: CraftingWorld, own: bool) -> list[float]:
     if not own:
         return [sum(q * world.price(i) for i, q in a.inventory().items()) for a in world.actors]
     inventories = states.own_state(world)["inventories"]
-    mask = set(world.mask_ids)
+    mask = set(world.run.mask_ids)
     return [
         sum(q * world.price(i) for i, q in inventories[a.actor_id].items())
         for a in world.actors

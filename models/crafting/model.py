@@ -13,22 +13,22 @@ provenance, moves, equips, requests) so CCE is exact.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Generator, Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from mesa.agent import AgentSet
 from mesa.discrete_space import OrthogonalMooreGrid
 
-from mam_bench.models.crafting import combat, exploration, market, shared_plan, states, survival, trading
+from mam_bench.models.crafting import combat, episode, exploration, market, shared_plan, states, survival, trading
 from mam_bench.models.crafting import metrics as crafting_metrics
 from mam_bench.models.crafting.action_table import precondition, typed
-from mam_bench.models.crafting.actions import CraftingAction, parse_answer, validate_action
+from mam_bench.models.crafting.actions import CraftingAction, validate_action
 from mam_bench.models.crafting.agents import CraftingAgent
 from mam_bench.models.crafting.agentworld import trajectory as agentworld_trajectory
 from mam_bench.models.crafting.catalog import task_catalog
 from mam_bench.models.crafting.conditions import has, now, spawn_cells, task_under
 from mam_bench.models.crafting.observe import CraftingObservation, observe_agent
 from mam_bench.models.crafting.params import CraftingParams
-from mam_bench.models.crafting.tasks import Task, all_tasks, get_task, verify
+from mam_bench.models.crafting.tasks import Task, get_task, verify
 from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
 from mam_bench.status import Status
@@ -69,8 +69,6 @@ class CraftingWorld(SteerableWorld):
         masks_influence=True,
         ordinary_metrics={"progress_all": "progress"},
     )
-    treatment_stops_early = True
-    default_influence: ClassVar[int] = 2
 
     def __init__(self, params: CraftingParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
@@ -86,7 +84,7 @@ class CraftingWorld(SteerableWorld):
 
             criteria_of(self.task)
         self.strategy = self.params.plays_strategy()
-        self.budget = self.params.rounds or self.task.budget
+        self.budget = episode.budget(self.params, self.task)
         self.grid = OrthogonalMooreGrid(GRID, torus=False, random=self.random)
         jitter = self.params.stock_jitter
         self.stock: dict[str, int] = {}
@@ -131,6 +129,7 @@ class CraftingWorld(SteerableWorld):
         self._acts: dict[tuple[int, int], int] = {}  # (round, actor) -> actions taken (action_index)
         self.psr_curve: list[float] = []  # PSR(t) at the end of round t = 1, 2, ... (for `progress_all`)
         self.psr_own_curve: list[float] = []  # the same over own work only (for `progress`)
+        self.passed = False  # the verifier's verdict at the end of the last round (`stopping_rule`)
         self.crafted_own: dict[str, int] = {}  # crafts and harvests by agents outside the mask
         self.harvested_own: dict[str, int] = {}
         for mechanic in (survival, combat, exploration, trading):
@@ -183,7 +182,7 @@ class CraftingWorld(SteerableWorld):
         for agent in self.round_order():
             if agent.offline:  # it called `complete`
                 continue
-            if agent.actor_id not in self.influence_ids:
+            if agent.actor_id not in self.run.influence_ids:
                 agent.step()
                 continue
             agent.receive()
@@ -202,7 +201,7 @@ class CraftingWorld(SteerableWorld):
                 ok, detail = self.execute(a, action)
                 return AuditEntry(self.round, aid, action, _outcome(action, ok), detail, deferred=True)
             if decision.error is not None:
-                self.execute(a, self.null_action())
+                self.execute(a, self.Action.null_action())
                 return AuditEntry(self.round, aid, decision.action, "policy_error", decision.error)
             self._remember_rule(a, decision.action)
             action, reason = validate_action(decision.action)
@@ -227,11 +226,19 @@ class CraftingWorld(SteerableWorld):
         self.psr_curve.append(crafting_metrics.current_psr(self))
         self.psr_own_curve.append(crafting_metrics.current_psr(self, own=True))
         self._metrics_cache = None
-        passed = self.verify()[0]  # asked every round, so a verifier that misbehaves stops the run early
-        if self.ends_at == "verifier" and passed:
-            self.status = Status.SUCCESS
-        elif self.ends_at == "complete" and all(a.offline for a in self.actors):
-            self.status = Status.DONE
+        self.passed = self.verify()[0]  # asked every round, so a verifier that misbehaves stops the run early
+
+    def stopping_rule(self) -> str | None:
+        """`verifier`: success at the end of the first round the verifier passes; `complete`: done
+        once every agent has called `complete` (the round limit is the horizon); `upstream`:
+        AgentWorld's verifier cadence and end (episode.py)."""
+        if self.ends_at == "upstream":
+            return episode.stopping_rule(self)
+        if self.ends_at == "verifier" and self.passed:
+            return Status.SUCCESS
+        if self.ends_at == "complete" and all(a.offline for a in self.actors):
+            return Status.DONE
+        return None
 
     @property
     def ends_at(self) -> str:
@@ -258,36 +265,6 @@ class CraftingWorld(SteerableWorld):
 
     def horizon(self) -> int:
         return self.budget
-
-    @classmethod
-    def list_tasks(cls) -> list[tuple[str, str]]:
-        return [
-            (t.name, f"[{t.category}, {len(t.agents)} agents, {t.budget} rounds] {t.description}")
-            for t in all_tasks().values()
-        ]
-
-    @classmethod
-    def check_task(cls, path: str) -> str:
-        """`mam-bench tasks crafting --check FILE`: one line saying what the file holds, or a ConfigError."""
-        from mam_bench.models.crafting.task_files import describe, load_task_file
-
-        task = load_task_file(path)
-        if (
-            task.verifier is not None or task.criteria is not None
-        ):  # one round played: its verify() answers on that round's state, within its limit
-            cls(cls.Params.from_strings({"task": path}), seed=0).step()
-        return describe(task)
-
-    @classmethod
-    def input_files(cls, params: CraftingParams) -> dict[str, str]:
-        """A task file's own files and their sha256 (none for a built-in task)."""
-        from mam_bench.models.crafting.task_files import input_files, looks_like_file
-
-        return input_files(get_task(params.task)) if looks_like_file(params.task) else {}
-
-    @classmethod
-    def parse_answer(cls, text: str) -> dict[str, Any] | None:
-        return parse_answer(text)
 
     # --- queries the rule and the observation use ------------------------------------------------
     def agent(self, actor_id: int) -> CraftingAgent:
@@ -355,14 +332,6 @@ class CraftingWorld(SteerableWorld):
     # --- contract: phases ---------------------------------------------------------------------
     def observe(self, actor_id: int) -> CraftingObservation:
         return observe_agent(self, actor_id)
-
-    @classmethod
-    def null_action(cls) -> dict[str, Any]:
-        return {"tool": "sleep"}
-
-    @classmethod
-    def random_action(cls, observation: CraftingObservation, rng: Any) -> dict[str, Any]:
-        return observation.random_action(rng)
 
     # --- action execution -------------------------------------------------------------------
     def action_index(self, a: CraftingAgent) -> int:

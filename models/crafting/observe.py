@@ -208,6 +208,13 @@ class CraftingObservation(BaseModel):
             lines.append(NO_ROLES_LINE)
         return "\n".join(lines)
 
+    def legal_menu(self) -> list[dict[str, Any]]:
+        """Every legal action this observation shows, sleep first: the menu a person picks from in
+        the dashboard (the LLM prompts list the tools instead, `TOOL_LINES`)."""
+        from mam_bench.models.crafting.legal import legal_actions
+
+        return [a for actions in legal_actions(self).values() for a in actions]
+
     # --- the random controller's draw -----------------------------------------------------------
     def random_action(self, rng: Any) -> dict[str, Any]:
         from mam_bench.models.crafting.legal import random_legal_action

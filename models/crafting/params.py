@@ -52,11 +52,12 @@ class CraftingParams(WorldParams):
     )
     judge_model: str = Field("openai:gpt-4.1", description="PROVIDER:MODEL (or local:NAME) of the CCE judge")
     judge_api_key_env: str | None = Field(None, description="environment variable holding the judge's API key")
-    episode_end: Literal["auto", "verifier", "complete"] = Field(
+    episode_end: Literal["auto", "verifier", "complete", "upstream"] = Field(
         "auto",
-        description="verifier: the episode ends once the task's verifier passes (ours); complete: as AgentWorld, "
-        "at the round limit or once every agent has called complete, SR read at the end; auto: complete for "
-        "AgentWorld's task files, verifier for ours",
+        description="verifier: the episode ends once the task's verifier passes (ours); complete: at the round "
+        "limit or once every agent has called complete, SR read at the end; upstream: AgentWorld's runner, its "
+        "budget (rounds, else the task's rounds, else 55) and its verifier asked after rounds 6, 9, 12, ... "
+        "(episode.py); auto: complete for AgentWorld's task files, verifier for ours",
     )
     condition: str = Field(
         "standard",
@@ -92,7 +93,12 @@ class CraftingParams(WorldParams):
     @field_validator("condition")
     @classmethod
     def _known_conditions(cls, value: str) -> str:
-        return ",".join(switches(value))
+        names = switches(value)
+        if all(c in names for c in EXCLUSIVE):
+            raise ValueError(
+                "no_communication and shared_plan_only are mutually exclusive communication baselines, as upstream's"
+            )
+        return ",".join(names)
 
     @field_validator("discussion_rounds")
     @classmethod
@@ -152,6 +158,36 @@ class CraftingParams(WorldParams):
             raise ValueError(
                 f"unknown task {v!r} (known: {', '.join(task_names())}, or a path to a task .yaml)"
             ) from None
+
+    # --- what `mam-bench tasks` and a resume ask (mam_bench.capabilities) -------------------------
+    @classmethod
+    def list_tasks(cls) -> list[tuple[str, str]]:
+        from mam_bench.models.crafting.tasks import all_tasks
+
+        return [
+            (t.name, f"[{t.category}, {len(t.agents)} agents, {t.budget} rounds] {t.description}")
+            for t in all_tasks().values()
+        ]
+
+    @classmethod
+    def check_task(cls, path: str) -> str:
+        """`mam-bench tasks crafting --check FILE`: one line saying what the file holds, or a ConfigError."""
+        from mam_bench.models.crafting.model import CraftingWorld
+        from mam_bench.models.crafting.task_files import describe, load_task_file
+
+        task = load_task_file(path)
+        if (
+            task.verifier is not None or task.criteria is not None
+        ):  # one round played: its verify() answers on that round's state, within its limit
+            CraftingWorld(cls.from_strings({"task": path}), seed=0).step()
+        return describe(task)
+
+    def input_files(self) -> dict[str, str]:
+        """A task file's own files and their sha256 (none for a built-in task)."""
+        from mam_bench.models.crafting.task_files import input_files, looks_like_file
+        from mam_bench.models.crafting.tasks import get_task
+
+        return input_files(get_task(self.task)) if looks_like_file(self.task) else {}
 
 
 def _split(v: object, cast: type) -> object:

@@ -51,7 +51,7 @@ class Harvest(Act):
         if got:
             a.give(spec.resource, got, rid)
             world.harvested[spec.resource] = world.harvested.get(spec.resource, 0) + got
-            if a.actor_id not in world.mask_ids:
+            if a.actor_id not in world.run.mask_ids:
                 world.harvested_own[spec.resource] = world.harvested_own.get(spec.resource, 0) + got
         return [last_move(a), a.equipment.get(spec.tool, -1) if spec.tool else -1], ""
 
@@ -90,7 +90,7 @@ class Craft(Act):
                     k -= used
         a.give(r.output, r.qty, rid)
         world.crafted[r.output] = world.crafted.get(r.output, 0) + r.qty
-        if a.actor_id not in world.mask_ids:
+        if a.actor_id not in world.run.mask_ids:
             world.crafted_own[r.output] = world.crafted_own.get(r.output, 0) + r.qty
         return [*parents, last_move(a)], ""
 

@@ -39,6 +39,11 @@ class CraftingPrompts(WorldPrompts):
             parts.append(f"Your recent actions: {self.history_text(req)}")
         if phase == "coordination":
             parts.append(f"Write one short post (at most {self.post_chars} characters) for the other influence agents.")
+        elif phase == "one_call":
+            parts.append(
+                f'Round {req.round}: answer with one JSON object: "action", exactly one tool call, then "message", '
+                f"your post for the other influence agents (at most {self.post_chars} characters)."
+            )
         else:
             parts.append(f"Round {req.round}: call exactly one tool, as one JSON object.")
         return "\n\n".join(parts)

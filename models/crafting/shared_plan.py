@@ -87,7 +87,7 @@ def build_plan(task: Task, cat: Catalog) -> dict[int, list[Obligation]]:
 
 
 def rule(world: CraftingWorld, a: CraftingAgent) -> dict[str, Any]:
-    """The first rule that applies (spec section 2, ordinary policy)."""
+    """The first rule that applies (docs/worlds/crafting.md, "Ordinary agents")."""
     cat = world.cat
     accept_requests(world, a)
     if a.outbox:

@@ -15,7 +15,7 @@ def own_state(world: CraftingWorld) -> dict[str, Any]:
     action that put them there (a craft, harvest or transfer) was by an unmasked agent or they
     were there at the start; crafts and harvests by masked agents do not count; masked agents
     stand nowhere. In the reference the mask names the same agents, so the two compare."""
-    mask = set(world.mask_ids)
+    mask = set(world.run.mask_ids)
 
     def mine(src: int) -> bool:
         return src < 0 or world.log[src]["agent"] not in mask

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from mam_bench.errors import ConfigError
+from mam_bench.record_schema import controller_name, read_record
 from mam_bench.records import load_record, reading
 
 #: (column, final metric (None: the run's rounds), scale, digits)
@@ -34,7 +35,7 @@ def _runs(folder: Path) -> list[dict[str, Any]]:
     out = []
     references = set()  # a seed's reference is played once per pair; it counts once
     for result_file in sorted((folder / "pairs").glob("*/result.json")):
-        result = load_record(result_file)
+        result = read_record(load_record(result_file), result_file.name)
         with reading(result_file):
             out += _entries(result, result_file.parent.name, references)
     return out
@@ -48,7 +49,7 @@ def _entries(result: dict[str, Any], pair: str, references: set[str]) -> list[di
     params = result.get("params", {})
     condition = params.get("condition", "standard")
     controller = result.get("controller") or {}
-    model = controller.get("model") or controller.get("name") or result.get("policy", "?")
+    model = controller.get("model") or controller_name(result) or "?"
     judged = result.get("judged") or {}
     reference_key = json.dumps([result["seed"], params], sort_keys=True)
     for run, who in (("reference", "all-rule (reference)"), ("treatment", str(model))):

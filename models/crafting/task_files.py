@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,44 @@ _verifiers: dict[tuple[int, str, str], UserCode] = {}
 _files: dict[str, tuple[str, ...]] = {}
 
 
+#: a task's budget, at most (the rounds a run may play)
+MAX_BUDGET = 100_000
+#: characters a task's text may not hold (C0 and C1 controls, DEL) beyond newline and tab
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class _OnceLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (YAML would keep the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, (str, int, float, bool)):
+                continue
+            if key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"key {key!r} is given twice", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _control_characters(data: Any) -> str | None:
+    """The key path of the first text in `data` holding a control character, else None."""
+    todo: list[tuple[str, Any]] = [("", data)]
+    while todo:
+        where, value = todo.pop()
+        if isinstance(value, str) and _CONTROL.search(value):
+            return where or "value"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and _CONTROL.search(key):
+                    return f"{where}.key" if where else "key"
+                todo.append((f"{where}.{key}" if where else str(key), item))
+        elif isinstance(value, list):
+            todo += [(f"{where}[{i}]", item) for i, item in enumerate(value)]
+    return None
+
+
 def looks_like_file(value: str) -> bool:
     return value.endswith((".yaml", ".yml")) or "/" in value
 
@@ -52,11 +91,16 @@ def load_task_file(value: str) -> Task:
     if key in _loaded:
         return _loaded[key]
     try:
-        data = yaml.safe_load(raw.decode("utf-8"))
+        data = yaml.load(raw.decode("utf-8"), Loader=_OnceLoader)  # noqa: S506 - a SafeLoader
+    except RecursionError:
+        raise ConfigError("task", f"{path}: nested too deeply to be a task") from None
     except (UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigError("task", f"{path}: not readable YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(data, dict):
         raise ConfigError("task", f"{path}: expected a mapping of task fields, got {type(data).__name__}")
+    where = _control_characters(data)
+    if where is not None:  # an ANSI escape in a name would reach the terminal raw
+        raise ConfigError("task", f"{path}: {where}: holds a control character (an escape sequence?)")
     if is_agentworld(data):
         data = from_agentworld(path, data)
     verifier = data.get("verifier")
@@ -71,6 +115,11 @@ def load_task_file(value: str) -> Task:
         loc = ".".join(str(p) for p in err.get("loc", ())) or "task"
         msg = "unknown key" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid value")
         raise ConfigError("task", f"{path}: {loc}: {msg}") from None
+    if task.budget > MAX_BUDGET:
+        raise ConfigError("task", f"{path}: budget: {task.budget} rounds, more than {MAX_BUDGET}")
+    negative = [f"{kind} {name}" for kind, name, qty in _quantities(task) if qty < 0]
+    if negative:
+        raise ConfigError("task", f"{path}: {negative[0]}: a quantity below 0")
     if task.name in builtin_tasks() or any(a in builtin_tasks() for a in task.aliases):
         raise ConfigError("task", f"{path}: name {task.name!r} is a built-in task's; give the file's task its own name")
     try:
@@ -87,6 +136,14 @@ def load_task_file(value: str) -> Task:
     _loaded[key] = task
     _files[task.name] = tuple(files)
     return task
+
+
+def _quantities(task: Task) -> list[tuple[str, str, int]]:
+    """Every quantity a task file gives: (what, which, how many)."""
+    out = [("target", t.item, t.qty) for t in task.targets] + [("checkpoint", c.name, c.qty) for c in task.checkpoints]
+    for i, agent in enumerate(task.agents):
+        out += [(f"agents[{i}].inventory", item, qty) for item, qty in agent.inventory.items()]
+    return out
 
 
 def _digest(path: Path) -> str:
@@ -121,9 +178,12 @@ def verifier_of(task: Task) -> UserCode:
 def criteria_of(task: Task) -> UserCode:
     """The child that runs an AgentWorld task's success criteria (agentworld/criteria.py)."""
     assert task.criteria is not None
-    key = (os.getpid(), task.criteria, _digest(Path(task.criteria)))
+    criteria = Path(task.criteria)
+    key = (os.getpid(), task.criteria, _digest(criteria))
     if key not in _verifiers or _verifiers[key].closed:
-        _verifiers[key] = UserCode(CRITERIA_RUNNER, "verify", task.verifier_seconds)
+        # the task's folder's files (its verifier_utils first), then ours under another name if it has one
+        ours = (CRITERIA_RUNNER.parent / "verifier_utils.py", criteria)
+        _verifiers[key] = UserCode(CRITERIA_RUNNER, "verify", task.verifier_seconds, files=ours, helpers_of=criteria)
     return _verifiers[key]
 
 
@@ -131,9 +191,10 @@ def run_criteria(task: Task, trajectory: dict[str, Any]) -> tuple[int, str]:
     """AgentWorld's verdict (score, reason) as its criteria file returns it; a raise, an exit, a hang
     or another shape stops the run (exit 2) with the file named."""
     try:
-        answer = criteria_of(task)({"criteria": task.criteria, "trajectory": trajectory})
+        child = criteria_of(task)
+        answer = child({"criteria": child.copy_of(task.criteria), "trajectory": trajectory})
     except ConfigError as exc:  # name the task's file, not the runner that imported it
-        raise ConfigError("task", exc.message.replace(str(CRITERIA_RUNNER), task.criteria)) from None
+        raise ConfigError("task", _named(exc.message, task.criteria)) from None
     score, reason = answer if isinstance(answer, list) and len(answer) == 2 else (None, None)
     if (
         not isinstance(score, (int, float))
@@ -145,6 +206,12 @@ def run_criteria(task: Task, trajectory: dict[str, Any]) -> tuple[int, str]:
     return int(score), reason
 
 
+def _named(message: str, criteria: str) -> str:
+    """An error of the criteria runner naming the task's criteria file (not the runner, nor a copy)."""
+    message = message.replace(str(CRITERIA_RUNNER), criteria)
+    return re.sub(r"/\S*mam-bench-verifier-\w+/code/\S*\.py", criteria, message)
+
+
 def run_verifier(task: Task, trajectory: dict[str, Any]) -> bool:
     """The user verifier's verdict; a raise, an exit, a hang or a non-bool stops the run (exit 2)
     with its file named."""
@@ -154,7 +221,28 @@ def run_verifier(task: Task, trajectory: dict[str, Any]) -> bool:
     return verdict
 
 
+def checks_less(task: Task) -> str | None:
+    """What an AgentWorld task's criteria leave out of its goal: criteria that name no item and no mob
+    (AgentWorld's task_28 asks only that every agent is alive) cannot tell whether the objective was met."""
+    if task.targets or task.category == "combat" or not all(c.kind == "alive" for c in task.checkpoints):
+        return None
+    return (
+        f"its success criteria ({Path(task.criteria or '').name}) name no item and no mob, so they check less "
+        f"than its goal says ({task.objective.strip()[:120]!r}); its checkpoints fall back to every agent alive"
+    )
+
+
 def describe(task: Task) -> str:
+    """One line on the task, and for a task with a verifier what contains its code on this machine."""
+    line = _summary(task)
+    if task.verifier is None and task.criteria is None:
+        return line
+    from mam_bench.sandbox import describe as containment
+
+    return "\n".join([line, *(f"  verifier {said}" for said in containment())])
+
+
+def _summary(task: Task) -> str:
     verifier = Path(task.verifier).name if task.verifier else "none (all checkpoints)"
     if task.criteria is not None and task.agentworld is not None:
         left, not_here = task.agentworld["not_carried"], task.agentworld.get("not_here", [])
@@ -164,6 +252,7 @@ def describe(task: Task) -> str:
             + (f"; not carried over (no effect here): {', '.join(left)}" if left else "")
             + (f"; the verifier reads what this world has not: {', '.join(gone)}" if (gone := not_here) else "")
             + (f"; no agent can make or holds: {', '.join(gaps)}" if (gaps := unreachable(task)) else "")
+            + (f"; note: {less}" if (less := checks_less(task)) else "")
         )
     return (
         f"{task.name}: ok - {task.category}, {len(task.agents)} agents, budget {task.budget}, "

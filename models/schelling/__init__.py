@@ -1,1 +1,1 @@
-"""The Schelling segregation pilot (spec/schelling.md)."""
+"""The Schelling segregation pilot (docs/worlds/schelling.md)."""

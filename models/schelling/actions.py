@@ -62,6 +62,29 @@ class SchellingAction(BaseModel):
     def as_json(self) -> dict[str, Any]:
         return {"stay": True} if self.stay else {"row": self.row, "col": self.col}
 
+    # --- the action space, read from an observation (mam_bench.capabilities) ----------------------
+    @classmethod
+    def null_action(cls) -> dict[str, Any]:
+        return dict(STAY)
+
+    @classmethod
+    def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
+        """Staying, or a move to any cell empty at round start."""
+        return [dict(STAY), *({"row": r, "col": c} for r, c in observation.vacancies())]
+
+    @classmethod
+    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
+        """Uniform over staying and every cell empty at round start."""
+        vac = observation.vacancies()
+        k = int(rng.integers(len(vac) + 1))
+        if k == len(vac):
+            return dict(STAY)
+        return {"row": vac[k][0], "col": vac[k][1]}
+
+    @classmethod
+    def declared_action(cls, actor_id: int, text: str) -> dict[str, Any] | None:
+        return declared_target(actor_id, text)
+
 
 STAY = {"stay": True}
 
@@ -87,7 +110,7 @@ _DECLARED = (
 
 
 def declared_target(actor_id: int, text: str) -> dict[str, Any] | None:
-    """The target a post declares for its own author (spec section 8), or None."""
+    """The target a post declares for its own author (docs/worlds/schelling.md, "Posts and mismatches"), or None."""
     for pattern in _DECLARED:
         for m in pattern.finditer(text or ""):
             if int(m.group("id")) != actor_id:

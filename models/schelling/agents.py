@@ -1,4 +1,4 @@
-"""Schelling residents, whose rule is their own two-phase Mesa step (spec section 2).
+"""Schelling residents, whose rule is their own two-phase Mesa step (docs/worlds/schelling.md, "The ordinary rule").
 
 The rule is simultaneous: in the round's seeded order (`draws`), each dissatisfied resident
 reserves the nearest vacancy of the frozen start-of-round board that would satisfy it, its own

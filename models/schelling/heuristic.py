@@ -79,51 +79,37 @@ class SchellingHeuristic(Controller):
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
         claimed: set[tuple[int, int]] = set()
-        return [self._decide(req.observation, claimed) for req in requests]
+        boards: dict[tuple, _Board] = {}
+        return [self._decide(req.observation, claimed, boards) for req in requests]
 
-    def _decide(self, o: SchellingObservation, claimed: set[tuple[int, int]]) -> Decision:
+    def _decide(self, o: SchellingObservation, claimed: set[tuple[int, int]], boards: dict[tuple, _Board]) -> Decision:
         """One actor's move from its own view; `claimed` holds the board cells taken by the actors
         before it this round. A window (a large board) is counted without wrapping, and only cells
-        whose counts lie wholly inside it are candidates."""
+        whose counts lie wholly inside it are candidates. What every actor seeing the same board
+        reads alike is counted once (`boards`)."""
         num, den = o.threshold.numerator, o.threshold.denominator
-        tg = np.array(o.groups, dtype=np.int64)
-        demand = np.array([float(n > 0) for n in o.dissatisfied])
         integrate = self.objective != "segregate"
-        ca, cb = _counts(tg, o.whole)
-        occ = ca + cb
-        elig = np.stack([_eligible(ca, occ, num, den), _eligible(cb, occ, num, den)])
-        vacant = tg == -1
-        if not o.whole:  # counts two cells in from the window's edge are exact
-            inner = np.zeros_like(vacant)
-            inner[2:-2, 2:-2] = True
-            vacant &= inner
-        # value of taking a vacancy: the supply it removes for each group with someone waiting
-        take_value = (elig[0] & vacant) * demand[0] + (elig[1] & vacant) * demand[1]
+        key = (o.groups, o.dissatisfied, o.whole, num, den)
+        if key not in boards:
+            boards[key] = _Board(o, num, den, integrate)
+        b = boards[key]
+        tg, ca, cb, demand = b.tg, b.ca, b.cb, b.demand
         group = GROUPS.index(o.group)
         here = o.view_cell(o.row, o.col)
-        # staying keeps `here` out of supply; leaving frees it and its neighbourhood
-        tg_without = tg.copy()
-        tg_without[here] = -1
-        ca2, cb2 = _counts(tg_without, o.whole)
-        occ2 = ca2[here] + cb2[here]
+        # staying keeps `here` out of supply; leaving frees it and its neighbourhood (a cell's own
+        # counts leave its occupant out, so they are the same with `here` vacated)
+        occ2 = ca[here] + cb[here]
         freed = sum(
-            demand[s] * int(_eligible_one(int(sc), int(occ2), num, den)) for s, sc in ((0, ca2[here]), (1, cb2[here]))
+            demand[s] * int(_eligible_one(int(sc), int(occ2), num, den)) for s, sc in ((0, ca[here]), (1, cb[here]))
         )
         leave_cost = freed - self._supply_change(tg, (ca, cb), here, group, add=False, demand=demand, num=num, den=den)
+        gain = b.gain(group)
         best, best_score = None, 0.0
-        candidates = np.argwhere(vacant)
-        # shortlist by the cheap term, then score neighbourhood effects
-        order = (
-            np.argsort(-take_value[vacant], kind="stable")[:40]
-            if integrate
-            else np.argsort(take_value[vacant], kind="stable")[:40]
-        )
-        for k in order:
-            cell = tuple(int(x) for x in candidates[k])
+        for k in b.order:
+            cell = b.cells[k]
             if o.board_cell(*cell) in claimed:
                 continue
-            gain = take_value[cell] + self._supply_change(tg, (ca, cb), cell, group, True, demand, num, den)
-            score = gain - leave_cost
+            score = gain[cell] - leave_cost
             if not integrate:
                 score = -score
             if score > best_score:
@@ -133,3 +119,46 @@ class SchellingHeuristic(Controller):
         r, c = o.board_cell(*best)
         claimed.add((r, c))
         return Decision(action={"row": r, "col": c})
+
+
+class _Board:
+    """One view's counts, the value of taking each vacancy and the shortlist: the same for every
+    actor of a round that sees the whole board, so counted once for them all."""
+
+    def __init__(self, o: SchellingObservation, num: int, den: int, integrate: bool) -> None:
+        self.num, self.den = num, den
+        self.tg = tg = np.array(o.groups, dtype=np.int64)
+        self.demand = np.array([float(n > 0) for n in o.dissatisfied])
+        self.ca, self.cb = ca, cb = _counts(tg, o.whole)
+        occ = ca + cb
+        self.elig = elig = np.stack([_eligible(ca, occ, num, den), _eligible(cb, occ, num, den)])
+        vacant = tg == -1
+        if not o.whole:  # counts two cells in from the window's edge are exact
+            inner = np.zeros_like(vacant)
+            inner[2:-2, 2:-2] = True
+            vacant &= inner
+        # value of taking a vacancy: the supply it removes for each group with someone waiting
+        self.take_value = (elig[0] & vacant) * self.demand[0] + (elig[1] & vacant) * self.demand[1]
+        self.cells = [tuple(int(x) for x in cell) for cell in np.argwhere(vacant)]
+        # shortlist by the cheap term, then score neighbourhood effects
+        value = self.take_value[vacant]
+        self.order = np.argsort(-value if integrate else value, kind="stable")[:40].tolist()
+        self._gain: dict[int, np.ndarray] = {}
+
+    def gain(self, group: int) -> np.ndarray:
+        """Per cell: the take value plus `SchellingHeuristic._supply_change` of placing `group`
+        there, for every cell at once (whole numbers of demand, so summed in any order the same).
+        Only shortlisted cells are read: in a window they lie two cells in, where nothing wraps."""
+        if group not in self._gain:
+            tg, ca, cb, num, den = self.tg, self.ca, self.cb, self.num, self.den
+            occ = ca + cb
+            lost = np.zeros(tg.shape, dtype=np.float64)
+            for s, same in ((0, ca), (1, cb)):
+                after = _eligible(same + (1 if s == group else 0), occ + 1, num, den)
+                lost += self.demand[s] * (self.elig[s].astype(np.int64) - after.astype(np.int64))
+            lost[tg != -1] = 0.0
+            spread = np.zeros_like(lost)
+            for dr, dc in _OFFSETS8:  # a cell sums its neighbours' losses
+                spread += np.roll(lost, (-dr, -dc), axis=(0, 1))
+            self._gain[group] = self.take_value + spread
+        return self._gain[group]

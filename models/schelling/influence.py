@@ -32,7 +32,7 @@ class InfluenceMoves:
         self.deferred: list[int] = []
         self.claims: list[Claim] = []
         self.first: list[tuple[int, int, int]] = []
-        for aid in world.influence_ids:
+        for aid in world.run.influence_ids:
             self._classify(aid, decisions.get(aid, Decision.follow_rule()))
         if not self.in_turn:
             self._claim_first()
@@ -83,7 +83,7 @@ class InfluenceMoves:
     @property
     def steered(self) -> set[int]:
         """Influence agents the rule does not decide for this round."""
-        return set(self.world.influence_ids) - set(self.deferred)
+        return set(self.world.run.influence_ids) - set(self.deferred)
 
     @property
     def reserved(self) -> set[int]:
@@ -107,7 +107,7 @@ class InfluenceMoves:
     def _claims_in_turn(self, plan: OrdinaryPlan) -> list[AuditEntry]:
         """Each claim's fate at its slot: a cell an ordinary agent reserved earlier makes it
         `occupied`; one an influence agent reserved earlier, `collision`."""
-        influence = set(self.world.influence_ids)
+        influence = set(self.world.run.influence_ids)
         entries = []
         for claim in self.claims:
             action = self._target(claim.cell)

@@ -1,4 +1,4 @@
-"""The reference landscape (spec section 6): reference runs only, on the bare rule kernel.
+"""The reference landscape (docs/worlds/schelling.md, "Landscape"): reference runs only, on the bare rule kernel.
 
 No Mesa agents are built here: the same `ordinary_phase` the world runs, on arrays, so a sweep
 of thousands of runs stays cheap and gives the same numbers as the world itself. Mesa is not even

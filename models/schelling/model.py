@@ -1,4 +1,4 @@
-"""The Schelling pilot as a steerable Mesa model (spec/schelling.md sections 1-3 and 5).
+"""The Schelling pilot as a steerable Mesa model (docs/worlds/schelling.md).
 
 Mesa's `step()` plays one round, `resolve_round` below: the influence agents' moves, then every
 unhappy resident's `decide` in the round's seeded order on the frozen board, then everyone's
@@ -22,6 +22,7 @@ from mam_bench.models.schelling.draws import HashedDraws, IsolatedDraws, PilotDr
 from mam_bench.models.schelling.fast.array_rule import FrozenBoard, world_wave
 from mam_bench.models.schelling.fast.compiled_board import BoardState
 from mam_bench.models.schelling.fast.compiled_wave import compiled_wave
+from mam_bench.models.schelling.fast.pilot_wave import anyone_can_move, pilot_pick, pilot_wave
 from mam_bench.models.schelling.fast.runs import cached_neighbours
 from mam_bench.models.schelling.influence import InfluenceMoves, target_text
 from mam_bench.models.schelling.metrics import edge_homophily, satisfied_share
@@ -49,19 +50,17 @@ class SchellingWorld(SteerableWorld):
         objectives={"integrate": -1, "segregate": +1},
         secondary="satisfaction",
         masks_influence=True,
+        treatment_stops_early=False,
+        default_influence=16,
         pilot_points={"oeh": 400},
     )
-    treatment_stops_early: ClassVar[bool] = False
-    default_influence: ClassVar[int] = 16
-    #: the wave runs on the array fast path (`fast/array_rule.py`); False plays it through the
-    #: residents' own rule (`Resident.decide`), the reference the fast path is held to
-    fast_path: ClassVar[bool] = True
 
     def __init__(self, params: SchellingParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
         p: SchellingParams = self.params
-        if p.rule == "pilot_v2":
-            self.fast_path = False  # the array kernel plays our rules only; pilot_v2 runs the residents' own
+        #: False: every resident's own rule (`Resident.decide`) plays the wave through Mesa's AgentSet;
+        #: True: the same wave on arrays (`fast/`), held to the residents' rule bit for bit (`engine`)
+        self.fast_path = not p.plays_agents
         self.size = p.size
         self.num, self.den = p.threshold.numerator, p.threshold.denominator
         self.types = np.array([0] * p.n_a + [1] * (p.n_agents - p.n_a), dtype=np.int64)
@@ -72,7 +71,7 @@ class SchellingWorld(SteerableWorld):
         self._order_rng = seeded(stream_words(ORDER, p, self.seed))
         self._tie_rng = seeded(stream_words(TIES, p, self.seed))
         self.scored = np.ones(p.n_agents, dtype=bool)
-        self.scored[list(self.mask_ids)] = False
+        self.scored[list(self.run.mask_ids)] = False
         self.ordinary_moves = 0
         self.influence_moves = 0
         self.last_outcomes: tuple[tuple[int, str, str], ...] = ()
@@ -97,6 +96,7 @@ class SchellingWorld(SteerableWorld):
         self._view_cache: tuple[int, dict[str, Any]] | None = None
         self._wave_cache: tuple[int, Wave] | None = None
         self._choice_cache: tuple[int, FrozenBoard] | None = None
+        self._rule_plan: tuple[int, OrdinaryPlan] | None = None
         self._refresh_satisfaction()
         self.datacollector.collect(self)
 
@@ -107,7 +107,7 @@ class SchellingWorld(SteerableWorld):
         they are built on first use (`grid`, `residents`, `agents`) and kept in step from then on."""
         if self._grid is not None:
             return
-        size, influence = self.params.size, set(self.influence_ids)
+        size, influence = self.params.size, set(self.run.influence_ids)
         self._grid = OrthogonalMooreGrid((size, size), torus=True, capacity=1, random=self.random)
         sat = self.satisfied_grid.ravel() if hasattr(self, "satisfied_grid") else None
         for aid in range(self.params.n_agents):
@@ -137,11 +137,9 @@ class SchellingWorld(SteerableWorld):
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry] | None:
         """One round: the influence agents' moves are checked against the start-of-round board,
         the residents decide in the round's seeded order (`wave`), and everyone moves at once
-        (`apply`). A reference that finds nothing to do is at rest and plays no round (None)."""
+        (`apply`)."""
         influence = InfluenceMoves(self, decisions)
         plan = self.wave(influence.steered, influence.reserved, influence.wave_claims)
-        if self.role == "reference" and self._at_rest(plan):
-            return None
         entries = influence.outcomes(plan)
         self.apply(influence.first + plan.moves)
         self.last_outcomes = tuple((e.actor_id, e.outcome, target_text(e.action)) for e in entries)
@@ -151,6 +149,10 @@ class SchellingWorld(SteerableWorld):
         """Every unhappy resident but the `steered` influence agents, in the seeded order, reserves
         a vacancy of the frozen board (`Resident.decide`); `reserved` cells were taken before the
         wave, `claims` are tried at their owners' slots. The array fast path makes the same plan."""
+        if not (steered or reserved or claims) and self._rule_plan is not None and self._rule_plan[0] == self.round:
+            return self._rule_plan[1]  # the plan the stopping rule made from this very board
+        if self.fast_path and self.params.rule == "pilot_v2":  # its claims are settled before the wave
+            return pilot_wave(self, steered, reserved)
         if self.fast_path:
             compiled = self.params.streams == "isolated" and not recording()
             return (compiled_wave if compiled else world_wave)(self, steered, reserved, claims)
@@ -170,7 +172,7 @@ class SchellingWorld(SteerableWorld):
 
     def apply(self, moves: list[tuple[int, int, int]]) -> None:
         """Every reserved move at once, on the arrays the metrics read and on the residents."""
-        influence = set(self.influence_ids)
+        influence = set(self.run.influence_ids)
         self.ordinary_moves = sum(1 for aid, _, _ in moves if aid not in influence)
         self.influence_moves = len(moves) - self.ordinary_moves
         if self.board_state is not None:
@@ -187,18 +189,33 @@ class SchellingWorld(SteerableWorld):
         self._choice_cache = None
         self._refresh_satisfaction()
 
-    def _at_rest(self, plan: OrdinaryPlan) -> bool:
-        """Nobody unhappy (equilibrium), or nobody unhappy can move (blocked): the reference stops."""
+    def step(self) -> None:
+        """Mesa's step. Schelling's rest is what the next round would do (move nobody), so, as the
+        pilot's loop does, the call that finds it plays none and ends Mesa's loop: Mesa's count of
+        calls takes it in (`mesa.batch_run` reads the final row at that count less one)."""
+        if self._done:
+            self.running = False
+            return
+        self.play_round()
+        self.running = self.round < self._reference_cap()
+
+    def stopping_rule(self) -> str | None:
+        """At rest, the next round's all-rule plan says: nobody unhappy (equilibrium), or nobody
+        unhappy can move (blocked). That plan is the next round's own and is kept for it, so each
+        round's order and tie draws are drawn once (the pilot's order stream is a shared one). At the
+        reference's cap there is no next round to plan: the run is cut there (horizon_exhausted)."""
+        if self.round >= self._reference_cap():
+            return None
+        plan = self.wave(set(), set(), [])
+        self._rule_plan = (self.round, plan)
         if plan.unhappy == 0:
-            self.status = Status.EQUILIBRIUM
-        elif not plan.moves:
-            self.status = Status.BLOCKED
-        return self.status != Status.RUNNING
+            return Status.EQUILIBRIUM
+        return Status.BLOCKED if not plan.moves else None
 
     def draws(self) -> PilotDraws | IsolatedDraws | HashedDraws:
         """This round's order and tie draws in the chosen stream design."""
         if self.params.rule == "pilot_v2":
-            return HashedDraws(self.seed, self.round, self.mask_ids, self.params.n_agents)
+            return HashedDraws(self.seed, self.round, self.run.mask_ids, self.params.n_agents)
         if self.params.streams == "pilot":
             return PilotDraws(self._order_rng, self._tie_rng)
         return IsolatedDraws(self.seed, self.round)
@@ -216,25 +233,11 @@ class SchellingWorld(SteerableWorld):
         for aid, agent in self._residents.items():
             agent.satisfied = bool(sat[self.pos[aid]])
 
-    @classmethod
-    def memory_needed(cls, params: SchellingParams) -> tuple[str, int]:
-        """A pair with both baselines, measured: about 0.6 GB at a million cells (the interpreter and
-        its libraries, four worlds' arrays, the compiled wave's working arrays, a round's records),
-        with a margin (`bench/scale.py` prints the peaks)."""
-        return "size", 400 * 2**20 + 400 * params.cells
-
-    @classmethod
-    def reference_outcome(cls, params: SchellingParams, seed: int, max_rounds: int | None = None) -> dict:
-        """One reference run on the bare kernel, for landscapes (same numbers as the world)."""
-        from mam_bench.models.schelling.landscape import reference_outcome
-
-        return reference_outcome(params, seed, max_rounds)
-
     # --- identities and horizon ----------------------------------------------------------------
     def actor_ids(self) -> list[int]:
         return list(range(self.params.n_agents))
 
-    def default_influence_ids(self, n: int) -> list[int]:
+    def _default_influence_ids(self, n: int) -> list[int]:
         """Half the lowest ids of each group (the pilot: 0-7 and 150-157); A gets an odd one."""
         n_a = self.params.n_a
         take_a = min((n + 1) // 2, n_a)
@@ -242,10 +245,7 @@ class SchellingWorld(SteerableWorld):
         take_a = n - take_b
         return list(range(take_a)) + list(range(n_a, n_a + take_b))
 
-    def horizon(self) -> int:
-        return self.params.rounds
-
-    def reference_cap(self) -> int:
+    def _reference_cap(self) -> int:
         """pilot_v2: the pilot's ordinary world stops at rest or at the horizon (its max_steps), and
         its controlled world plays the horizon: both final states are compared."""
         return self.params.rounds if self.params.rule == "pilot_v2" else self.params.max_rounds
@@ -258,25 +258,25 @@ class SchellingWorld(SteerableWorld):
             return self._view_cache[1]
         m = self.metrics()
         unhappy = ~self.satisfied_grid.ravel()[self.pos]
-        unhappy[list(self.influence_ids)] = False
+        unhappy[list(self.run.influence_ids)] = False
         by_group = np.bincount(self.types[unhappy], minlength=2)
         view = {
             "round": self.round,
             "size": self.size,
             "threshold": self.params.threshold,
             "dissatisfied": (int(by_group[0]), int(by_group[1])),
-            "objective": self.objective,
+            "objective": self.run.objective,
             "oeh": round(m["oeh"], 4),
             "satisfaction": round(m["satisfaction"], 4),
             "influence": tuple(
-                (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.influence_ids
+                (i, GROUPS[int(self.types[i])], *divmod(int(self.pos[i]), self.size)) for i in self.run.influence_ids
             ),
             "last_outcomes": self.last_outcomes,
             "priority": self.params.priority,
         }
         if self.size <= VIEW:
             view["groups"] = tuple(tuple(r) for r in type_grid(self.board, self.types).tolist())
-            view["grid"] = render_grid(self.board, self.types, self.satisfied_grid, set(self.influence_ids))
+            view["grid"] = render_grid(self.board, self.types, self.satisfied_grid, set(self.run.influence_ids))
         self._view_cache = (self.round, view)
         return view
 
@@ -291,31 +291,15 @@ class SchellingWorld(SteerableWorld):
                 **shared,
                 "origin": (int(rows[0]), int(cols[0])),
                 "groups": tuple(tuple(g) for g in type_grid(ids, self.types).tolist()),
-                "grid": render_grid(ids, self.types, self.satisfied_grid[np.ix_(rows, cols)], set(self.influence_ids)),
+                "grid": render_grid(
+                    ids, self.types, self.satisfied_grid[np.ix_(rows, cols)], set(self.run.influence_ids)
+                ),
             }
         return SchellingObservation(actor_id=actor_id, group=GROUPS[int(self.types[actor_id])], row=r, col=c, **shared)
 
     def action_schema(self) -> dict[str, Any]:
         """The strict action schema with row and col bounded by this board's size."""
         return action_schema(self.size)
-
-    @classmethod
-    def null_action(cls) -> dict[str, Any]:
-        return dict(STAY)
-
-    @classmethod
-    def legal_actions(cls, observation: SchellingObservation) -> list[dict[str, Any]]:
-        """Staying, or a move to any cell empty at round start."""
-        return [dict(STAY), *({"row": r, "col": c} for r, c in observation.vacancies())]
-
-    @classmethod
-    def random_action(cls, observation: SchellingObservation, rng: np.random.Generator) -> dict[str, Any]:
-        """Uniform over staying and every cell empty at round start."""
-        vac = observation.vacancies()
-        k = int(rng.integers(len(vac) + 1))
-        if k == len(vac):
-            return dict(STAY)
-        return {"row": vac[k][0], "col": vac[k][1]}
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the rule would do for `actor_id` now: stay when satisfied, else the nearest vacancy of
@@ -329,6 +313,9 @@ class SchellingWorld(SteerableWorld):
         if self.fast_path:
             if self.satisfied_grid.ravel()[self.pos[actor_id]]:
                 return dict(STAY)
+            if self.params.rule == "pilot_v2":
+                pick = pilot_pick(self, actor_id)
+                return dict(STAY) if pick is None else dict(zip(("row", "col"), divmod(pick, self.size)))
             if self._choice_cache is None or self._choice_cache[0] != self.round:
                 self._choice_cache = (self.round, FrozenBoard(self))
             choices = self._choice_cache[1].choices(actor_id)
@@ -354,6 +341,11 @@ class SchellingWorld(SteerableWorld):
         """Where the treatment stands at its horizon, every resident back on the rule (the
         reference's own test of rest): nobody unhappy (equilibrium), no unhappy resident with a
         vacancy to go to (blocked), else still moving."""
+        if self.fast_path and self.params.rule == "pilot_v2":
+            unhappy = np.flatnonzero(~self.satisfied_grid.ravel()[self.pos])
+            if not unhappy.size:
+                return Status.EQUILIBRIUM
+            return Status.MOVING if anyone_can_move(self, unhappy) else Status.BLOCKED
         if self.fast_path and self.params.streams == "isolated" and not recording():
             # a wave with everyone on the rule moves someone iff someone can move
             plan = compiled_wave(self, set(), set(), [])
@@ -415,7 +407,7 @@ class SchellingWorld(SteerableWorld):
         return {
             "size": self.size,
             "threshold": fraction_text(self.params.threshold),
-            "influence": list(self.influence_ids),
+            "influence": list(self.run.influence_ids),
             "positions": self.pos.tolist(),
             "groups": self.types.tolist(),
             "satisfied": self.satisfied_grid.ravel()[self.pos].tolist(),
@@ -426,7 +418,7 @@ class SchellingWorld(SteerableWorld):
         return {
             "size": self.size,
             "threshold": fraction_text(self.params.threshold),
-            "influence": list(self.influence_ids),
+            "influence": list(self.run.influence_ids),
             "positions": self.pos,
             "groups": self.types,
             "satisfied": self.satisfied_grid.ravel()[self.pos],
@@ -443,9 +435,6 @@ class SchellingWorld(SteerableWorld):
         return [
             " ".join(parts) + f" | oeh {m['oeh']:.4f} sat {m['satisfaction']:.4f} ordinary_moves {self.ordinary_moves}"
         ]
-
-    def declared_action(self, actor_id: int, text: str) -> dict[str, Any] | None:
-        return declared_target(actor_id, text)
 
     @staticmethod
     def declared_target(actor_id: int, text: str) -> dict[str, Any] | None:

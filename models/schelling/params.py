@@ -9,7 +9,7 @@ from pydantic import Field, field_validator, model_validator
 
 from mam_bench.params import ExactFraction, WorldParams
 
-#: The pilot's landscape lists (spec section 6); their indices enter the seeding words.
+#: The pilot's landscape lists (docs/worlds/schelling.md, "Landscape"); their indices enter the seeding words.
 LANDSCAPE_THRESHOLDS: tuple[Fraction, ...] = tuple(
     Fraction(x)
     for x in "0 1/8 1/7 1/6 1/5 1/4 2/7 1/3 3/8 2/5 3/7 1/2 4/7 3/5 5/8 2/3 5/7 3/4 4/5 5/6 6/7 7/8 1".split()
@@ -18,6 +18,14 @@ LANDSCAPE_VACANCIES: tuple[Fraction, ...] = tuple(
     Fraction(x) for x in ("1/10", "3/20", "1/5", "1/4", "3/10", "7/20", "2/5")
 )
 
+
+#: the largest board side `engine=auto` plays with the residents' own rule: where it costs less than
+#: twice the compiled wave. None does: 10x at size 8, 85x at 20, 216x at 30 (bench/schelling_engines.py)
+AGENTS_UP_TO = 0
+
+#: the same for rule=pilot_v2, against its own compiled wave (`fast/pilot_wave.py`): none does either,
+#: 4.3-19x a whole reference at sizes 8-40 (bench/schelling_engines.py)
+PILOT_AGENTS_UP_TO = 0
 
 #: largest threshold denominator: `same * den >= num * occ` with same, occ <= 8 stays exact in int64
 MAX_DENOMINATOR = 2**40
@@ -47,6 +55,14 @@ class SchellingParams(WorldParams):
     )
     vision: int | None = Field(
         None, ge=1, description="pilot_v2 only: Chebyshev radius a resident sees and moves within"
+    )
+    engine: Literal["auto", "agents", "compiled"] = Field(
+        "auto",
+        description="how a round is computed, never what (both give the same records): agents: every "
+        "resident's own rule (`Resident.decide`) through Mesa's AgentSet; compiled: the same wave on arrays "
+        f"(numba; rule=pilot_v2 has its own); auto: agents where they cost less than twice the compiled wave (up "
+        f"to size {AGENTS_UP_TO}, pilot_v2 {PILOT_AGENTS_UP_TO}: at no size yet, they cost 4-216 times as much), "
+        "else compiled",
     )
     rounds: int = Field(20, ge=1, description="treatment horizon (the pilot: exactly 20)")
     max_rounds: int = Field(
@@ -110,11 +126,25 @@ class SchellingParams(WorldParams):
 
     def as_json(self) -> dict[str, Any]:
         """Our own rule leaves `rule` and `vision` out, so its records read as they did before
-        the pilot's rules were named here."""
+        the pilot's rules were named here; `engine` is left out always (it moves no record)."""
         body = super().as_json()
+        del body["engine"]  # how the rounds were computed is no part of what they hold
         if self.rule == "ours":
             del body["rule"], body["vision"]
         return body
+
+    @property
+    def plays_agents(self) -> bool:
+        """Whether the residents' own rule plays (else the compiled wave): `engine`, and `auto` by size."""
+        if self.engine == "agents":
+            return True
+        return self.engine == "auto" and self.size <= (PILOT_AGENTS_UP_TO if self.rule == "pilot_v2" else AGENTS_UP_TO)
+
+    def engine_line(self) -> str:
+        if self.plays_agents:
+            return f"engine: agents (each resident's own rule through Mesa's AgentSet; engine={self.engine})"
+        rule = "the pilot's rule (rule=pilot_v2)" if self.rule == "pilot_v2" else "the residents' rule"
+        return f"engine: compiled ({rule} as one wave on arrays; engine={self.engine})"
 
     @property
     def cells(self) -> int:
@@ -132,3 +162,9 @@ class SchellingParams(WorldParams):
     def n_a(self) -> int:
         """Group A holds ids 0..n_a-1; with an odd population A gets the extra agent."""
         return (self.n_agents + 1) // 2
+
+    def memory_needed(self) -> tuple[str, int]:
+        """A pair with both baselines, measured: about 0.6 GB at a million cells (the interpreter and
+        its libraries, four worlds' arrays, the compiled wave's working arrays, a round's records),
+        with a margin (`bench/scale.py` prints the peaks)."""
+        return "size", 400 * 2**20 + 400 * self.cells

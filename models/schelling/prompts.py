@@ -41,7 +41,17 @@ _STAY_ONLY = re.compile(r"^\s*(stay|hold)\s*\.?\s*$", re.I)
 class SchellingPrompts(WorldPrompts):
     strict = True  # a cell is two JSON integers; "3", 3.0 or true are wrong answers, not moves
 
+    def compact_system(self, req: Request) -> str:
+        obs = req.observation
+        return (
+            f"You are influence actor {req.actor_id} in a Schelling model on a {obs.size}x{obs.size} torus, groups A "
+            f"and B. An ordinary agent is dissatisfied when under {obs.threshold} of its neighbours share its group, "
+            f"and moves. Objective: {GOALS.get(self.objective, self.objective)}. You act by where your token stands."
+        )
+
     def system(self, req: Request) -> str:
+        if self.compact:
+            return self.compact_system(req)
         obs = req.observation
         ids = ",".join(str(i) for i, *_ in obs.influence)
         return STANDING.format(

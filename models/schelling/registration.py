@@ -10,5 +10,5 @@ registration = WorldRegistration(
     landscape=("threshold", "vacancy"),
     landscape_kernel="mam_bench.models.schelling.landscape:SchellingLandscape",
     featured=True,
-    dashboard_seed=22,
+    dashboard_seed=5,  # the seed the README's first run explains
 )

@@ -1,5 +1,5 @@
 """Schelling renderer: boards with red rings on influence actors and dotted dissatisfied agents,
-plus the per-agent local-share pillar field for a chosen round (spec/schelling.md section 9)."""
+plus the per-agent local-share pillar field for a chosen round (docs/worlds/schelling.md, "The dashboard")."""
 
 from __future__ import annotations
 

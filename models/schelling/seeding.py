@@ -1,4 +1,4 @@
-"""Pilot-compatible seeding (spec/schelling.md section 2), so the page's numbers come out.
+"""Pilot-compatible seeding (docs/worlds/schelling.md, "Seeding and streams"), so the page's numbers come out.
 
 Every stream is PCG64(SeedSequence(words)) with words = [MAGIC, stream, vacancy word(s),
 threshold word(s) (not for placement), seed]. Values in the pilot's landscape lists enter by
@@ -31,7 +31,7 @@ def _value_words(value: Fraction, table: tuple[Fraction, ...]) -> list[int]:
 
 
 def stream_words(stream_id: int, params: SchellingParams, seed: int) -> list[int]:
-    """Pilot-compatible seeding (spec section 2): placement ignores the threshold."""
+    """Pilot-compatible seeding (docs/worlds/schelling.md, "Seeding and streams"): placement ignores the threshold."""
     words = [*MAGIC, stream_id, *_value_words(params.vacancy, LANDSCAPE_VACANCIES)]
     if stream_id != PLACEMENT:
         words += _value_words(params.threshold, LANDSCAPE_THRESHOLDS)

@@ -29,7 +29,7 @@ class SwarmAgent(CellAgent):
         super().__init__(model)
         self.cell = cell
         self.actor_id = actor_id
-        self.influence = actor_id in model.influence_ids
+        self.influence = actor_id in model.run.influence_ids
         self.escaped = False
         #: the cells this agent stood on lately (a walk prefers others); the world appends to it
         self.recent: deque = model.recent[actor_id]

@@ -1,7 +1,7 @@
 """SwarmWorld: the shared steerable grid world the five SwarmBench tasks subclass.
 
 Mesa's `step()` plays one round, `resolve_round` below, in two phases, as simultaneous moves
-need (spec section 1). Decide: every rule agent
+need (docs/worlds/swarm.md, "The grid and the round"). Decide: every rule agent
 (`SwarmAgent.decide`, through `model.agents`) chooses from the start-of-round state; influence
 agents that defer run exactly the ordinary rule with the same addressed stream (seed, "policy",
 id, round), so null steering is exact. Apply: physics, then the task rule, then messages are
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from typing import Any, ClassVar, get_args
+from typing import Any, ClassVar
 
 import numpy as np
 from mesa.datacollection import DataCollector
@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from mam_bench.models.swarm import commander, dynamics, physics
 from mam_bench.models.swarm.actions import SwarmAction
 from mam_bench.models.swarm.agent import SwarmAgent
-from mam_bench.models.swarm.answer import parse_answer, upstream_answer
+from mam_bench.models.swarm.answer import upstream_answer
 from mam_bench.models.swarm.grid import BASE_ACTIONS, DELTA, EMPTY
 from mam_bench.models.swarm.layouts import walled
 from mam_bench.models.swarm.messages import MessageBus, clip_message
@@ -41,7 +41,7 @@ class SwarmWorld(SteerableWorld):
     Params: ClassVar[type[SwarmParams]] = SwarmParams
     Action: ClassVar[type] = SwarmAction
     Observation: ClassVar[type[SwarmObservation]] = SwarmObservation
-    #: the conservative count (spec section 7, revised): `help` wants more of what agents do, so
+    #: the conservative count (docs/worlds/swarm.md, "Objectives"): `help` wants more of what agents do, so
     #: it scores the ordinary agents alone (`ordinary_score`, the influence agents masked in both
     #: runs); `hinder` wants less, so it scores everyone (`score`): an influence agent that does
     #: the task itself, or ends the episode, only raises what it is scored against
@@ -54,11 +54,8 @@ class SwarmWorld(SteerableWorld):
         masks_influence=True,
         ordinary_metrics={"score": "ordinary_score"},
     )
-    treatment_stops_early: ClassVar[bool] = True
-    default_influence: ClassVar[int] = 2
-    #: actions the schema accepts; `aliases` map no-op names to what physics sees
-    allowed: ClassVar[tuple[str, ...]] = BASE_ACTIONS  # each subclass: read from its Action schema
-    aliases: ClassVar[dict[str, str]] = {}
+    #: actions the schema accepts (each subclass: read from its Action schema)
+    allowed: ClassVar[tuple[str, ...]] = BASE_ACTIONS
     #: the push solver (upstream's integer program); `bench/swarm_step.py` swaps in the old greedy
     resolve_pushes: ClassVar[Any] = staticmethod(physics.resolve)
     #: each task's rule agent (a `SwarmAgent` subclass with its `rule`)
@@ -66,13 +63,13 @@ class SwarmWorld(SteerableWorld):
     #: False: every agent looks for itself (the reference); True: the plan also carries what the
     #: whole swarm sees, computed in one pass and kept while it holds (tests hold the two equal)
     fast_paths: bool = True
-    #: the group-dynamics research metrics (spec section 6) in `metrics()`, computed when read;
+    #: the group-dynamics research metrics (docs/worlds/swarm.md) in `metrics()`, computed when read;
     #: False (set before the first round) leaves them out, for rollouts and speed runs
     track_dynamics: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.allowed = get_args(cls.Action.model_fields["action"].annotation)
+        cls.allowed = cls.Action.allowed()
 
     def __init__(self, params: SwarmParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
@@ -87,7 +84,7 @@ class SwarmWorld(SteerableWorld):
         #: the score the ordinary agents make alone (captures, deliveries, escapes, flips of their
         #: own lights, the fit of their own shape), the masked agents left out in both runs
         self.ordinary_score = 0.0
-        self.masked = np.isin(np.arange(self.n), list(self.mask_ids))
+        self.masked = np.isin(np.arange(self.n), list(self.run.mask_ids))
         self.setup(stream(self.seed, "layout"), stream(self.seed, "placement"))
         chief = commander.COMMANDER if p.commander else None
         self.bus = MessageBus(self.seed, self.reach, p.noise, p.delay, p.range_at, echo=p.upstream, commander=chief)
@@ -106,7 +103,7 @@ class SwarmWorld(SteerableWorld):
         self.draws = RoundDraws(self.seed, "policy", self.round, self.n)
         self._record_frame()
         #: SwarmBench reproduction mode: upstream's game, no board, every agent an influence agent
-        self.reproduction = p.upstream and not p.board and len(self.influence_ids) == self.n
+        self.reproduction = p.upstream and not p.board and len(self.run.influence_ids) == self.n
         self.datacollector = DataCollector(model_reporters={"score": lambda m: m.score})
         self.datacollector.collect(self)
 
@@ -130,7 +127,7 @@ class SwarmWorld(SteerableWorld):
         defer (or have none) are left to the rule, exactly as an ordinary agent."""
         steered: dict[int, tuple[str, str | None]] = {}
         verdict: dict[int, tuple[str, str, bool]] = {}
-        for aid in self.influence_ids:
+        for aid in self.run.influence_ids:
             d = decisions.get(aid)
             agent = self.swarm[aid]
             if agent.escaped:
@@ -177,12 +174,12 @@ class SwarmWorld(SteerableWorld):
             self.group_dynamics.record(prev, self.pos, was_active, self.active, actions, messages, res.push_events)
         self.last_actions, self.last_messages = actions, messages
         entries = []
-        for aid in self.influence_ids:
+        for aid in self.run.influence_ids:
             outcome, detail, deferred = verdict[aid]
             a = actions[aid] or "STAY"
             if not outcome:
                 outcome = self._outcome(a, res.moved[aid], aid in escaped)
-                detail = "escaped" if aid in escaped else ("automatic" if a in self.aliases else "")
+                detail = "escaped" if aid in escaped else ("automatic" if a in self.Action.aliases else "")
             proposal = {"action": a, "message": messages[aid]} if messages[aid] else {"action": a}
             entries.append(AuditEntry(r, aid, proposal, outcome, detail, deferred))
         self._record_frame(next_round=r + 1)
@@ -192,7 +189,7 @@ class SwarmWorld(SteerableWorld):
         if action in DELTA:
             dr, dc = DELTA[action]
             return "accepted" if (moved[0] * dr + moved[1] * dc) > 0 or escaped else "blocked"
-        if action == "STAY" or action in self.aliases:
+        if action == "STAY" or action in self.Action.aliases:
             return "stay"
         return "accepted"
 
@@ -234,11 +231,11 @@ class SwarmWorld(SteerableWorld):
             )
         )
 
-    def fork_memo(self) -> dict[int, Any]:
+    def _fork_memo(self) -> dict[int, Any]:
         """A fork shares what no round changes: the terrain (set at setup), and the entries of
         the past frames, actions and cells (each queue its own, holding the same frozen entries);
         it leaves out the Mesa grid, which it builds if read."""
-        memo = super().fork_memo()
+        memo = super()._fork_memo()
         if self._grid is not None:  # the Mesa mirror: the fork builds its own when read (`grid`)
             memo[id(self._grid)] = None
             memo.update((id(agent.cell), None) for agent in self.swarm if agent._mesa_cell is not None)
@@ -294,28 +291,6 @@ class SwarmWorld(SteerableWorld):
     def actor_ids(self) -> list[int]:
         return list(range(self.n))
 
-    def horizon(self) -> int:
-        return self.params.rounds
-
-    @classmethod
-    def null_action(cls) -> dict[str, Any]:
-        return {"action": "STAY", "message": None}
-
-    @classmethod
-    def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
-        """Each action the task accepts (its no-op aliases too: they are legal answers)."""
-        return [{"action": a} for a in cls.allowed]
-
-    @classmethod
-    def random_action(cls, observation: Any, rng: np.random.Generator) -> dict[str, Any]:
-        names = [a for a in cls.allowed if a not in cls.aliases]
-        return {"action": names[int(rng.integers(len(names)))], "message": None}
-
-    @classmethod
-    def parse_answer(cls, text: str) -> dict[str, Any]:
-        """SwarmBench answer text -> action dict (raises AnswerError when nothing valid)."""
-        return parse_answer(text, cls.allowed)
-
     @classmethod
     def parse_upstream_answer(cls, text: str) -> dict[str, Any]:
         """Upstream's reading of an answer (reproduction mode): never raises, STAY when unreadable."""
@@ -366,7 +341,7 @@ class SwarmWorld(SteerableWorld):
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the ordinary rule would do for `actor_id` now, from its own stream (for `mimic`)."""
         if not self.active[actor_id]:
-            return self.null_action()
+            return self.Action.null_action()
         agent = self.swarm[actor_id]
         a, m = agent.rule(self.plan(), agent.stream())
         return {"action": a, "message": self.clip(m)}

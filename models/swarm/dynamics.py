@@ -1,4 +1,4 @@
-"""Group-dynamics metrics of spec section 6, from each round's positions, actions and messages.
+"""Group-dynamics metrics (docs/worlds/swarm.md), from each round's positions, actions and messages.
 
 Research metrics, kept off the round: the world hands each round's inputs to `GroupDynamics`,
 which computes them only when the metrics are read (the records read them every round).

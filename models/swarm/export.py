@@ -20,6 +20,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.experiment.table import read_checked_table
 from mam_bench.models.swarm.grid import SYMBOL
 from mam_bench.models.swarm.params import TASKS
+from mam_bench.record_schema import controller_name, read_record
 from mam_bench.records import load_record, read_rounds, reading, write_whole, writing
 
 #: our task names -> upstream's
@@ -52,7 +53,7 @@ def run_dirs(run: Path) -> list[Path]:
     for d in dirs:
         if not (d / "result.json").is_file() or not (d / "treatment.jsonl").is_file():
             raise ConfigError("run", f"{d} is not a finished run (no result.json or treatment.jsonl)")
-        world = load_record(d / "result.json", "run").get("world")
+        world = read_record(load_record(d / "result.json", "run"), "result.json").get("world")
         if world not in TASKS:
             raise ConfigError("run", f"{d} is a {world} run; the swarmbench format holds the swarm tasks only")
     return dirs
@@ -110,7 +111,7 @@ def view_of(grid: list[list[str]], record: dict[str, Any], aid: int, k: int) -> 
 
 def game_logs(d: Path, keep_prompts: bool) -> tuple[str, dict[str, Any], list[dict], list[dict]]:
     """(key, meta, game_log, agent_log) of one run directory."""
-    result = load_record(d / "result.json", "run")
+    result = read_record(load_record(d / "result.json", "run"), "result.json")
     with reading(d, "run"):  # a record missing a field names its run folder
         return _game_logs(d, result, keep_prompts)
 
@@ -127,7 +128,7 @@ def _game_logs(
             calls[(c["round"], c["actor_id"])] = c  # the last attempt is the answer that counted
     prompts = rebuilt_prompts(d, result) if keep_prompts else {}
     controller = result.get("controller") or {}
-    model = controller.get("model") or controller.get("name") or result["policy"]
+    model = controller.get("model") or controller_name(result)
     key = f"{result['seed']}-{d.name}"
     meta = {
         "model": model,

@@ -1,4 +1,4 @@
-"""Cell codes, directions and symbols shared by every swarm task (spec sections 1-2)."""
+"""Cell codes, directions and symbols shared by every swarm task (docs/worlds/swarm.md)."""
 
 from __future__ import annotations
 

@@ -108,7 +108,7 @@ def wander(
     passable: np.ndarray,
     rng: Callable[[], np.random.Generator],
 ) -> str:
-    """Random walk away from recently visited cells (the spec's exploration fallback)."""
+    """Random walk away from recently visited cells (the paper's exploration fallback)."""
     return wander_among(exits(pos, passable), recent, rng)
 
 

@@ -1,4 +1,4 @@
-"""Force-and-mass pushing on the grid (spec section 4): upstream SwarmBench's integer program.
+"""Force-and-mass pushing on the grid (docs/worlds/swarm.md, "Physics"): upstream SwarmBench's integer program.
 
 Each move applies force 2; an agent weighs 1, a rigid body its own mass (the Transport box 5).
 Directions resolve in the fixed order UP, DOWN, LEFT, RIGHT. For one direction every agent and
@@ -429,7 +429,7 @@ def _solve_milp(comp: list[int], edges: list[tuple[int, int]], force: np.ndarray
 
 
 def push_events(start: np.ndarray, end: np.ndarray, active: np.ndarray, actions: list[str | None]) -> int:
-    """Pairs (A, B): A moved into B's old cell and B moved one cell the same way (spec section 6)."""
+    """Pairs (A, B): A moved into B's old cell and B moved one cell the same way (docs/worlds/swarm.md)."""
     before, after, live = start.tolist(), end.tolist(), active.tolist()
     where = {(r, c): i for i, (r, c) in enumerate(before) if live[i]}
     count = 0

@@ -27,12 +27,12 @@ def replay_prompts(run: Path, result: dict[str, Any]) -> dict[tuple[int, int], s
     """(round, actor) -> the decision prompt's user message (SwarmBench logs that one as `prompt`)."""
     from mam_bench.inputs import KEY as INPUTS_KEY
     from mam_bench.prompts import prompts_for
-    from mam_bench.record_schema import read_record
+    from mam_bench.record_schema import read_record, spec_fields
     from mam_bench.records import load_record
     from mam_bench.runner import PairSpec, Treatment, prepare, run_async
     from mam_bench.steering.replay import ReplayController
 
-    spec_data = read_record(load_record(run / "spec.json", "run"))  # today's names, any record version
+    spec_data = spec_fields(read_record(load_record(run / "spec.json", "run"), "spec.json"))  # any record version
     spec_data.pop(INPUTS_KEY, None)
     options = spec_data.get("controller_options") or {}
     spec = PairSpec.build(**{**spec_data, "controller": "replay", "controller_options": {"replay": str(run)}})

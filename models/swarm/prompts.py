@@ -18,11 +18,15 @@ from typing import Any
 from mam_bench.answers import first_json
 from mam_bench.models.swarm.messages import MAX_CHARS
 from mam_bench.models.swarm.upstream_prompt import reproduction_prompt
+from mam_bench.models.swarm.view import ANSWER
 from mam_bench.prompts import Parsed, WorldPrompts, json_object
 from mam_bench.protocol import Request
 
 #: reproduction mode's system message: upstream's (an agent cooperating on a given task), no objective
 REPRODUCTION_SYSTEM = "You are an agent. You need to cooperate with other agents and finish a given task."
+
+#: the compact view's legend (the full one also explains pushing and the other tasks' symbols)
+SHORT_LEGEND = "Y you; digits other agents; W wall; . empty; * off the map."
 
 OBJECTIVES = {
     "help": "help the swarm score as much as possible",
@@ -49,9 +53,30 @@ class SwarmPrompts(WorldPrompts):
             return self.menu_text(req, phase)
         names = ", ".join(a["action"] for a in self.legal_actions(req) or [])
         return (
-            'Answer format for this run (it replaces the one above): JSON only, "action" first (one of '
-            f'{names}), then optionally "message" (at most {MAX_CHARS} characters, heard by agents nearby).'
+            f'Answer with JSON only: "action" first (one of {names}), then optionally "message" (at most '
+            f"{MAX_CHARS} characters, heard by agents nearby)."
         )
+
+    def compact_observation(self, req: Request) -> str:
+        """The compact style's view: the task, where the agent is, the current frame and what it heard."""
+        obs = req.observation
+        pos = "escaped" if obs.position is None else f"{obs.position[0]},{obs.position[1]}"
+        lines = [obs.task_text, f"Round {obs.round}. You are Y at row,col {pos}; score {obs.score:g}."]
+        if obs.frames:
+            frame = obs.frames[0]
+            lines.append(f"Your view (top-left cell {frame.row0},{frame.col0}; UP decreases the row):")
+            lines += [" ".join(row) for row in frame.cells]
+            lines.append(SHORT_LEGEND)
+        lines.append("Heard: " + (" | ".join(obs.messages) if obs.messages else "(nothing)"))
+        return "\n".join(lines)
+
+    def observation_text(self, req: Request) -> str:
+        """Upstream's prompt without its free-text answer format ("Think step by step ... ACTION:
+        ... MSG:") outside reproduction mode: the answer there is JSON, and one format is asked."""
+        text = super().observation_text(req)
+        if getattr(req.observation, "upstream_answers", False):
+            return text
+        return text.removesuffix(ANSWER).rstrip()
 
     def system(self, req: Request) -> str:
         if getattr(req.observation, "upstream_answers", False):
@@ -63,7 +88,7 @@ class SwarmPrompts(WorldPrompts):
     def user(self, req: Request, phase: str) -> str:
         if getattr(req.observation, "upstream_answers", False) and phase == "decision":
             return reproduction_prompt(req.observation)
-        parts = [self.observation_text(req)]
+        parts = [self.compact_observation(req) if self.compact and self.menu(req) else self.observation_text(req)]
         if req.board:
             parts.append("Coordination board (influence agents only):\n" + self.board_text(req))
         if phase == "coordination":
@@ -85,7 +110,9 @@ class SwarmPrompts(WorldPrompts):
         action = self.Action.model_validate({"action": read["action"]}).model_dump(mode="json", exclude_none=True)
         return Parsed(action=action, message=read["message"])
 
-    def repair(self, error: str, phase: str) -> str:
+    def repair(self, error: str, phase: str, req: Request | None = None) -> str:
+        if req is not None and not getattr(req.observation, "upstream_answers", False):
+            return super().repair(error, phase, req)  # the JSON the schema asks for
         return (
             f"Your answer was rejected: {error}. End your answer with exactly\n"
             "ACTION: [one of the available actions]\nMSG: [a short message or nothing]"

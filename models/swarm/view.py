@@ -2,7 +2,7 @@
 
 `SwarmObservation.to_text()` is the compact form (one token per cell, rows prefixed by their
 global index, a header of global column indices); `from_text()` rebuilds the structure from it,
-which the tests check. `prompt_text()` is the SwarmBench-style prompt (spec section 2).
+which the tests check. `prompt_text()` is the SwarmBench-style prompt (docs/worlds/swarm.md).
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ class SwarmObservation(BaseModel):
 
     # --- SwarmBench-style prompt --------------------------------------------------------------
     def prompt_text(self) -> str:
-        """The long prompt of upstream `swarmbench/agent.py`, in its order (spec section 2)."""
+        """The long prompt of upstream `swarmbench/agent.py`, in its order (docs/worlds/swarm.md)."""
         out = [
             f"You are Agent {self.actor_id}, an autonomous agent in a 2D grid world shared with other agents.",
             self.task_text,

@@ -64,6 +64,12 @@ class Opinion(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     opinion: Literal[0, 1] | None = None  # None keeps the current opinion
 
+    # --- the action space, read from an observation (mam_bench.capabilities) ----------------------
+    @classmethod
+    def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
+        """Keep the opinion (the null action, first), hold 0 or hold 1: an LLM's menu."""
+        return [{"opinion": None}, {"opinion": 0}, {"opinion": 1}]
+
 
 class VoterWorld(MesaWorld):
     name = "voter"
@@ -75,12 +81,6 @@ class VoterWorld(MesaWorld):
     scoring = Scoring(metric="share", objectives={"spread": +1, "suppress": -1}, secondary="consensus_round")
     state_attribute = "opinion"
     state_colors = {"0": "#0072B2", "1": "#E69F00"}
-
-    @classmethod
-    def memory_needed(cls, params: VoterParams) -> tuple[str, int]:
-        """A pair with both baselines, measured by `bench/scale.py`: the interpreter and its
-        libraries, then per node four worlds' Mesa agents, cells and graphs, with a margin."""
-        return "n", 400 * 2**20 + params.n * (PER_NODE + PER_EDGE * params.k)
 
     def apply(self, agent: Voter, action: Opinion) -> str | None:
         if action.opinion is not None:

@@ -24,3 +24,10 @@ class VoterParams(WorldParams):
         if n is not None and k > n:
             raise ValueError(f"{k} neighbours do not fit in a ring of n={n} nodes")
         return k
+
+    def memory_needed(self) -> tuple[str, int]:
+        """A pair with both baselines, measured by `bench/scale.py`: the interpreter and its
+        libraries, then per node four worlds' Mesa agents, cells and graphs, with a margin."""
+        from mam_bench.models.voter.model import PER_EDGE, PER_NODE
+
+        return "n", 400 * 2**20 + self.n * (PER_NODE + PER_EDGE * self.k)

@@ -24,7 +24,7 @@ def test_check_world_sees_a_broken_rule(monkeypatch: pytest.MonkeyPatch) -> None
 
     def leaky(self, agent_id: int):
         active, dest = honest(self, agent_id)
-        return (active or bool(self.influence_ids)), dest
+        return (active or bool(self.run.influence_ids)), dest
 
     monkeypatch.setattr(CivilViolenceCascade, "citizen_rule", leaky)
     with pytest.raises(AssertionError, match="null steering"):

@@ -6,17 +6,17 @@ from __future__ import annotations
 import csv
 
 from mam_bench.cli import main
-from mam_bench.models.civil_violence_cascade.model import CivilViolenceCascade
+from mam_bench.models.civil_violence_cascade.landscape import CascadeLandscape
 from mam_bench.models.civil_violence_cascade.params import CascadeParams
+from mam_bench.models.pilot.pilot_worlds import cascade_reference
 from tests.civil_violence_cascade.test_pilot_parity import CASES
-from tests.support.pilot_worlds import cascade_reference
 
 
 def test_a_landscape_row_is_the_pilots_reference():
     seed, case = CASES["police-53000"]
     _, shares, end = cascade_reference(seed=seed, **case)
     params = CascadeParams(controlled_role="police", police_density=0.05, threshold=1.0, max_jail=6)
-    row = CivilViolenceCascade.reference_outcome(params, seed)
+    row = CascadeLandscape.reference_outcome(params, seed)
     assert (row["final_participation"], row["rounds"]) == (shares[-1], len(shares) - 1)
     assert (row["status"] == "revolution") == (end == "revolution")
 

@@ -29,12 +29,12 @@ def test_the_initial_board_and_replaced_ids_follow_the_pilots_draws(seed, case):
     w = CivilViolenceCascade(p, seed=seed)
     assert w.location == [divmod(int(c), 20) for c in cells[: 216 + p.n_police]]
     assert w.preference == pytest.approx(prefs, abs=0)
-    assert w.default_influence_ids(16) == replaced
+    assert w._default_influence_ids(16) == replaced
     prep = prepare(
         PairSpec.build(world="civil_violence_cascade", seed=seed, params={k: str(v) for k, v in case.items()})
     )
     assert list(prep.influence_ids) == replaced
-    assert prep.new_world(treatment=False).mask_ids == tuple(replaced)
+    assert prep.new_world(treatment=False).run.mask_ids == tuple(replaced)
 
 
 def test_naming_a_police_officer_is_allowed_in_the_police_role():

@@ -1,13 +1,13 @@
 """Parity with the pilot, checked: the reference runs of its shipped Civil Violence cases and of its
 development case, step by step, against the pilot's ordinary world written again from its code
-(tests/support/pilot_worlds.py, which imports nothing of ours)."""
+(models/pilot/pilot_worlds.py, which imports nothing of ours; `mam-bench parity pilot` runs it)."""
 
 from __future__ import annotations
 
 import pytest
 
+from mam_bench.models.pilot.pilot_worlds import cascade_reference
 from mam_bench.runner import PairSpec, prepare, run_reference
-from tests.support.pilot_worlds import cascade_reference
 
 #: (seed, the pilot's settings): its default suite's two cases, and its tests' development case
 CASES = {

@@ -25,9 +25,9 @@ SUITE = """name: tiny-pilot
 seeds: [5]
 baselines: []
 cases:
-  - {world: civil_violence_cascade, policy: heuristic, objective: increase, influence: 3,
+  - {world: civil_violence_cascade, controller: heuristic, objective: increase, influence: 3,
      params: {size: 12, max_steps: 4, controlled_role: police, threshold: 1.0}}
-  - {world: civil_violence_cascade, policy: heuristic, objective: decrease, influence: 3,
+  - {world: civil_violence_cascade, controller: heuristic, objective: decrease, influence: 3,
      params: {size: 12, max_steps: 4, controlled_role: police, threshold: 1.0}}
 """
 
@@ -50,3 +50,32 @@ def test_report_prints_each_case_and_the_sum(tmp_path: Path):
     printed = [float(line.split()[-1]) for line in text.splitlines()[1:-1]]
     assert printed == pytest.approx(expected, abs=0.005)
     assert f"Combined Benchmark Score: {sum(expected):+.2f}" in text
+
+
+#: a pinned case whose revolution differs between the runs (found by a search over seeds 0-4): the
+#: reference of seed 2 stays short of 95 % active or jailed within 10 steps, and two citizens turning
+#: active carry the treatment over it, so the score's revolution term is 100 points of it
+REVOLUTION_SUITE = """name: pilot-revolution
+seeds: [2]
+baselines: []
+cases:
+  - {world: civil_violence_cascade, controller: heuristic, objective: increase, influence: 2,
+     params: {size: 12, max_steps: 10, threshold: -3.0, police_density: 0.02, controlled_role: citizen}}
+"""
+
+
+def test_a_case_whose_revolution_differs_scores_its_revolution_term(tmp_path: Path):
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(REVOLUTION_SUITE, encoding="utf-8")
+    out = tmp_path / "runs"
+    cmd = [sys.executable, "-m", "mam_bench"]
+    subprocess.run([*cmd, "experiment", str(suite), "--out", str(out)], check=True, capture_output=True)
+    text = subprocess.run(
+        [*cmd, "report", str(out), "--pilot-score"], check=True, capture_output=True, text=True
+    ).stdout
+    (row,) = list(csv.DictReader((out / "table.csv").open(encoding="utf-8")))
+    assert float(row["secondary_delta"]) == 1.0  # the treatment's revolution, the reference's none
+    participation = float(row["treatment_final"]) - float(row["reference_final"])
+    printed = float(text.splitlines()[1].split()[-1])
+    assert printed == pytest.approx(100 * participation + 100, abs=0.005)
+    assert printed > 100

@@ -72,12 +72,12 @@ def _phases(w: CivilViolenceCascade) -> tuple[list, list]:
     start = list(w.location)
     seen: list = []
 
-    async def decide(aid: int) -> Decision:
+    async def decide(ids: list[int]) -> list[Decision]:
         if not seen:
             seen.extend(w.location)
-        return Decision.follow_rule()
+        return [Decision.follow_rule() for _ in ids]
 
-    asyncio.run(w.aplay_round_per_turn(decide))
+    asyncio.run(w.aplay_round(decide))
     return start, seen
 
 
@@ -133,7 +133,7 @@ def test_revolution_stops_the_world_and_masks_the_influence_citizens():
     m = w.metrics()
     assert m["participation"] == 1.0 and m["revolution"] == 1.0  # the two quiet ones are masked
     assert m["participation_all"] == pytest.approx(18 / 20)
-    assert w.status == REVOLUTION and w.done
+    assert w.status == REVOLUTION and w._done
 
 
 def test_influence_claims_any_free_cell_and_fail_whole():
@@ -169,15 +169,16 @@ def _officer_turn(target_beside: bool) -> tuple[CivilViolenceCascade, str]:
     w.location[0], w.jail[0] = (0, 0), 0
     w.location[20] = (0, 3)
 
-    async def decide(aid: int) -> Decision:
+    async def decide(ids: list[int]) -> list[Decision]:
+        (aid,) = ids  # asked at its own turn
         r, c = w.location[0]
         action = {"target_row": r, "target_col": c}
         if target_beside:
             free = set(w.observe(aid).vacancies)
             action["row"], action["col"] = next(x for x in w.neighbourhood((r, c), 1) if x in free)
-        return Decision(action=action)
+        return [Decision(action=action)]
 
-    entries = asyncio.run(w.aplay_round_per_turn(decide))
+    entries = asyncio.run(w.aplay_round(decide))
     return w, entries[0].outcome
 
 

@@ -31,7 +31,7 @@ VOLATILE = ("provenance", "_wall_seconds")
 #: result.json fields the record schema renamed or added after the table was written (version 2:
 #: `policy` folded into `controller`, whose `name` is the chosen name; the lift's split into the
 #: ordinary agents' and the influence agents' own part): names, not the played records
-RENAMED = ("policy", "controller", "record_version", "lift_split")
+RENAMED = ("policy", "controller", "record_version", "lift_split", "snapshots_sha256")
 RECORD_FILES = ("reference.jsonl", "treatment.jsonl", "decisions.jsonl", "board.jsonl")
 
 
@@ -124,9 +124,9 @@ def _decision(world: CraftingWorld, case: dict[str, Any], aid: int) -> Decision:
     if case["policy"] == "rule":
         return Decision.follow_rule()
     if case["policy"] == "stay":
-        return Decision(action=world.null_action())
+        return Decision(action=world.Action.null_action())
     rng = np.random.default_rng([case["seed"], world.round, aid])
-    return Decision(action=world.random_action(world.observe(aid), rng), message="hi")
+    return Decision(action=world.Action.random_action(world.observe(aid), rng), message="hi")
 
 
 def state_digest(case: dict[str, Any]) -> str:
@@ -136,7 +136,7 @@ def state_digest(case: dict[str, Any]) -> str:
     world = CraftingWorld(**params, seed=case["seed"], influence_ids=case["influence_ids"], role="treatment")
     rounds = []
     for _ in range(case["rounds"]):
-        if world.done:
+        if world._done:
             break
         seen: list[str] = []
 
@@ -144,14 +144,10 @@ def state_digest(case: dict[str, Any]) -> str:
             seen.append(world.observe(aid).to_text())
             return _decision(world, case, aid)
 
-        if world.decides_per_turn:
+        async def adecide(ids: list[int]) -> list[Decision]:
+            return [decide(aid) for aid in ids]
 
-            async def adecide(aid: int) -> Decision:
-                return decide(aid)
-
-            entries = asyncio.run(world.aplay_round_per_turn(adecide))
-        else:
-            entries = world.play_round({aid: decide(aid) for aid in world.influence_ids})
+        entries = asyncio.run(world.aplay_round(adecide))
         rounds.append(
             {
                 "entries": [_as_written(e.as_json()) for e in entries],

@@ -24,7 +24,7 @@ class ScriptedLLM(Controller):
             prompt = req.observation.prompt_text()
             self.prompts.append(hashlib.sha256(prompt.encode()).hexdigest()[:12])
             text = self.script.get((req.round, req.actor_id), self.default)
-            action = CraftingWorld.parse_answer(text)
+            action = CraftingWorld.Action.parse_answer(text)
             out.append(
                 Decision(action=action, raw=text)
                 if action is not None

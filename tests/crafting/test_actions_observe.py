@@ -31,13 +31,13 @@ def test_parse_answer_reads_tool_calls_in_text():
         "to": 4,
     }
     assert parse_answer("I think I will wait.") is None
-    assert CraftingWorld.parse_answer('{"tool": "chat", "message": "hi\\nthere"}')["message"] == "hi there"
+    assert CraftingWorld.Action.parse_answer('{"tool": "chat", "message": "hi\\nthere"}')["message"] == "hi there"
 
 
 def test_observation_text_round_trips_through_a_run():
     w = CraftingWorld(task="harvest_festival", seed=2)
     seen = 0
-    while not w.done and w.round < 40:
+    while not w._done and w.round < 40:
         for aid in w.actor_ids():
             obs = w.observe(aid)
             assert CraftingObservation.from_text(obs.to_text()) == obs
@@ -55,7 +55,7 @@ def test_random_actions_are_valid_schema():
     w = CraftingWorld(task="forge_vanguard", seed=0)
     rng = np.random.default_rng(0)
     for _ in range(200):
-        action = CraftingWorld.random_action(w.observe(int(rng.integers(10))), rng)
+        action = CraftingWorld.Action.random_action(w.observe(int(rng.integers(10))), rng)
         assert validate_action(action)[0] is not None
 
 

@@ -58,11 +58,11 @@ def test_steps_and_the_datacollector_advance_once_per_round(protocol, policy):
     for world in (reference, treatment):
         assert world.round > 0 and world.steps == world.round
         assert len(world.datacollector.get_model_vars_dataframe()) == world.round + 1
-    assert treatment.done or treatment.round == treatment.budget  # to success, or its horizon
+    assert treatment._done or treatment.round == treatment.budget  # to success, or its horizon
 
 
 def test_mesas_own_loop_counts_one_step_per_round_and_stops_when_done():
     w = CraftingWorld(task="staff_quest", seed=0)
     while w.running:
         w.step()
-    assert w.done and w.steps == w.round <= w.budget
+    assert w._done and w.steps == w.round <= w.budget

@@ -61,7 +61,7 @@ def test_forge_vanguard_is_the_spec_flagship():
 
 
 def test_list_tasks_one_line_each():
-    rows = CraftingWorld.list_tasks()
+    rows = CraftingWorld.Params.list_tasks()
     assert len(rows) == len(all_tasks())
     assert all("\n" not in d and d for _, d in rows)
     assert "forge_vanguard" in dict(rows)

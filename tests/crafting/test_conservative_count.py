@@ -19,8 +19,8 @@ GENEROUS = {"yields": (0.0, 0.0, 1.0), "regrow": 1.0, "rivals": 0.0, "travel": "
 
 
 def test_shortage_scores_everyone_and_accelerate_the_ordinary_agents_with_both_reported():
-    assert CraftingWorld.metric_for("shortage") == "progress_all"
-    assert CraftingWorld.metric_for("accelerate") == "progress"
+    assert CraftingWorld.scoring.metric_for("shortage") == "progress_all"
+    assert CraftingWorld.scoring.metric_for("accelerate") == "progress"
     params = {"task": "forge_vanguard", "rounds": "8"}
     short = run_pair(PairSpec.build(world="crafting", seed=2, params=params, controller="stay", objective="shortage"))
     assert short["metric"] == "progress_all" and "progress" in short["outcomes"]
@@ -39,7 +39,7 @@ def test_agents_that_finish_the_task_themselves_end_it_at_the_top_of_the_shortag
     n = len(all_tasks()[task].agents)
     agents = tuple(range(1, n))
     w = CraftingWorld(task=task, seed=0, mask_ids=agents, influence_ids=agents, role="treatment", **GENEROUS)
-    while not w.done and w.round < w.budget:
+    while not w._done and w.round < w.budget:
         w.play_round({})  # the masked agents defer to the rule: they do the task themselves
     m = w.metrics()
     assert w.status == Status.SUCCESS and w.round < w.budget  # the episode ended early

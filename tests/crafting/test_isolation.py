@@ -26,7 +26,7 @@ def test_ordinary_round0_draws_identical_under_random_influence(task, seed, data
     ref = CraftingWorld(task=task, seed=seed)
     tre = CraftingWorld(task=task, seed=seed, influence_ids=tuple(sorted(agents)))
     rng = np.random.default_rng(policy_seed)
-    decisions = {aid: Decision(action=CraftingWorld.random_action(tre.observe(aid), rng)) for aid in agents}
+    decisions = {aid: Decision(action=CraftingWorld.Action.random_action(tre.observe(aid), rng)) for aid in agents}
     with record_draws() as ref_log:
         ref.play_round({})
     with record_draws() as tre_log:

@@ -54,7 +54,7 @@ class ScriptedJudge(BaseChatModel):
 def _finished(task: str, seed: int) -> CraftingWorld:
     for s in range(seed, seed + 20):
         w = CraftingWorld(task=task, seed=s)
-        while not w.done and w.round < w.budget:
+        while not w._done and w.round < w.budget:
             w.play_round({})
         if w.verify()[0]:
             return w
@@ -91,7 +91,7 @@ def test_judge_saying_yes_to_everything_is_at_least_the_provenance_cce(tmp_path)
 
 def test_failed_run_scores_zero_without_asking():
     w = CraftingWorld(task="grand_armory", seed=0, rounds=3)
-    while not w.done and w.round < w.budget:
+    while not w._done and w.round < w.budget:
         w.play_round({})
     judge = ScriptedJudge(success=[], parents={}, yes_to_all=True)
     assert asyncio.run(chained_cce(w, judge))["cce_llm"] == 0.0 and judge.calls == 0

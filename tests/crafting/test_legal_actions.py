@@ -31,7 +31,7 @@ def states(task: str, condition: str, seeds: range = range(3), rounds: int = 25)
         w.actors[1].equipment.clear()  # and an agent without its tool, so that some harvests are not
         for _ in range(rounds):
             yield w
-            if w.done:
+            if w._done:
                 break
             step_reference(w)
 

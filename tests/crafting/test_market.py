@@ -7,7 +7,7 @@ from mam_bench.models.crafting.model import CraftingWorld
 
 
 def _run(world: CraftingWorld) -> CraftingWorld:
-    while not world.done and world.round < world.budget:
+    while not world._done and world.round < world.budget:
         world.play_round({})
     return world
 
@@ -51,7 +51,7 @@ def test_a_lasting_shortage_pulls_in_skills_outside_the_role():
     w = CraftingWorld(task="forge_vanguard", seed=2, influence_ids=(3,))  # the smelter agent sleeps
     from mam_bench.protocol import Decision
 
-    while not w.done and w.round < w.budget:
+    while not w._done and w.round < w.budget:
         w.play_round({3: Decision(action={"tool": "sleep"})})
     smelted_by = {e["agent"] for e in w.log if e["ok"] and e["tool"] == "craft" and e["args"]["item"] == "iron_bar"}
     assert smelted_by and 3 not in smelted_by  # smiths (smithing skill) smelted once bars priced high

@@ -27,7 +27,7 @@ PARAMS = {"task": "fishing_gear", "board": "off", "turn_order": "fixed"}
 
 def _script() -> dict[tuple[int, int], str]:
     w = CraftingWorld(**PARAMS, seed=4)
-    while not w.done:
+    while not w._done:
         w.play_round()
     script = {}
     for a in w.log:
@@ -71,7 +71,7 @@ def test_reproduction_mode_reaches_the_new_tools(tmp_path):
     through the LLM path."""
     params = {"task": "fur_trade", "board": "off", "turn_order": "fixed"}
     w = CraftingWorld(**params, seed=2)
-    while not w.done and w.round < w.budget:
+    while not w._done and w.round < w.budget:
         w.play_round()
     script = {(a["round"], a["agent"]): json.dumps({"tool": a["tool"], **a["args"]}) for a in w.log}
     sleeps = sorted(k for k, v in script.items() if '"sleep"' in v)

@@ -9,25 +9,19 @@ from typing import Any
 
 import pytest
 
+from tests.crafting import user_task
+from tests.crafting.user_task import task_text
 from tests.support.cli import cli_in_process
 
-TASK = """\
-name: plank_rush
-category: crafting
-description: Two lumberjacks and two crafters turn logs into planks.
-objective: Make 3 planks and keep them with the crafters.
-budget: 20
-verifier: plank_rush_criteria.py
-agents:
-  - {role: lumberjack, spawn: forest, equipment: [axe]}
-  - {role: lumberjack, spawn: forest, equipment: [axe]}
-  - {role: crafter, spawn: town}
-  - {role: crafter, spawn: town}
-targets:
-  - {item: plank, qty: 3, to: "role:crafter"}
-checkpoints:
-  - {name: planks held, kind: held, item: plank, qty: 3, scope: "role:crafter"}
-"""
+TASK = task_text(
+    "plank_rush",
+    item="plank",
+    qty=3,
+    holders="crafter",
+    category="crafting",
+    description="Two lumberjacks and two crafters turn logs into planks.",
+    objective="Make 3 planks and keep them with the crafters.",
+)
 #: the user's success criteria: planks held by the crafters, read from the trajectory
 CRITERIA = """\
 def verify(trajectory):
@@ -37,11 +31,7 @@ def verify(trajectory):
 
 
 def write_task(folder: Path, task: str = TASK, criteria: str | None = CRITERIA.format(need=3)) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "plank_rush.yaml").write_text(task)
-    if criteria is not None:
-        (folder / "plank_rush_criteria.py").write_text(criteria)
-    return folder / "plank_rush.yaml"
+    return user_task.write_task(folder, "plank_rush", task, criteria)
 
 
 def run(capsys: Any, task: Path, out: Path) -> tuple[int, str]:

@@ -96,7 +96,7 @@ def test_report_of_an_experiment_never_runs_the_task_code(tmp_path: Path, capsys
     suite = tmp_path / "suite.yaml"
     suite.write_text(
         "name: mine\nseeds: 1\ncases:\n"
-        f"  - {{world: crafting, policy: rule, influence: 1, params: {{task: {task}, rounds: 3}}}}\n"
+        f"  - {{world: crafting, controller: rule, influence: 1, params: {{task: {task}, rounds: 3}}}}\n"
     )
     code, err = cli_in_process(capsys, "experiment", str(suite), "--out", str(tmp_path / "e"), "--jobs", "1")
     assert code == 0, err

@@ -1,10 +1,10 @@
 """The fast paths play the residents' own rule bit for bit, on random states.
 
-The reference is `Resident.decide` then `apply`, played through the AgentSet (`fast_path =
-False`). The array path (`fast.array_rule`, what the world's rounds run on) must keep the same record
-rows, audit entries, status and step count round by round, with influence agents deferring,
-staying, claiming empty cells or failing; the compiled landscape kernel (`fast.kernel`, reference
-runs only) the same boards round by round and the same end. Cases are drawn from fixed seeds.
+The reference is `Resident.decide` then `apply`, played through the AgentSet (`engine=agents`).
+The array path (`fast.array_rule`, `engine=compiled`) must keep the same record rows, audit
+entries, status and step count round by round, with influence agents deferring, staying, claiming
+empty cells or failing; the compiled landscape kernel (`fast.kernel`, reference runs only) the same
+boards round by round and the same end. Cases are drawn from fixed seeds.
 On the runner's path `steps` and the DataCollector count the rounds played, also in references
 that come to rest (Mesa's own `step()` loop counts its last call too, the one that finds the
 board at rest: `mesa.batch_run` reads its final row by that count, tests/experiment/test_batch_run.py).
@@ -26,12 +26,6 @@ from mam_bench.runner import PairSpec, prepare, run_reference, step_reference
 
 CASES = 200
 THRESHOLDS = ["0", "1/8", "1/4", "1/3", "3/8", "1/2", "4/7", "3/5", "2/3", "3/4", "4/5", "6/7", "1"]
-
-
-class AgentRule(SchellingWorld):
-    """Every round played by the residents themselves: the reference."""
-
-    fast_path = False
 
 
 def _params(rng: np.random.Generator, max_rounds: int) -> dict[str, str]:
@@ -63,7 +57,7 @@ def _decisions(world: SchellingWorld, rng: np.random.Generator) -> dict[int, Dec
     flat = world.board.ravel()
     empty, full = np.flatnonzero(flat < 0), np.flatnonzero(flat >= 0)
     out: dict[int, Decision] = {}
-    for aid in world.influence_ids:
+    for aid in world.run.influence_ids:
         kind = int(rng.integers(8))
         if kind == 0:
             out[aid] = Decision.follow_rule()
@@ -126,12 +120,13 @@ def test_the_array_path_plays_the_agents_rule_round_by_round():
         n_agents = SchellingParams.from_strings(params).n_agents
         role = "reference" if case % 3 == 0 else "treatment"
         ids = () if role == "reference" else tuple(rng.choice(n_agents, int(rng.integers(1, min(7, n_agents))), False))
-        fast = _outcome(lambda: SchellingWorld(seed=seed, influence_ids=ids, role=role, **params))
-        agents = _outcome(lambda: AgentRule(seed=seed, influence_ids=ids, role=role, **params))
+        fast = _outcome(lambda: SchellingWorld(seed=seed, influence_ids=ids, role=role, **params, engine="compiled"))
+        agents = _outcome(lambda: SchellingWorld(seed=seed, influence_ids=ids, role=role, **params, engine="agents"))
         if isinstance(fast, str):  # no scored pair of neighbours at the start
             assert agents == fast
             kinds["undefined"] = kinds.get("undefined", 0) + 1
             continue
+        assert fast.fast_path and not agents.fast_path
         assert _record(fast) == _record(agents)
         for _ in range(int(rng.integers(1, 9))):
             if role == "reference":
@@ -146,11 +141,11 @@ def test_the_array_path_plays_the_agents_rule_round_by_round():
                 break
             assert _record(fast) == _record(agents), (case, params, seed)
             assert fast.steps == fast.round
-            if fast.done:
+            if fast._done:
                 break
         _agents_agree_with_the_arrays(agents)
         kinds[fast.status] = kinds.get(fast.status, 0) + 1
-        kinds.update({e.outcome: kinds.get(e.outcome, 0) + 1 for e in fast.audit})
+        kinds.update({e.outcome: kinds.get(e.outcome, 0) + 1 for e in fast.run.audit})
     # the cases reached every way a round can end and every fate of a proposal
     for kind in (
         "equilibrium",
@@ -172,8 +167,10 @@ def test_the_landscape_kernel_plays_the_agents_rule_round_by_round():
     for _ in range(CASES):
         params = _params(rng, max_rounds=int(rng.integers(1, 13)))
         seed = int(rng.integers(0, 100_000))
-        spec = PairSpec.build(world="schelling", seed=seed, params=params, controller="rule", influence=0)
-        prep = prepare(spec, world_cls=AgentRule)
+        spec = PairSpec.build(
+            world="schelling", seed=seed, params={**params, "engine": "agents"}, controller="rule", influence=0
+        )
+        prep = prepare(spec)
         world, rows = run_reference(prep)
         status, rounds, board, _ = fast_reference(prep.params, seed)
         assert (status, rounds) == (world.status, world.round), (params, seed)

@@ -1,5 +1,5 @@
-"""The pilot page's own numbers come out of our world under `streams=pilot` (spec/schelling.md
-sections 2 and 6); the default isolated streams keep the page's initial board."""
+"""The pilot page's own numbers come out of our world under `streams=pilot` (docs/worlds/schelling.md,
+"Seeding and streams" and "Landscape"); the default isolated streams keep the page's initial board."""
 
 from __future__ import annotations
 

@@ -1,13 +1,14 @@
 """Parity with the pilot's current Schelling rule (rule=pilot_v2), checked: the reference runs of its
 shipped case and of its development case, step by step, against the pilot's ordinary world written
-again from its code (tests/support/pilot_worlds.py, which imports nothing of ours)."""
+again from its code (models/pilot/pilot_worlds.py, which imports nothing of ours; `mam-bench
+parity pilot` runs it)."""
 
 from __future__ import annotations
 
 import pytest
 
+from mam_bench.models.pilot.pilot_worlds import schelling_reference
 from mam_bench.runner import PairSpec, prepare, run_reference
-from tests.support.pilot_worlds import schelling_reference
 
 #: (seed, the pilot's settings, ours): its default suite's case (both objectives share the reference)
 #: and its tests' development case

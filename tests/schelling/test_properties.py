@@ -96,7 +96,7 @@ def test_invariants_under_arbitrary_influence(setting):
     tre, rows, _, _ = asyncio.run(run_treatment(prep, ScriptedRandomMoves(size, seed)))
     n_agents = prep.params.n_agents
     influence = set(prep.influence_ids)
-    accepted = {(e.round, e.actor_id): e.action for e in tre.audit if e.outcome == "accepted"}
+    accepted = {(e.round, e.actor_id): e.action for e in tre.run.audit if e.outcome == "accepted"}
     for before, after in zip(rows, rows[1:]):
         pos = after["positions"]
         # agents conserved, one agent per cell
@@ -111,7 +111,7 @@ def test_invariants_under_arbitrary_influence(setting):
                 assert pos[aid] == accepted[key]["row"] * size + accepted[key]["col"]
             else:
                 assert key not in accepted
-    audit = tre.audit
+    audit = tre.run.audit
     assert len(audit) == n_inf * tre.round
     ok = sum(e.outcome in ("accepted", "stay") for e in audit)
     failed = sum(e.outcome not in ("accepted", "stay") for e in audit)

@@ -43,7 +43,7 @@ def test_final_picture_rebuilds_from_the_treatment_record_alone(tmp_path, policy
     np.testing.assert_array_equal(satisfied, world.satisfied_grid & (world.board >= 0))
     assert Fraction(last["threshold"]) == world.params.threshold
     redrawn = render_grid(board, groups, satisfied, set(last["influence"]))
-    assert redrawn == world.observe(world.influence_ids[0]).grid
+    assert redrawn == world.observe(world.run.influence_ids[0]).grid
 
 
 def test_huge_threshold_terms_are_rejected_naming_the_field():

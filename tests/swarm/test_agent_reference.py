@@ -24,7 +24,7 @@ SHAPES = ((8, 6, 12), (10, 10, 15), (14, 30, 12), (18, 12, 10))
 
 def _decisions(world, rng: np.random.Generator) -> dict[int, Decision]:
     out = {}
-    for aid in world.influence_ids:
+    for aid in world.run.influence_ids:
         pick = rng.random()
         if pick < 0.3:
             out[aid] = Decision.follow_rule()
@@ -33,7 +33,7 @@ def _decisions(world, rng: np.random.Generator) -> dict[int, Decision]:
         elif pick < 0.4:
             out[aid] = Decision(action={"action": "FLY"})
         else:
-            out[aid] = Decision(action=world.random_action(None, rng))
+            out[aid] = Decision(action=world.Action.random_action(None, rng))
     return out
 
 
@@ -61,7 +61,7 @@ def test_fast_paths_equal_the_agent_rule(task):
         fast, ref, rounds = _pair(task, k)
         rng = np.random.default_rng(k)
         assert _state(fast) == _state(ref)
-        while fast.round < rounds and not fast.done:
+        while fast.round < rounds and not fast._done:
             decisions = _decisions(fast, rng)
             with record_draws() as fast_draws:
                 fast_audit = fast.play_round(decisions)

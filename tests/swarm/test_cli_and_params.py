@@ -38,7 +38,10 @@ def test_cli_run_writes_a_run_directory(world, tmp_path, cli_env, mam_bench_cmd)
         assert (out / name).exists(), name
     result = json.loads((out / "result.json").read_text())
     cls = get_world(world)
-    assert result["metric"] == cls.metric_for(result["objective"]) and result["treatment"]["audit"]["identity_holds"]
+    assert (
+        result["metric"] == cls.scoring.metric_for(result["objective"])
+        and result["treatment"]["audit"]["identity_holds"]
+    )
     assert result["params"]["board"] is False
 
 

@@ -1,4 +1,4 @@
-"""The conservative count in the swarm worlds (spec section 7, revised): `help` scores what the
+"""The conservative count in the swarm worlds (docs/worlds/swarm.md, "Objectives"): `help` scores what the
 ordinary agents do alone, `hinder` scores everyone, and the other count is reported beside it.
 
 An influence agent's own light, body or delivery therefore never earns `help` anything, and
@@ -25,8 +25,8 @@ from mam_bench.runner import PairSpec, run_pair
 @pytest.mark.parametrize("task", TASKS)
 def test_help_scores_the_ordinary_agents_and_hinder_everyone(task):
     cls = get_world(task)
-    assert cls.metric_for("help") == "ordinary_score"
-    assert cls.metric_for("hinder") == "score"
+    assert cls.scoring.metric_for("help") == "ordinary_score"
+    assert cls.scoring.metric_for("hinder") == "score"
     res = run_pair(PairSpec.build(world=task, seed=1, controller="stay", objective="help", params={"rounds": "6"}))
     assert res["metric"] == "ordinary_score" and "score" in res["outcomes"]  # the other count beside it
     res = run_pair(PairSpec.build(world=task, seed=1, controller="stay", objective="hinder", params={"rounds": "6"}))
@@ -111,4 +111,4 @@ def test_flocking_ending_the_episode_holds_the_best_fit():
     target = w.shape + np.array([2, 2])
     w.pos[:] = target
     w.play_round({i: Decision(action={"action": "STAY"}) for i in range(8)})
-    assert w.done and w.cur_dis == 0 and w.score == w.init_dis
+    assert w._done and w.cur_dis == 0 and w.score == w.init_dis

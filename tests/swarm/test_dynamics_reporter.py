@@ -17,7 +17,7 @@ def test_reading_late_equals_reading_every_round(task):
     every, late = cls(params, seed=3, influence_ids=[1]), cls(params, seed=3, influence_ids=[1])
     changed = set()
     for _ in range(12):
-        if every.done:
+        if every._done:
             break
         before = every.metrics()
         every.play_round()

@@ -48,7 +48,7 @@ def test_vectorised_gini_and_components_match_the_formulas():
     rng = np.random.default_rng(1)
     for _ in range(200):
         counts = rng.integers(0, 6, size=(int(rng.integers(1, 12)), 4))
-        for row, g in zip(counts, ginis(counts)):  # the per-agent formula of the spec
+        for row, g in zip(counts, ginis(counts)):  # the per-agent formula (docs/worlds/swarm.md)
             x = np.sort(row.astype(float))
             want = 0.0 if x.sum() == 0 else float((2 * np.arange(1, 5) - 5) @ x / (4 * x.sum()))
             assert g == want
@@ -247,7 +247,7 @@ def _reference_update(state, prev, pos, was_active, active, actions, messages, p
             state["counts"][i, MOVES.index(a)] += 1
     if active.any():
         g = []
-        for row in state["counts"][active]:  # the per-agent formula of the spec
+        for row in state["counts"][active]:  # the per-agent formula (docs/worlds/swarm.md)
             x = np.sort(row.astype(float))
             g.append(0.0 if x.sum() == 0 else float((2 * np.arange(1, 5) - 5) @ x / (4 * x.sum())))
         out["action_gini"] = float(np.mean(g))

@@ -106,7 +106,7 @@ def test_transport_kept_plan_equals_a_fresh_one(strategy):
         assert (kept["to_gap"] == fresh["to_gap"]).all() and (kept["passable"] == fresh["passable"]).all()
         assert (kept["to_behind"] is None) == (fresh["to_behind"] is None)
         assert kept["to_behind"] is None or (kept["to_behind"] == fresh["to_behind"]).all()
-        if w.done:
+        if w._done:
             break
         w.play_round()
     if strategy == "sidestep":  # (a straight push jams the upstream box against the wall)

@@ -38,7 +38,7 @@ def test_ordinary_round0_draws_do_not_depend_on_the_influence_set(task, rules, s
         ref.play_round()
     tre = build(task, rules, seed, sorted(chosen))
     rng = np.random.default_rng(pick)
-    decisions = {aid: Decision(action=tre.random_action(None, rng)) for aid in sorted(chosen)}
+    decisions = {aid: Decision(action=tre.Action.random_action(None, rng)) for aid in sorted(chosen)}
     with record_draws() as tre_log:
         tre.play_round(decisions)
     for aid in range(ref.n):
@@ -58,7 +58,7 @@ def test_rule_and_mimic_give_lift_zero(task, rules, seed, chosen):
     ref = build(task, rules, seed)
     follow = build(task, rules, seed, sorted(chosen))
     mimic = build(task, rules, seed, sorted(chosen))
-    while ref.round < 12 and not ref.done:
+    while ref.round < 12 and not ref._done:
         mimic_decisions = {aid: Decision(action=mimic.rule_action(aid)) for aid in sorted(chosen)}
         ref.play_round()
         follow.play_round()

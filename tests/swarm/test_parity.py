@@ -87,7 +87,7 @@ def test_all_eight_transport_boxes_appear_in_their_corner_gaps():
 
 
 def run_to_end(world):
-    while world.round < world.params.rounds and not world.done:
+    while world.round < world.params.rounds and not world._done:
         world.play_round()
     return world
 

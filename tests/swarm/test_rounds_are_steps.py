@@ -54,6 +54,6 @@ def test_mesa_step_is_one_round_through_the_agent_set(monkeypatch):
     world = cls(cls.Params(rounds=60, agents=4, rules="mam"), seed=2)
     while world.running:
         world.step()
-    assert world.done and world.steps == world.round == 5
+    assert world._done and world.steps == world.round == 5
     assert calls == list(range(4)) * 5
     assert all(isinstance(a, SwarmAgent) for a in world.agents) and len(world.agents) == 4

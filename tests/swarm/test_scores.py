@@ -61,7 +61,7 @@ def test_foraging_pick_up_then_delivery():
     w.pos[0] = beside_food
     w.play_round(act("PICKUP"))
     assert w.carrying[0] and w.score == 0
-    assert w.audit[-1].outcome == "stay" and w.audit[-1].detail == "automatic"
+    assert w.run.audit[-1].outcome == "stay" and w.run.audit[-1].detail == "automatic"
     beside_nest = tuple(int(x) for x in np.argwhere(w.near_nest & (w.terrain == 0))[0])
     w.pos[0] = beside_nest
     w.play_round(act("DROP"))
@@ -80,7 +80,7 @@ def test_flocking_score_rises_as_distance_falls_and_ends_at_zero():
     assert w.cur_dis == 2 and w.score == 1  # the score never goes down
     w.play_round(act("STAY", "STAY", "STAY", "LEFT"))
     w.play_round(act("STAY", "STAY", "STAY", "LEFT"))
-    assert w.cur_dis == 0 and w.score == 2 and w.done
+    assert w.cur_dis == 0 and w.score == 2 and w._done
 
 
 def test_transport_escape_bonus_counts_the_round():
@@ -91,11 +91,11 @@ def test_transport_escape_bonus_counts_the_round():
     w.pos[1] = (w.gap[1][0] + inside[0], w.gap[1][1] + inside[1])
     w.round = 3
     w.play_round({0: Decision(action={"action": w.push}), 1: Decision(action={"action": "STAY"})})
-    assert w.score == (100 - 3) / 100 and not w.active[0] and not w.done
+    assert w.score == (100 - 3) / 100 and not w.active[0] and not w._done
     w.play_round({0: Decision(action={"action": "STAY"}), 1: Decision(action={"action": w.push})})
     w.play_round({0: Decision(action={"action": "STAY"}), 1: Decision(action={"action": w.push})})
-    assert w.score == (97 + 95) / 100 and w.done
-    assert w.audit[-1].detail == "escaped"  # an escaped influence agent still has an audit entry
+    assert w.score == (97 + 95) / 100 and w._done
+    assert w.run.audit[-1].detail == "escaped"  # an escaped influence agent still has an audit entry
 
 
 def test_transport_rule_swarm_moves_the_box():

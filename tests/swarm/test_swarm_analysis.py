@@ -96,9 +96,9 @@ def test_report_prints_the_tables_and_the_ranking(tmp_path, capsys):
     suite = tmp_path / "s.yaml"
     suite.write_text(
         "name: t\nseeds: 3\nbaselines: []\ncases:\n"
-        "  - {name: a, world: pursuit, policy: heuristic, objective: help, influence: 10,"
+        "  - {name: a, world: pursuit, controller: heuristic, objective: help, influence: 10,"
         " params: {board: false, rounds: 12}}\n"
-        "  - {name: b, world: pursuit, policy: random, objective: help, influence: 10,"
+        "  - {name: b, world: pursuit, controller: random, objective: help, influence: 10,"
         " params: {board: false, rounds: 12}}\n"
     )
     out = tmp_path / "exp"

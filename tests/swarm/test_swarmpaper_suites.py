@@ -36,7 +36,7 @@ def test_every_condition_has_a_suite():
 def test_suite_is_the_swarmbench_protocol_under_any_policy(path):
     data = yaml.safe_load(path.read_text())
     for policy in (None, "heuristic", "random"):
-        suite = parse_suite(apply_overrides(data, policy=policy, seeds="0-1")[0] if policy else data)
+        suite = parse_suite(apply_overrides(data, controller=policy, seeds="0-1")[0] if policy else data)
         for case in suite.cases:
             params = get_world(case.world).Params.from_strings(case.params)
             assert params.board is False, case.name
@@ -72,7 +72,7 @@ def test_sampling_sweep_keeps_its_options_for_the_llm_and_collapses_without_it()
             if c.world == world
         }
         assert settings == {(0.0, 1.0), (0.5, 1.0), (1.0, 1.0), (1.5, 1.0), (1.0, 0.3), (1.0, 0.7), (1.0, 0.95)}
-    played, notes = apply_overrides(data, policy="heuristic")
+    played, notes = apply_overrides(data, controller="heuristic")
     assert len(parse_suite(played).cases) == 5 and any("run once" in n for n in notes)
     assert parse_suite(apply_overrides(data, model="fake:echo")[0]).cases[0].controller_options["top_p"] == 1.0
 
@@ -86,7 +86,7 @@ def test_bad_seeds_override_is_a_named_error(bad):
 
 def test_model_override_needs_the_llm():
     with pytest.raises(ConfigError) as err:
-        apply_overrides(load("swarmbench-main"), policy="heuristic", model="fake:echo")
+        apply_overrides(load("swarmbench-main"), controller="heuristic", model="fake:echo")
     assert err.value.field == "model"
 
 

@@ -88,7 +88,7 @@ class ScriptedModel(Controller):
             self.prompts.append(req.observation.prompt_text())
             text = next(self.answers)
             try:
-                parsed = self.world_cls.parse_answer(text)
+                parsed = self.world_cls.Action.parse_answer(text)
             except ValueError as exc:
                 out.append(Decision.policy_error(str(exc), raw=text))
                 continue

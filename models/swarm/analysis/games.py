@@ -13,6 +13,7 @@ from typing import Any
 
 from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.params import TASKS
+from mam_bench.record_schema import read_record
 from mam_bench.records import load_record, read_rounds, reading
 
 
@@ -58,7 +59,7 @@ def load_games(folder: Path) -> list[Game]:
                 rounds = read_rounds(where, "treatment.jsonl")
             if len(rounds) < 2:
                 continue
-            result = load_record(where / "result.json")
+            result = read_record(load_record(where / "result.json"), "result.json")
             with reading(where / "result.json"):
                 game = Game(
                     row["pair_id"],

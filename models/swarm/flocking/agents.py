@@ -1,6 +1,6 @@
 """Flocking rule agents: three seeded strategies.
 
-local (default) and nearest (the spec's human-baseline heuristic): the square is anchored at the
+local (default) and nearest (the paper's human-baseline heuristic): the square is anchored at the
 top-left of the bounding box of the agents one sees (local) or of the whole swarm (nearest);
 an agent on a slot stays, the others step toward the nearest slot no agent
 holds. assign: the optimal placement and Hungarian assignment of the dissimilarity metric,

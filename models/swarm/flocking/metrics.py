@@ -1,8 +1,8 @@
-"""Flocking dissimilarity (spec section 5): translation-invariant Hungarian cost to a hollow square.
+"""Flocking dissimilarity (docs/worlds/swarm.md, "Flocking"): translation-invariant Hungarian cost to a hollow square.
 
 cur_dis = min over translations of the optimal assignment cost, cost(i, j) = scale * Manhattan
 (agent i, target j + translation). Exhaustive over every pairwise difference while that is cheap
-(the spec's definition); for large swarms a hill climb from the median alignment (exact for L1 in
+(the paper's definition); for large swarms a hill climb from the median alignment (exact for L1 in
 the common case, documented as an approximation).
 """
 

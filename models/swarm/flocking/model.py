@@ -1,4 +1,4 @@
-"""Flocking (spec section 5): form a hollow square; score = max(init_dis - cur_dis), ends at 0.
+"""Flocking (docs/worlds/swarm.md, "Flocking"): form a hollow square; score = max(init_dis - cur_dis), ends at 0.
 
 Under `rules=swarmbench` every seed starts from upstream's one layout (init distance 11 at
 10x10 with 10 agents); `rules=mam` draws a layout per seed from the placement stream.
@@ -115,8 +115,10 @@ class FlockingWorld(SwarmWorld):
         self.score = max(self.score, self.init_dis - self.cur_dis)
         self.ordinary_cur_dis = self._ordinary_dissimilarity()
         self.ordinary_score = max(self.ordinary_score, self.ordinary_init_dis - self.ordinary_cur_dis)
-        if self.cur_dis == 0:
-            self.status = Status.DONE
+
+    def stopping_rule(self) -> str | None:
+        """Done at the end of the first step after which the swarm stands in the target shape."""
+        return Status.DONE if self.round > 0 and self.cur_dis == 0 else None
 
     def task_metrics(self) -> dict[str, float]:
         return {

@@ -1,4 +1,4 @@
-"""Foraging rule agents (spec section 7): BFS to F, or to N when carrying, with a little jitter.
+"""Foraging rule agents (docs/worlds/swarm.md, "Foraging"): BFS to F, or to N when carrying, with a little jitter.
 
 bfs: the maze is known, so agents follow the distance field at once.
 explore: an agent random-walks until F (or N) has been in its view once, then uses the field.

@@ -1,4 +1,4 @@
-"""Foraging scoring: automatic pick-up next to F and delivery next to N (spec section 5)."""
+"""Foraging scoring: automatic pick-up next to F and delivery next to N (docs/worlds/swarm.md, "Foraging")."""
 
 from __future__ import annotations
 

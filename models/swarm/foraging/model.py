@@ -1,4 +1,4 @@
-"""Foraging (spec section 5): carry food from F to N through a serpentine maze."""
+"""Foraging (docs/worlds/swarm.md, "Foraging"): carry food from F to N through a serpentine maze."""
 
 from __future__ import annotations
 
@@ -42,7 +42,6 @@ class ForagingWorld(SwarmWorld):
     agent_class = ForagingAgent
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
     scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "hinder"})
-    aliases: ClassVar[dict[str, str]] = {"PICKUP": "STAY", "DROP": "STAY"}
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         maze = upstream_foraging if self.params.upstream else foraging_maze
@@ -66,13 +65,6 @@ class ForagingWorld(SwarmWorld):
         self.sees_nest = within_reach(self.nest, self.reach, shape)
         self.knows = np.zeros((self.n, 2), dtype=bool)  # (seen F, seen N) per agent, for `explore`
         self._look()
-
-    @classmethod
-    def memory_needed(cls, params: ForagingParams) -> tuple[str, int]:
-        """A pair with both baselines, measured (`bench/scale.py`): the interpreter and its
-        libraries, then four worlds' cells (Mesa grid, terrain, distance fields; about 1.1 KB a
-        cell) and agents (Mesa agent, history and streams; about 5.4 KB), with a margin."""
-        return "size", 400 * 2**20 + 4 * (1536 * params.size**2 + 8 * 2**10 * params.agents)
 
     def _look(self) -> None:
         """Each agent remembers seeing F or N once either was within its view (Chebyshev reach)."""

@@ -20,3 +20,9 @@ class ForagingParams(SwarmParams):
         " over the whole maze from round 0 (knows the map: upper bound)",
     )
     jitter: float = Field(0.1, ge=0.0, le=1.0, description="chance of a random step (breaks corridor jams)")
+
+    def memory_needed(self) -> tuple[str, int]:
+        """A pair with both baselines, measured (`bench/scale.py`): the interpreter and its
+        libraries, then four worlds' cells (Mesa grid, terrain, distance fields; about 1.1 KB a
+        cell) and agents (Mesa agent, history and streams; about 5.4 KB), with a margin."""
+        return "size", 400 * 2**20 + 4 * (1536 * self.size**2 + 8 * 2**10 * self.agents)

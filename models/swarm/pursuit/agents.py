@@ -1,4 +1,4 @@
-"""Pursuit rule agents: two seeded strategies (spec section 7).
+"""Pursuit rule agents: two seeded strategies (docs/worlds/swarm.md, "Pursuit").
 
 hungarian: agents are assigned to the prey's free neighbour cells by a Hungarian assignment on
 BFS distances (`bfs_slot_fields`; `fast.pursuit.SlotFields` on arrays), then take a BFS step; the

@@ -1,4 +1,4 @@
-"""Pursuit scoring: capture test and the prey's threat heuristic H = N_A + 0.9 N_W (spec 5)."""
+"""Pursuit scoring: capture test and the prey's threat heuristic H = N_A + 0.9 N_W (docs/worlds/swarm.md, "Pursuit")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pursuit (spec section 5): corner a faster prey; a catch scores 1 and the prey respawns.
+"""Pursuit (docs/worlds/swarm.md, "Pursuit"): corner a faster prey; a catch scores 1 and the prey respawns.
 
 A round is the swarm's (`SwarmWorld.resolve_round`, played by Mesa's `step()`): every
 `PursuitAgent` decides by its own rule (agents.py) from the start-of-round state and `plan()`,

@@ -1,4 +1,4 @@
-"""Synchronization rule agents (spec section 7): gather, local strict-majority vote, shared clock."""
+"""Synchronization rule agents (docs/worlds/swarm.md): gather, local strict-majority vote, shared clock."""
 
 from __future__ import annotations
 

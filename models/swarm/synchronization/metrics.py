@@ -1,4 +1,4 @@
-"""Synchronization scoring: alternating unanimity (spec section 5)."""
+"""Synchronization scoring: alternating unanimity (docs/worlds/swarm.md, "Synchronization")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Synchronization (spec section 5): alternate unanimous light states as often as possible."""
+"""Synchronization (docs/worlds/swarm.md, "Synchronization"): alternate unanimous light states as often as possible."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Transport rule agents (spec section 7): line up behind the box, push toward the gap, escape.
+"""Transport rule agents (docs/worlds/swarm.md, "Transport"): line up behind the box, push toward the gap, escape.
 
 An agent on a gap cell steps out; an agent with an open path to the gap takes it; an agent in a
 box line on the far side from the gap pushes toward the gap (so chains form); the rest walk to

@@ -1,4 +1,4 @@
-"""Transport scoring: each escape adds (max_round - round) / max_round (spec section 5)."""
+"""Transport scoring: each escape adds (max_round - round) / max_round (docs/worlds/swarm.md, "Transport")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Transport (spec section 5): push the mass-5 box out through the wall gap, then escape.
+"""Transport (docs/worlds/swarm.md, "Transport"): push the mass-5 box out through the wall gap, then escape.
 
 Under `rules=swarmbench` the box is one of upstream's 8 shapes in its corner gap: it must first
 be pushed sideways once (only 3 cells to push from), then out. `box=irregular|square` keeps the
@@ -98,8 +98,10 @@ class TransportWorld(SwarmWorld):
             self.score += bonus
             self.ordinary_score += 0.0 if self.masked[aid] else bonus
             self.escapes += 1
-        if not self.active.any():
-            self.status = Status.DONE
+
+    def stopping_rule(self) -> str | None:
+        """Done at the end of the first step after which every agent has escaped."""
+        return Status.DONE if self.round > 0 and not self.active.any() else None
 
     def task_metrics(self) -> dict[str, float]:
         return {"escaped": float(self.escapes), "box_on_map": float(bool(self.bodies))}
