@@ -10,7 +10,7 @@ from typing import Any
 
 
 def make_llm_controller(world_cls: Any, objective: str, **options: Any) -> Any:
-    """Registry entry for `--policy llm`; options are the CLI's LLM flags."""
+    """Registry entry for `--controller llm`; options are the CLI's LLM flags."""
     from mam_bench.steering.llm.controller import LLMController
 
     options.pop("replay", None)

@@ -37,6 +37,7 @@ class Cached:
                 cached=True,
                 requests=int(hit.get("requests", 0)) if spent else 0,
                 retries=int(hit.get("retries", 0)) if spent else 0,
+                chars=hit["chars"] if _count_ok(hit.get("chars")) else None,
             )
         reply = await self.inner.ask(call)
         self.cache.put(call.key, self.model, reply.cached_form())

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from langchain_core.messages import BaseMessage
@@ -35,6 +36,9 @@ class Call:
     request: Any = None
     #: this turn's sampling seed (sent where the chat model takes one)
     seed: int | None = None
+    #: when the first request left (`sent`, perf_counter), and of the answered one the seconds the
+    #: model served it (`service`) and waited for its lock first (`lock`): the call's row times
+    clock: dict[str, float] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,10 @@ class Reply:
     cached: bool = False
     requests: int = 1
     retries: int = 0
+    #: the answer's length as the provider sent it (the text is cut to a bound; None: not cut)
+    chars: int | None = None
+    #: prompt tokens the model evaluated (an in-process model; the rest it had cached), not cached
+    prefilled: int | None = None
 
     def cached_form(self) -> dict[str, Any]:
         """What the response cache keeps of it."""
@@ -61,6 +69,7 @@ class Reply:
             "format": self.format,
             "requests": self.requests,
             "retries": self.retries,
+            "chars": self.chars,
         }
 
 
@@ -105,13 +114,23 @@ class ChatModelCaller:
         runnable = structured(self.chat_model, call.schema, call.format or "none")
         if call.seed is not None and takes_seed(self.chat_model):
             runnable = runnable.bind(seed=call.seed)
+        started = time.perf_counter()
+        call.clock.setdefault("sent", started)
         msg = await runnable.ainvoke(call.messages)
+        elapsed = time.perf_counter() - started
         usage = getattr(msg, "usage_metadata", None) or {}
-        returned = (getattr(msg, "response_metadata", None) or {}).get("model_name")
+        meta = getattr(msg, "response_metadata", None) or {}
+        returned = meta.get("model_name")
+        # an in-process model says how long it waited for its lock and how long it computed;
+        # for any other the whole request is its service
+        lock, service = meta.get("queue_s"), meta.get("service_s")
+        timed = all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in (lock, service))
+        call.clock["lock"], call.clock["service"] = (float(lock), float(service)) if timed else (0.0, elapsed)
         return Reply(
             text=message_text(msg),
             input_tokens=usage.get("input_tokens", 0),
             output_tokens=usage.get("output_tokens", 0),
             provider_model=str(returned) if returned else None,
             format=call.format or "text",
+            prefilled=meta["prefilled_tokens"] if isinstance(meta.get("prefilled_tokens"), int) else None,
         )

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mam_bench.errors import ConfigError
-from mam_bench.secrets import ENV_NAME
+from mam_bench.secrets import ENV_NAME, remember
 from mam_bench.steering.llm.options import LLMOptions
+from mam_bench.steering.llm.strict_schema import strict_schema
 
 if TYPE_CHECKING:  # LangChain is imported only when a model is built
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -26,6 +28,7 @@ def api_key_from_env(options: LLMOptions) -> str | None:
             "the environment variable it names is not set (give the NAME of the variable "
             "that holds the key, never the key itself)",
         )
+    remember(key)  # scrubbed from a verifier's output and errors, whatever the variable's name
     return key
 
 
@@ -75,6 +78,16 @@ def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client
     (OpenRouter, vLLM, Ollama, LM Studio), so the model goes through `openai:`.
     """
     provider, _, name = options.model.partition(":")
+    if provider == "fake":
+        raise ConfigError(
+            "model",
+            f"{options.model!r}: `fake:` names a test double, filled only by a chat model passed from Python "
+            "(LLMController(..., chat_model=MODEL)); from the command line give your own model as "
+            "--model MODULE:FACTORY or FILE.py:FACTORY (docs/reference/custom-models.md)",
+        )
+    factory = own_factory(options.model)
+    if factory is not None:
+        return factory_model(options.model, factory)
     if provider == "local":
         from mam_bench.steering.llm.local_model import LocalChatModel
 
@@ -117,6 +130,59 @@ def build_chat_model(options: LLMOptions, api_key: str | None, http_async_client
     return freeze_invocation_params(model)
 
 
+def own_factory(model: str) -> Any:
+    """`FILE.py:FACTORY` or `MODULE:FACTORY` (a module that is no provider's name): the factory
+    function, imported; None for a provider's "provider:model". A file or a module that cannot
+    be read, or a missing factory, is a ConfigError (never a guess)."""
+    import importlib
+    import importlib.util
+
+    where, _, name = model.partition(":")
+    if where.endswith(".py"):
+        path = Path(where).expanduser()
+        if not path.is_file():
+            raise ConfigError("model", f"{where} is not a file (FILE.py:FACTORY)")
+        spec = importlib.util.spec_from_file_location(f"mam_bench_user_model_{path.stem}", path)
+        if spec is None or spec.loader is None:
+            raise ConfigError("model", f"cannot import {where}")
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # noqa: BLE001 - the user's file may raise anything at import
+            raise ConfigError("model", f"importing {where} failed: {type(exc).__name__}: {str(exc)[:300]}") from None
+    else:
+        known = providers() or frozenset()
+        if where in known or not all(part.isidentifier() for part in where.split(".")) or not name.isidentifier():
+            return None
+        try:
+            found = importlib.util.find_spec(where)
+        except (ImportError, ValueError):
+            found = None
+        if found is None:
+            return None
+        try:
+            module = importlib.import_module(where)
+        except Exception as exc:  # noqa: BLE001
+            raise ConfigError("model", f"importing {where} failed: {type(exc).__name__}: {str(exc)[:300]}") from None
+    factory = getattr(module, name, None)
+    if not callable(factory):
+        raise ConfigError("model", f"{where} has no function {name!r} (MODULE:FACTORY)")
+    return factory
+
+
+def factory_model(model: str, factory: Any) -> BaseChatModel:
+    """What the user's factory returns, called with no arguments: a LangChain chat model."""
+    from langchain_core.language_models.chat_models import BaseChatModel
+
+    try:
+        built = factory()
+    except Exception as exc:  # noqa: BLE001
+        raise ConfigError("model", f"{model} raised {type(exc).__name__}: {str(exc)[:300]}") from None
+    if not isinstance(built, BaseChatModel):
+        raise ConfigError("model", f"{model} returned a {type(built).__name__}, not a LangChain chat model")
+    return built
+
+
 def freeze_invocation_params(model: BaseChatModel) -> BaseChatModel:
     """Compute the model's parameter dict once instead of on every call.
 
@@ -150,6 +216,13 @@ def takes_seed(model: BaseChatModel) -> bool:
     return isinstance(model, ChatOpenAI)
 
 
+def openai_itself(model: Any) -> bool:
+    """OpenAI's own API (no other base URL): the one endpoint known to honour strict schemas. Any
+    other OpenAI-compatible server gets the full schema (with its string lengths), not strict."""
+    base = getattr(model, "openai_api_base", None)
+    return not base or "api.openai.com" in str(base)
+
+
 def structured(model: BaseChatModel, schema: dict[str, Any] | None, mode: str = "json_schema") -> Any:
     """Ask the provider for schema-shaped JSON (`json_schema`; `json_object_schema`, llama-cpp-python's
     form), any JSON (`json_object`) or plain text (`none`) where we know how; the text is parsed
@@ -168,10 +241,11 @@ def structured(model: BaseChatModel, schema: dict[str, Any] | None, mode: str = 
         # sent as extra_body: the same bytes on the wire, but neither the OpenAI SDK (which walks
         # a typed response_format recursively on every call) nor LangChain (which then tries to
         # parse the answer itself) spends time on it; our parser reads the answer anyway
+        strict = strict_schema(schema) if openai_itself(model) else None
         formats = {
             "json_schema": {
                 "type": "json_schema",
-                "json_schema": {"name": "answer", "schema": schema, "strict": False},
+                "json_schema": {"name": "answer", "schema": strict or schema, "strict": strict is not None},
             },
             "json_object_schema": {"type": "json_object", "schema": schema},
             "json_object": {"type": "json_object"},

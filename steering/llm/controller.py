@@ -17,13 +17,14 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from pydantic import ValidationError
 
-from mam_bench.capabilities import ActingNow
+from mam_bench.capabilities import ActingNow, null_action
 from mam_bench.controller import Controller
 from mam_bench.errors import BackendFailed, config_error_from
 from mam_bench.prompts import prompts_for
 from mam_bench.protocol import Decision, Request
 from mam_bench.response_cache import ResponseCache, cache_key
 from mam_bench.secrets import secrets_in_env
+from mam_bench.steering.llm.agent_view import AgentView
 from mam_bench.steering.llm.caching import unanswered_before
 from mam_bench.steering.llm.call import Call, CallFailed, Reply, turn_seed
 from mam_bench.steering.llm.chat_models import api_key_from_env, build_own_model
@@ -58,7 +59,22 @@ class LLMController(Controller):
         #: calls a killed earlier process had sent through this cache and never saw answered
         self.unanswered_before = unanswered_before(self.cache)
         self._answers: dict[tuple[int, int], Decision] = {}
-        self.agents = SessionAgents(self) if o.agent == "session" else StatelessAgents(self)
+        self._unusable = 0  # decisions in a row that ended as policy_errors (the breaker's count)
+        view = self.agent_view()
+        self.agents = SessionAgents(view) if o.agent == "session" else StatelessAgents(view)
+
+    def agent_view(self) -> AgentView:
+        """What the agents may use of this controller (they never get the controller itself)."""
+        recorder = self.recorder
+        return AgentView(
+            prompts=self.prompts,
+            options=self.options,
+            ask=self.ask,
+            scrub=self.scrub,
+            totals=self.totals,
+            count_tokens=getattr(self.model, "count_tokens", None),
+            records=lambda: recorder.records,
+        )
 
     # --- the Controller interface -----------------------------------------------------------------
     def open_cache(self, path: Any) -> None:
@@ -86,17 +102,35 @@ class LLMController(Controller):
 
     async def decide(self, requests: Sequence[Request]) -> list[Decision]:
         if self.options.one_call:
-            # answered in the coordination phase; without a board (no such phase) all ask now, at once
+            # answered in the coordination phase; without a board (no such phase) all ask now, at
+            # once, for the action alone: a post would reach nobody (a world whose actions carry a
+            # message of their own, a swarm's, still asks for it)
             known = {req.actor_id: self._answers.pop((req.round, req.actor_id), None) for req in requests}
             missing = [req for req in requests if known[req.actor_id] is None]
-            for req, d in zip(missing, await self._all(missing, "one_call") if missing else []):
+            phase = "one_call" if "message" in getattr(self.world_cls.Action, "model_fields", {}) else "decision"
+            for req, d in zip(missing, await self._all(missing, phase) if missing else []):
                 known[req.actor_id] = d
             decisions = [known[req.actor_id] for req in requests]
         else:
             decisions = await self._all(requests, "decision")
         if requests:
             self.recorder.round_end(requests[0].round)
+        self._break_if_nothing_usable(decisions)
         return decisions
+
+    def _break_if_nothing_usable(self, decisions: Sequence[Decision]) -> None:
+        """Stop the run once `unusable_in_a_row` decisions in a row were policy_errors: the endpoint
+        answers, so no stall clock fires, but nothing it says can be played (an endpoint of
+        oversized, empty or broken answers costs 25 decisions by default, not the whole horizon; a
+        small local model that is legal 99 % of the time never gets near it)."""
+        limit = self.options.unusable_in_a_row
+        for d in decisions:
+            self._unusable = self._unusable + 1 if d.error is not None else 0
+            if limit and self._unusable >= limit:
+                raise BackendFailed(
+                    f"the last {self._unusable} decisions were all unusable answers (the last: "
+                    f"{self.scrub(d.error)[:200]}): the endpoint answers, but nothing it says can be played"
+                )
 
     def provider_models(self) -> list[str]:
         """Model names the provider said it answered with (provenance; may differ from the one asked for)."""
@@ -109,7 +143,12 @@ class LLMController(Controller):
         """What depends on this process's luck (cache hits, retries, latency, the structured-output
         mode an `auto` run settled on, calls a killed run left unanswered): not in result.json."""
         mode = self.stack.fallback.mode
-        return {**self.totals.session(), "structured_used": mode, "unanswered_before": self.unanswered_before}
+        return {
+            **self.totals.session(),
+            "structured_used": mode,
+            "unanswered_before": self.unanswered_before,
+            "priced": self.recorder.prices.priced(self.recorder.model),  # an unpriced model's cost reads "unpriced"
+        }
 
     def describe(self) -> dict[str, Any]:
         o = self.options
@@ -141,7 +180,10 @@ class LLMController(Controller):
         tasks = [self._guarded(req, phase) for req in requests]
         # every call under way finishes and is recorded before a backend failure (a guard stop, a
         # 401) ends the phase: a call the provider answered is paid for, so it must be in the records
-        results = await asyncio.gather(*tasks, return_exceptions=True)
+        try:
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+        finally:
+            self.agents.flush(requests)
         failures = [r for r in results if isinstance(r, BaseException)]
         if failures:
             raise next((f for f in failures if isinstance(f, BackendFailed)), failures[0])
@@ -150,10 +192,10 @@ class LLMController(Controller):
     async def _guarded(self, req: Request, phase: str) -> Any:
         """One agent's turn; whatever goes wrong stays with this agent."""
         try:
-            if phase != "coordination" and isinstance(self.world_cls, ActingNow):
-                if not self.world_cls.can_act(req.observation):  # communication only (a session notes)
+            if phase != "coordination" and isinstance(self.world_cls.Action, ActingNow):
+                if not self.world_cls.Action.can_act(req.observation):  # communication only (a session notes)
                     await self.agents.turn(req, "idle")
-                    return Decision(action=self.world_cls.null_action())
+                    return Decision(action=null_action(self.world_cls.Action))
             return await self.agents.turn(req, phase)
         except (asyncio.CancelledError, BackendFailed):
             raise  # a rejected key or a passed deadline stops the run, not just this agent

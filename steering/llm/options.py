@@ -56,6 +56,13 @@ class LLMOptions(BaseModel):
         allow_inf_nan=False,
         description="USD for the run's calls; checked before each call against its estimated cost",
     )
+    unusable_in_a_row: int = Field(
+        25,
+        ge=0,
+        le=1_000_000,
+        description="policy_errors in a row that stop the run (exit 3): an endpoint that answers but never "
+        "playably; 0: never (a run whose --max-policy-errors is 1 accepts any number)",
+    )
     stall_timeout: float | None = Field(
         None,
         gt=0,
@@ -75,8 +82,9 @@ class LLMOptions(BaseModel):
     #: (llama-cpp-python's server), then json_object, then plain text
     structured: Structured = "auto"
     #: full: the world's whole prompt; menu: a short one ending in a numbered menu of the legal
-    #: actions, shuffled per request by menu_seed (None: menu for local models, else full)
-    prompt_style: Literal["full", "menu"] | None = None
+    #: actions, shuffled per request by menu_seed; compact: the menu with the rules in a line and
+    #: at most 8 options unless menu_cap says (None: compact for local models, else full)
+    prompt_style: Literal["full", "menu", "compact"] | None = None
     menu_seed: int = Field(0, ge=0)
     #: each call's sampling seed is drawn from this, the round, the agent, the phase and the
     #: attempt: a model sampling at temperature > 0 draws anew each turn, and the same turn draws
@@ -91,7 +99,9 @@ class LLMOptions(BaseModel):
     turn_requests: int = Field(4, ge=1, le=16, description="answers (tool calls) per session turn")
     notebook_chars: int = Field(2000, ge=100, le=20000)
     context_tokens: int | None = Field(
-        None, ge=500, description="a session past this many tokens (4 characters each) is compacted"
+        None,
+        ge=500,
+        description="a session past this many tokens (the local model's own, else 4 characters each) is compacted",
     )
 
     @property
@@ -125,10 +135,10 @@ class LLMOptions(BaseModel):
         }
 
     @property
-    def style(self) -> Literal["full", "menu"]:
+    def style(self) -> Literal["full", "menu", "compact"]:
         if self.prompt_style is not None:
             return self.prompt_style
-        return "menu" if self.model.startswith("local:") else "full"
+        return "compact" if self.model.startswith("local:") else "full"
 
     @property
     def answer_cap(self) -> int:

@@ -68,7 +68,8 @@ class Recorder:
             row["format"] = fmt or "text"
             self._spent(row, False, failed.requests, failed.retries, 0, 0)
             error = self.scrub(failed.error)[:ERROR_KEEP]
-            row.update(cost=0.0, latency_s=round(time.perf_counter() - started, 4), error=error)
+            row.update(cost=0.0, latency_s=round(time.perf_counter() - started, 4), **self._times(call, started))
+            row["error"] = error
             self._record(row)
             raise CallFailed(error, failed.requests, failed.retries, fmt) from None
         row["format"] = reply.format
@@ -77,7 +78,10 @@ class Recorder:
             self.returned_models.add(reply.provider_model)
         row["cost"] = self.prices.cost(self.model, row["input_tokens"], row["output_tokens"])
         row["latency_s"] = round(time.perf_counter() - started, 4)
-        row["answer_chars"] = len(reply.text)
+        row.update(self._times(call, started, reply.cached))
+        row["answer_chars"] = len(reply.text) if reply.chars is None else reply.chars
+        if reply.prefilled is not None:
+            row["prefilled_tokens"] = reply.prefilled
         if self.annotate is not None:
             row.update(self.annotate(call, reply))
         row["error"] = None
@@ -97,6 +101,18 @@ class Recorder:
             raise BackendFailed(
                 f"every LLM call of rounds {rounds} failed (last error: {self.last_error}); the run stops"
             )
+
+    @staticmethod
+    def _times(call: Call, started: float, cached: bool = False) -> dict[str, float | None]:
+        """queue_s: seconds before the model took the call (the concurrency bound, the first-call
+        gate, an in-process model's lock); service_s: seconds it spent on the answered request.
+        Neither for a cached answer (no model was asked), no service for a failed call."""
+        clock = call.clock
+        if cached or "sent" not in clock:
+            return {"queue_s": None, "service_s": None}
+        queue = clock["sent"] - started + clock.get("lock", 0.0)
+        service = clock.get("service")
+        return {"queue_s": round(queue, 4), "service_s": None if service is None else round(service, 4)}
 
     @staticmethod
     def _spent(row: dict[str, Any], cached: bool, requests: int, retries: int, inp: int, out: int) -> None:

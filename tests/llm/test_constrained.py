@@ -134,7 +134,7 @@ def test_the_menu_is_shuffled_per_request_and_the_same_on_every_asking():
     menu_a = prompts.menu(_request(world, a))
     assert menu_a == prompts_for(world_cls, "integrate", style="menu", menu_seed=7).menu(_request(world, a))
     assert menu_a != prompts_for(world_cls, "integrate", style="menu", menu_seed=8).menu(_request(world, a))
-    assert sorted(map(json.dumps, menu_a)) == sorted(map(json.dumps, world_cls.legal_actions(world.observe(a))))
+    assert sorted(map(json.dumps, menu_a)) == sorted(map(json.dumps, world_cls.Action.legal_actions(world.observe(a))))
     assert prompts.menu(_request(world, b)) != menu_a
     schema = prompts.answer_schema("one_call", _request(world, a))
     assert list(schema["properties"]) == ["choice", "message"] and schema["properties"]["message"]["maxLength"] <= 100
@@ -144,7 +144,7 @@ def test_a_capped_menu_keeps_the_null_action_and_a_draw_of_the_rest():
     world_cls = get_world("schelling")
     world = world_cls(seed=3)
     a = world.actor_ids()[0]
-    legal = world_cls.legal_actions(world.observe(a))
+    legal = world_cls.Action.legal_actions(world.observe(a))
     prompts = prompts_for(world_cls, "integrate", style="menu", menu_cap=8)
     menu = prompts.menu(_request(world, a))
     assert len(legal) > 8 and len(menu) == 8

@@ -38,8 +38,8 @@ WITHOUT_LLM = (
 SUITE = """name: core
 seeds: 1
 cases:
-  - {world: schelling, policy: heuristic, objective: integrate, rounds: 2}
-  - {world: crafting, policy: heuristic, objective: shortage, params: {task: forge_vanguard}, rounds: 2}
+  - {world: schelling, controller: heuristic, objective: integrate, rounds: 2}
+  - {world: crafting, controller: heuristic, objective: shortage, params: {task: forge_vanguard}, rounds: 2}
 """
 
 

@@ -10,7 +10,7 @@ from mam_bench.errors import ConfigError
 from mam_bench.experiment.suite import parse_suite
 from mam_bench.registry import model_providers
 
-CASE = {"world": "voter", "policy": "llm", "rounds": 2}
+CASE = {"world": "voter", "controller": "llm", "rounds": 2}
 
 
 def test_the_registry_knows_langchains_providers_and_ours() -> None:

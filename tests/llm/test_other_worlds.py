@@ -94,8 +94,11 @@ def test_swarmbench_reproduction_mode_through_the_llm_controller(task, tmp_path)
     calls = read_jsonl(tmp_path / "llm_calls.jsonl")
     assert {c["phase"] for c in calls} == {"decision"} and len(calls) == n * played + 1  # one repair, failed
     prompt = model.prompts[0]
-    for section in ("You are Agent", "Vision for the last", "Message you received", "Your action history", "ACTION:"):
+    for section in ("You are Agent", "Vision for the last", "Message you received", "Your action history"):
         assert section in prompt
+    # one answer format: the JSON the schema asks for, not upstream's free text besides it (an
+    # answer in upstream's form is still read, by the world's own parser, as above)
+    assert '"action" first' in prompt and "ACTION:" not in prompt and "Think step by step" not in prompt
     # messages are delivered: a later prompt quotes one
     assert any('Message: "agent near' in p for p in model.prompts[n:])
 

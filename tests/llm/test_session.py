@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mam_bench.capabilities import null_action
 from mam_bench.records import read_jsonl
 from tests.benchmark.test_shipped_gemma import WITHOUT_MODEL
 from tests.llm.conftest import run_llm
@@ -101,9 +102,9 @@ def test_an_agent_the_world_says_cannot_act_only_communicates(tmp_path: Path) ->
     req = Request("civil_violence", aid, 0, "incite", jailed, (), "decision")
     decision = asyncio.run(ctl.decide([req]))[0]
     records.close()
-    assert decision.action == world_cls.null_action() and decision.error is None
+    assert decision.action == null_action(world_cls.Action) and decision.error is None
     rows = read_jsonl(tmp_path / "sessions.jsonl")
     assert [(r["phase"], [t["result"] for t in r["tools"]]) for r in rows] == [
         ("idle", ["noted (1 lines in your notebook)", "done"])
     ]
-    assert world_cls.can_act(free) and not world_cls.can_act(jailed)
+    assert world_cls.Action.can_act(free) and not world_cls.Action.can_act(jailed)
