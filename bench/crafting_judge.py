@@ -38,7 +38,7 @@ def main() -> None:
     for task in args.tasks.split(","):
         for seed in range(int(lo), int(hi or lo) + 1):
             w = CraftingWorld(task=task, seed=seed)
-            while not w.done and w.round < w.budget:
+            while not w._done and w.round < w.budget:
                 w.play_round({})
             if not w.verify()[0]:
                 print(f"{task} | {seed} | failed run, skipped")

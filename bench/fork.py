@@ -52,7 +52,7 @@ def best(repeats: int, timed) -> float:
 def fork_and_round(name: str, params: dict[str, Any], warm: int, repeats: int) -> tuple[float, float, float]:
     cls = get_world(name)
     p = cls.Params(**params)
-    ids = cls(p, seed=0).default_influence_ids(cls.influence_count(p))
+    ids = cls(p, seed=0)._default_influence_ids(cls._influence_count(p))
 
     def warmed() -> Any:
         world = cls(p, seed=0, influence_ids=ids, role="treatment")

@@ -37,6 +37,7 @@ from pathlib import Path
 import yaml
 
 from mam_bench.cli import build_parser, main
+from tests.support.damage import huge_header
 
 RUN = ["run", "schelling", "--seed", "3", "--param", "size=10", "--rounds", "2"]
 LAND = ["landscape", "schelling", "--thresholds", "1/2", "--vacancies", "0.2", "--seeds", "0,1", "--size", "10"]
@@ -212,6 +213,29 @@ def apply_setup(root: Path, setup: str | None) -> None:
             _damage(root / "B" / name, how)
     elif kind == "swarm":  # S's result.json damaged
         _damage(root / "S" / "result.json", arg)
+    elif kind in ("spec-version", "result-version"):  # R's record_version set to the JSON value ARG
+        name = "spec.json" if kind == "spec-version" else "result.json"
+        data = json.loads((root / "R" / name).read_text())
+        (root / "R" / name).write_text(json.dumps({**data, "record_version": json.loads(arg)}))
+        if kind == "spec-version":
+            (root / "R" / "result.json").unlink()  # a resume reads the spec
+    elif kind == "snapshots":  # R's (or S's) .snapshots: a huge array header, or the two swapped
+        run, how = arg.split("/")
+        ref, tre = root / run / "reference.snapshots", root / run / "treatment.snapshots"
+        if how == "swap":
+            a, b = ref.read_bytes(), tre.read_bytes()
+            ref.write_bytes(b)
+            tre.write_bytes(a)
+        else:  # as a run recorded before digests (else the digest is what refuses it)
+            huge_header(tre)
+            result = json.loads((root / run / "result.json").read_text())
+            result.pop("snapshots_sha256", None)
+            (root / run / "result.json").write_text(json.dumps(result))
+            if how == "huge-unfinished":
+                (root / run / "result.json").unlink()
+    elif kind == "table-truncate":  # B's table.csv cut in the middle of a row
+        text = (root / "B" / "table.csv").read_text()
+        (root / "B" / "table.csv").write_text(text[: len(text) * 2 // 3])
 
 
 def cases() -> list[Case]:
@@ -276,6 +300,7 @@ def cases() -> list[Case]:
         "--influence-ids": ["", "a,b", "1,1", "999999", "-1", ",,,"],
         "--objective": ["nope", "", "  "],
         "--policy": ["nope", "", "llm", "replay"],
+        "--controller": ["nope", ""],
         "--board-window": ["0", "1001", "-3"],
         "--post-cap": ["0", "100001"],
         "--max-policy-errors": ["1.5", "-0.1", "nan", "inf", "x"],
@@ -353,7 +378,7 @@ def cases() -> list[Case]:
     # --- experiment ---
     suites = {
         "unknown world": _suite(world="nowhere"),
-        "unknown policy": _suite(policy="nope"),
+        "unknown controller": _suite(controller="nope"),
         "bad param": _suite(params={"threshld": "1/2"}),
         "huge size": _suite(params={"size": 5000}),
         "zero rounds": _suite(rounds=0),
@@ -454,6 +479,8 @@ def cases() -> list[Case]:
     ):
         add(Case(f"dashboard {' '.join(flags)[:30]}", ["dashboard", *flags]))
     newest_cases(add)
+    contained_cases(add)
+    merged_cases(add)
     add(Case("no command", []))
     add(Case("unknown command", ["nope"]))
     return out
@@ -464,6 +491,7 @@ def newest_cases(add) -> None:
     # --- benchmark ---
     bad_bench = {
         "--policy": ["nope", "", "llm", "replay"],
+        "--controller": ["nope", ""],
         "--model": ["gpt-4o", "", "openai:m"],
         "--tier": ["", "nope", "full"],
         "--seeds": ["\u00b2", "0-2000000", "", "5-3", "1,1", "a", "\u0663"],
@@ -480,6 +508,7 @@ def newest_cases(add) -> None:
         "--option": ["x", "=1", "temperature=1.0"],
         "--replay": ["B"],
         "--rates-from": ["nowhere", "notes.txt", ""],
+        "--port": ["9000", "-1"],  # a person's page only: refused for the heuristic
     }
     for flag, values in bad_bench.items():
         for value in values:
@@ -649,6 +678,7 @@ def newest_cases(add) -> None:
     add(Case("animate --mp4 to a txt", ["animate", "R", "--out", "a.txt", "--mp4"]))
     for flags in (
         ["--policy", "nope"],
+        ["--controller", "nope"],
         ["--model", "gpt4"],
         ["--seeds", "\u00b2"],
         ["--seeds", "0-9999999"],
@@ -666,7 +696,7 @@ def newest_cases(add) -> None:
     )
     add(
         Case(
-            "experiment --policy stay --seeds 0-1",
+            "experiment --controller stay --seeds 0-1",
             ["experiment", "suite.yaml", "--out", "E5", "--policy", "stay", "--seeds", "0-1"],
             ok=True,
         )
@@ -684,6 +714,151 @@ def newest_cases(add) -> None:
     add(Case("landscape duplicate thresholds", [*LAND[:2], "--thresholds", "1/2,0.5", *LAND[4:], "--out", "l2.csv"]))
     add(Case("landscape another grid over L", [*LAND[:2], "--thresholds", "1/3", *LAND[4:], "--out", "L.csv"]))
     add(Case("landscape the same grid over L", [*LAND, "--out", "L.csv"], ok=True, replaces=("L.csv",)))
+
+
+#: hostile verifiers: each must end in `error: task: verifier ...` with nothing left behind
+HOSTILE_VERIFIERS = {
+    "prints the environment": "import os\nprint(dict(os.environ))\nraise RuntimeError(str(dict(os.environ)))\n",
+    "reads its parent's environ": "import os\nprint(open(f'/proc/{os.getppid()}/environ', 'rb').read())\n",
+    "writes outside": "open('/tmp/mam-fuzz-escaped', 'w').write('x')\n",
+    "forks": "import os, time\ndef verify(t):\n    [os.fork() for _ in range(3)]\n    time.sleep(3600)\n",
+    "starts a daemon": (
+        "import subprocess\ndef verify(t):\n"
+        "    subprocess.Popen(['setsid', 'sleep', '3601'])\n    raise RuntimeError('x')\n"
+    ),
+    "kills its parent": "import os\ndef verify(t):\n    os.kill(os.getppid(), 9)\n    return True\n",
+}
+
+
+def merged_cases(add) -> None:
+    """The newest flags: a person's seat in the dashboard (refusals only: a good one would serve),
+    the shipped ceiling's command, and the parity check against the pilot's code."""
+    for flag, value in (
+        ("--policy", "nope"),
+        ("--controller", "nope"),
+        ("--seed", "-1"),
+        ("--seed", "x"),
+        ("--rounds", "0"),
+        ("--rounds", "1000000000"),
+        ("--time-limit", "-5"),
+        ("--time-limit", "abc"),
+        ("--out", "notes.txt"),
+        ("--out", "R"),
+    ):
+        add(Case(f"dashboard schelling {flag} {value}", ["dashboard", "schelling", flag, value]))
+    v3 = str(Path(__file__).resolve().parents[1] / "suites" / "benchmark-v3.yaml")
+    ceiling = ["ceiling", "--definition", v3, "--tier", "smoke", "--out", "C"]
+    for flag, value in (
+        ("--definition", "nowhere.yaml"),
+        ("--definition", "notes.txt"),
+        ("--tier", "nope"),
+        ("--seeds", "a"),
+        ("--seeds", "5-3"),
+        ("--jobs", "0"),
+        ("--executor", "slurm"),
+        ("--address", "x:1"),
+        ("--out", "R"),
+        ("--out", "notes.txt"),
+    ):
+        argv = list(ceiling)
+        if flag in argv:
+            argv[argv.index(flag) + 1] = value
+        else:
+            argv += [flag, value]
+        add(Case(f"ceiling {flag} {value}", argv))
+    for flag, value in (("--world", "nope"), ("--seeds", "a"), ("--seeds", "9-0"), ("--param", "size=-1")):
+        add(Case(f"parity pilot {flag} {value}", ["parity", "pilot", "--seeds", "0", flag, value]))
+    add(Case("parity nobody", ["parity", "nobody", "--seeds", "0"]))
+
+
+def contained_cases(add) -> None:
+    """Hostile verifiers, task-file bounds, record versions, damaged and swapped snapshots, the
+    planner's bounds and the flags that were silently ignored."""
+    for label, code in HOSTILE_VERIFIERS.items():
+        files = {"task.yaml": TASK, "fz_criteria.py": code}
+        add(Case(f"tasks --check, verifier {label}", ["tasks", "crafting", "--check", "task.yaml"], files=files))
+    run = ["run", "crafting", "--param", "task=task.yaml", "--param", "influence=1", "--out", "T"]
+    add(
+        Case(
+            "run a task whose verifier starts a daemon",
+            run,
+            files={"task.yaml": TASK, "fz_criteria.py": HOSTILE_VERIFIERS["starts a daemon"]},
+        )
+    )
+    fine = VERIFIERS["fine"]
+    for label, text in {
+        "budget 1e9": TASK.replace("budget: 3", "budget: 1000000000"),
+        "budget twice": TASK.replace("budget: 3", "budget: 3\nbudget: 4"),
+        "qty -1": TASK.replace("qty: 3, to:", "qty: -1, to:"),
+        "5000-deep list": TASK + "survey: " + "[" * 5000 + "]" * 5000 + "\n",
+        "ANSI name": TASK.replace("name: fz_task", 'name: "fz\\e[31mred"'),
+    }.items():
+        add(
+            Case(
+                f"tasks --check, task {label}",
+                ["tasks", "crafting", "--check", "task.yaml"],
+                files={"task.yaml": text, "fz_criteria.py": fine},
+            )
+        )
+    from mam_bench.record_schema import RECORD_VERSION
+
+    newer = str(RECORD_VERSION + 1)  # a version this mam-bench does not know yet
+    for value in (newer, '"abc"', "null", "[]", "1e20", "-1", "0", "2.5", "true"):
+        add(Case(f"resume, spec record_version {value}", ["run", "--resume", "R"], setup=f"spec-version:{value}"))
+        add(
+            Case(
+                f"animate, result record_version {value}",
+                ["animate", "R", "--out", "v.gif"],
+                setup=f"result-version:{value}",
+            )
+        )
+    add(Case("animate, a huge snapshot header", ["animate", "R", "--out", "h.gif"], setup="snapshots:R/huge"))
+    add(
+        Case(
+            "resume, a huge snapshot header",
+            ["run", "--resume", "R"],
+            setup="snapshots:R/huge-unfinished",
+        )
+    )
+    add(Case("animate, swapped snapshots", ["animate", "R", "--out", "h.gif"], setup="snapshots:R/swap"))
+    add(Case("dashboard --run, swapped snapshots", ["dashboard", "--run", "R"], setup="snapshots:R/swap"))
+    add(Case("dashboard --run, a huge snapshot header", ["dashboard", "--run", "R"], setup="snapshots:R/huge"))
+    export = ["export", "S", "--format", "swarmbench", "--out", "X"]
+    add(Case("export, swapped snapshots", export, setup="snapshots:S/swap"))
+    add(Case("export, a huge snapshot header", export, setup="snapshots:S/huge"))
+    add(Case("leaderboard of a truncated table.csv", ["report", "B", "--leaderboard"], setup="table-truncate"))
+    oracle = ["run", "pursuit", "--rounds", "2", "--policy", "oracle", "--out", "ro"]
+    for flag, value in (("--candidates", "1000000000"), ("--sweeps", "1000"), ("--rollouts", "1000000000"),
+                        ("--lookahead", "1000000000"), ("--budget", "1e9")):  # fmt: skip
+        add(Case(f"run oracle {flag} {value}", [*oracle, flag, value]))
+    for option in ("candidates=1000000000", "candidates=true", "sweeps=1000", "rollouts=1e9"):
+        add(Case(f"run oracle --option {option}", [*oracle, "--option", option]))
+    add(
+        Case(
+            "run oracle --candidates 2 --option candidates=3",
+            [*oracle, "--candidates", "2", "--option", "candidates=3"],
+        )
+    )
+    add(Case("run oracle --executor ray without --jobs", [*oracle, "--executor", "ray"]))
+    steer = ["steerability", "s-int", "--definition", "def.yaml", "--seeds", "500-501", "--out", "ST"]
+    add(Case("steerability --controllers ''", [*steer, "--controllers", ""]))
+    add(
+        Case(
+            "steerability --oracle-option without the oracle",
+            [*steer, "--controllers", "stay", "--oracle-option", "candidates=2"],
+        )
+    )
+    add(Case("steerability --oracle-option candidates=1e9", [*steer, "--oracle-option", "candidates=1000000000"]))
+    add(Case("steerability --oracle-option candidates=true", [*steer, "--oracle-option", "candidates=true"]))
+    for cmd in (["experiment", "suite.yaml", "--out", "E6"], [*BENCH, "--out", "B6"], steer):
+        add(
+            Case(
+                f"{cmd[0]} --executor ray --address 127.0.0.1:1",
+                [*cmd, "--executor", "ray", "--address", "127.0.0.1:1"],
+            )
+        )
+    add(Case("benchmark --out B/pairs", [*BENCH, "--out", "B/pairs"]))
+    add(Case("benchmark --out B/pairs/x", [*BENCH, "--out", "B/pairs/x"]))
 
 
 def _definition(**scenario) -> str:

@@ -1,7 +1,7 @@
 """Schelling reference landscapes at speed, with the ratio against a plain per-agent Mesa model.
 
     python bench/landscape.py                      # both grids + the Mesa ratio
-    python bench/landscape.py --grid pilot         # spec section 6: 23 x 7 x 20 seeds, cap 500 (3,220 runs),
+    python bench/landscape.py --grid pilot         # the pilot's grid: 23 x 7 x 20 seeds, cap 500 (3,220 runs),
                                                    # then the same grid through `mam-bench landscape`,
                                                    # in both stream designs (--streams pilot|isolated)
     python bench/landscape.py --grid boards        # boards 20/60/100 x 9 vacancies x 23 x 50 seeds, cap 30 (31,050)

@@ -27,7 +27,7 @@ from mam_bench.steering.llm import LLMController
 
 
 async def one_round(ctl: LLMController, world: SchellingWorld, board: CoordinationBoard) -> float:
-    ids = world.influence_ids
+    ids = world.run.influence_ids
 
     def requests(phase: str) -> list[Request]:
         return [
@@ -47,7 +47,7 @@ async def one_round(ctl: LLMController, world: SchellingWorld, board: Coordinati
 
 async def one_call(ctl: LLMController, world: SchellingWorld, board: CoordinationBoard) -> float:
     """The baseline: one agent's decision alone, through the same client, server and prompt."""
-    a = world.influence_ids[0]
+    a = world.run.influence_ids[0]
     req = Request("schelling", a, world.round, "integrate", world.observe(a), board.view(world.round), "decision")
     started = time.perf_counter()
     await ctl._all([req], "one_call" if ctl.options.one_call else "decision")

@@ -6,7 +6,7 @@ exponent in agents, and a baseline of the same world measured in the same run.
     python bench/scale.py --plot docs/results/scale.png   # also the curves, log-log
 
 Each size runs in a child process of its own (so its peak memory is its own): one
-`mam-bench run WORLD --param FIELD=N --policy heuristic --rounds R` pair in the runner, with both
+`mam-bench run WORLD --param FIELD=N --controller heuristic --rounds R` pair in the runner, with both
 baselines (stay and mimic) against the same reference, as the CLI plays it (the reference runs to
 rest or its cap); the child warms the code on a small world first, so compiling is not timed.
 Beside it, in the same child, a baseline plays the same reference rounds without the pair:

@@ -12,6 +12,14 @@ placebos (stay, mimic, rule = 0), drawn correlated (one board per seed) from a n
 - `v1-style bootstrap`: the percentile bootstrap of the same per-scenario mean ratio that v1 prints
   (mam_bench.benchmark.score.bootstrap_mean on per-seed shares), for comparison.
 The true score uses the true best placebo; the estimate picks it by sample means, as the board does.
+
+With `--ceiling FILE` (a v3 ceiling.json, which holds every source's lift per scenario and seed) it
+resamples those seeds instead: the population is the file's seeds (its empirical law), the true
+score of each row (heuristic, greedy, random) is its v3 score on all of them, and each trial draws
+`n` seeds with replacement and asks whether the v3 interval covers it, per world and for the
+aggregate, at each seed count of `--seeds`:
+
+    python bench/score_coverage.py --ceiling data/benchmark/v3-ceiling/standard/ceiling.json --seeds 10,20,30
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import math
 
 import numpy as np
 
-from mam_bench.benchmark.headroom import aggregate, contributions, headroom, share
+from mam_bench.benchmark.headroom import Headroom, aggregate, contributions, headroom, share
 from mam_bench.benchmark.score import bootstrap_mean
 
 #: (oracle, controller, stay, mimic) mean lifts of one scenario; rule is 0; the true best placebo is stay
@@ -64,11 +72,79 @@ def one_scenario(rng: np.random.Generator, n: int, law: str, shift: float) -> tu
     )
 
 
+#: the rows whose coverage a ceiling's resampling prints
+ROWS = ("heuristic", "greedy", "random")
+
+
+def v3_parts(cells: list[dict], row: str) -> tuple[float, np.ndarray] | None:
+    """A row's v3 score in one scenario on these seed cells (ceiling.json's), with its per-seed
+    contributions; None where the headroom is about 0 (the board's NA)."""
+    ceiling = np.asarray([c["ceiling"] for c in cells], dtype=float)
+    placebos = {p: np.asarray([c["placebos"][p] for c in cells], dtype=float) for p in cells[0]["placebos"]}
+    head = headroom(ceiling, placebos)
+    if head.estimate.value <= head.floor or head.gaps.size < 2:
+        return None
+    head = Headroom(head.placebo, head.base, head.gaps, head.estimate, "", head.floor)
+    lifts = [c["lifts"].get(row) for c in cells]
+    if any(v is None for v in lifts):
+        return None
+    est = share(lifts, head)
+    return est.value, contributions(lifts, head, est.value)
+
+
+def world_scores(data: dict, seeds: list[str], row: str) -> dict[str, list[tuple[float, np.ndarray]]]:
+    out: dict[str, list[tuple[float, np.ndarray]]] = {}
+    for s in data["scenarios"].values():
+        parts = v3_parts([s["seeds"][k] for k in seeds], row)
+        if parts is not None:
+            out.setdefault(s["world"], []).append(parts)
+    return out
+
+
+def resample(path: str, ns: list[int], trials: int) -> None:
+    """Coverage of the v3 intervals by resampling a ceiling file's seeds."""
+    import json
+
+    data = json.loads(open(path, encoding="utf-8").read())
+    pool = [str(s) for s in data["seeds"]]
+    rng = np.random.default_rng(20261207)
+    print(f"population: {len(pool)} seeds of {data['benchmark']} tier {data['tier']}; {trials} trials per cell")
+    print(f"{'row':10} {'seeds':>5} {'where':24} {'coverage':>9} {'trials':>7}")
+    for row in ROWS:
+        whole = world_scores(data, pool, row)
+        if not whole:
+            print(f"{row:10} {'-':>5} {'no scored scenario':24}")
+            continue
+        truths = {w: float(np.mean([v for v, _ in parts])) for w, parts in whole.items()}
+        truths["aggregate"] = float(np.mean(list(truths.values())))
+        for n in ns:
+            hits: dict[str, int] = {}
+            counted: dict[str, int] = {}
+            for _ in range(trials):
+                drawn = list(rng.choice(pool, size=n, replace=True))
+                worlds = world_scores(data, drawn, row)
+                if set(worlds) != set(whole):
+                    continue  # a draw that loses a world's headroom is not the board's set
+                for w in [*worlds, "aggregate"]:
+                    est = aggregate(worlds if w == "aggregate" else {w: worlds[w]})
+                    if math.isnan(est.low):
+                        continue
+                    counted[w] = counted.get(w, 0) + 1
+                    hits[w] = hits.get(w, 0) + int(est.low <= truths[w] <= est.high)
+            for w in [*whole, "aggregate"]:
+                cover = f"{hits.get(w, 0) / counted[w]:.3f}" if counted.get(w) else "NA"
+                print(f"{row:10} {n:>5} {w:24} {cover:>9} {counted.get(w, 0):>7}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=4000)
     ap.add_argument("--seeds", default="2,3,5,10,20")
+    ap.add_argument("--ceiling", default=None, help="a v3 ceiling.json: resample its seeds instead of simulating")
     args = ap.parse_args()
+    if args.ceiling:
+        resample(args.ceiling, [int(x) for x in args.seeds.split(",")], args.trials)
+        return
     rng = np.random.default_rng(20261202)
     shifts = [0.0, 0.3, -0.2, 0.6, 0.1, -0.4]  # six worlds, two scenarios each
     print(

@@ -25,7 +25,7 @@ def rounds_per_second(cls: type, size: int, agents: int, rounds: int, rules: str
     gc.collect()  # the earlier worlds' cycles, which a fresh `mam-bench run` would not carry
     world = cls(cls.Params(size=size, agents=agents, rounds=rounds, rules=rules), seed=seed)
     start = time.perf_counter()
-    while world.round < rounds and not world.done:
+    while world.round < rounds and not world._done:
         world.play_round()
     return world.round / (time.perf_counter() - start), world.round
 

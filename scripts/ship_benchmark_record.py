@@ -6,7 +6,7 @@ hold every answer's raw text. Refuses an existing target.
 
     python scripts/ship_benchmark_record.py runs/bench-gemma data/benchmark/mam-bench-v1-quick-gemma3-270m
 
-`mam-bench benchmark --policy replay --replay TARGET --out DIR` then reproduces the controller's rows.
+`mam-bench benchmark --controller replay --replay TARGET --out DIR` then reproduces the controller's rows.
 """
 
 from __future__ import annotations

@@ -26,7 +26,15 @@ if [ ! -x .venv/bin/python ]; then
   say "creating .venv"
   python3 -m venv .venv
 fi
-say "installing mam-bench[all,test] into .venv (the first time builds llama-cpp-python from source; later runs take seconds)"
+if ! .venv/bin/python -c "import importlib.util as u, sys; sys.exit(u.find_spec('llama_cpp') is None)" 2>/dev/null; then
+  # the first install builds llama-cpp-python (the [local] extra) from source: build only the
+  # libraries its bindings load (llama and ggml; not the multimodal mtmd library, which only its
+  # image chat handlers import, nor the tools, server, examples or tests), two compile jobs at once
+  say "first install: llama-cpp-python builds from source; the untrimmed build took about 68 min on a busy 2-core machine (docs/results/timings.md), this trimmed one less; later runs take seconds"
+  export CMAKE_ARGS="${CMAKE_ARGS:-} -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF"
+  export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
+fi
+say "installing mam-bench[all,test] into .venv"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[all,test]"
 lap install
 say "installed; linting"

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from mam_bench.errors import ConfigError
+from mam_bench.record_schema import read_record
 
 
 def pair_validity(folder: Path, pair_id: str) -> dict[str, Any]:
     """A finished pair's validity block (its decisions and policy errors), from its result.json."""
     path = folder / "pairs" / pair_id / "result.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8")).get("validity") or {}
+        return read_record(json.loads(path.read_text(encoding="utf-8")), path.name).get("validity") or {}
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError, ValueError, AttributeError):

@@ -21,7 +21,9 @@ from mam_bench.registry import CONTROLLERS
 
 #: the placebos each score version plays on every scenario: their best is the score's 0 (v2 adds
 #: `rule`, whose lift is 0 by construction, so that doing nothing never scores above 0)
-PLACEBOS = {"v1": ("stay", "mimic"), "v2": ("stay", "mimic", "rule")}
+PLACEBOS = {"v1": ("stay", "mimic"), "v2": ("stay", "mimic", "rule"), "v3": ("stay", "mimic", "rule")}
+#: what a v3 ceiling plays beside the reference and the placebos, unless the file names others
+CEILING_FROM = ("greedy", "heuristic", "random")
 #: where the benchmark file is looked for when --definition is not given (cwd, then the source tree)
 DEFAULT_FILE = Path("suites") / "benchmark.yaml"
 
@@ -57,7 +59,7 @@ class Scenario(BaseModel):
     @field_validator("name")
     @classmethod
     def _plain_name(cls, v: str) -> str:
-        if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", v):  # it becomes a part of case names (`NAME/policy`)
+        if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", v):  # it becomes a part of case names (`NAME/controller`)
             raise ValueError(f"{v!r}: a scenario name is 1 to 64 letters, digits, '_', '.' or '-'")
         return v
 
@@ -85,6 +87,9 @@ class Tier(BaseModel):
     rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS)
     influence: int | None = Field(None, ge=1)
     llm_options: dict[str, Any] = Field(default_factory=dict)
+    #: what the tier is for (v3): `smoke` checks the pipeline and prints no ranking claim,
+    #: `ranking` is the tier a ranking is read from, `local` what a local model finishes
+    purpose: Literal["smoke", "ranking", "local"] | None = None
 
 
 class Benchmark(BaseModel):
@@ -94,9 +99,31 @@ class Benchmark(BaseModel):
     description: str = ""
     #: how the leaderboard scores it: v1 (clipped, the heuristic is 1) or v2 (the reference, an
     #: oracle, is 1 and nothing is clipped; see mam_bench.benchmark.headroom)
-    score: Literal["v1", "v2"] = "v1"
+    score: Literal["v1", "v2", "v3"] = "v1"
     tiers: dict[str, Tier]
     scenarios: tuple[Scenario, ...] = Field(min_length=1)
+    #: v3: the folder of the shipped ceiling (one subfolder per tier), relative to the repository
+    ceiling: str | None = None
+    #: v3: the controllers whose plays the ceiling takes the best of, beside the reference
+    ceiling_from: tuple[str, ...] | None = None
+
+    @model_validator(mode="after")
+    def _v3_has_a_ceiling(self) -> Benchmark:
+        if self.score == "v3":
+            if not self.ceiling:
+                raise ValueError("a v3 benchmark names its shipped ceiling's folder (ceiling: data/benchmark/...)")
+            missing = [n for n, t in self.tiers.items() if t.purpose is None]
+            if missing:
+                raise ValueError(f"tier {missing[0]!r}: a v3 tier says its purpose (smoke, ranking or local)")
+        elif self.ceiling is not None or self.ceiling_from is not None:
+            raise ValueError("only a v3 benchmark (score: v3) ships a ceiling")
+        for name in self.ceiling_from or ():
+            if name not in CONTROLLERS:
+                raise ValueError(f"ceiling_from: unknown controller {name!r} (known: {', '.join(sorted(CONTROLLERS))})")
+        return self
+
+    def ceiling_sources(self) -> tuple[str, ...]:
+        return self.ceiling_from if self.ceiling_from is not None else CEILING_FROM
 
     @field_validator("scenarios")
     @classmethod
@@ -188,7 +215,7 @@ class Entry(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    policy: str
+    controller: str
     models: tuple[str, ...] = ()
     tier: str = "quick"
     seeds: tuple[int, ...]
@@ -199,7 +226,7 @@ class Entry(BaseModel):
 
     def label(self) -> str:
         """The leaderboard's controller name: a replay is named for what it replays."""
-        return f"{self.replay_of} (replay)" if self.policy == "replay" and self.replay_of else self.policy
+        return f"{self.replay_of} (replay)" if self.controller == "replay" and self.replay_of else self.controller
 
     @field_validator("models")
     @classmethod
@@ -210,20 +237,20 @@ class Entry(BaseModel):
             raise ValueError(str(exc)) from None
 
 
-def scenario_case(bench: Benchmark, s: Scenario, tier: Tier, policy: str, options: dict[str, Any]) -> Case:
-    """The scenario as a suite case driven by `policy` at the tier's horizon and dose."""
+def scenario_case(bench: Benchmark, s: Scenario, tier: Tier, controller: str, options: dict[str, Any]) -> Case:
+    """The scenario as a suite case driven by `controller` at the tier's horizon and dose."""
     influence = {"influence": tier.influence, "influence_ids": None} if tier.influence else {}
     if not influence:
         influence = {"influence": s.influence, "influence_ids": s.influence_ids}
     opts = dict(options)
-    if policy == "llm":
+    if controller == "llm":
         opts = {**tier.llm_options, **opts}
     return Case(
-        name=f"{s.name}/{policy}",
+        name=f"{s.name}/{controller}",
         world=s.world,
         params=s.params,
         objective=s.objective,
-        policy=policy,
+        controller=controller,
         rounds=tier.rounds or s.rounds,
         controller_options=opts,
         **influence,
@@ -250,23 +277,24 @@ def build_suite(bench: Benchmark, entry: Entry, replays: dict[tuple[str, str, in
 
     for s in bench.scenarios:
         tier = bench.tier_for(entry.tier, s)
-        if entry.policy == "replay":
+        if entry.controller == "replay":
             for (name, model, seed), source in sorted((replays or {}).items()):
                 if name == s.name:
                     case = scenario_case(bench, s, tier, "replay", {"replay": source})
                     tag = f"{model}@{seed}" if model else f"@{seed}"
                     add(case.model_copy(update={"name": f"{s.name}/replay/{tag}", "only_seeds": (seed,)}))
-        elif entry.policy == "llm":
+        elif entry.controller == "llm":
             for m in entry.models:
                 case = scenario_case(bench, s, tier, "llm", entry.options)
                 add(case.model_copy(update={"name": f"{s.name}/llm/{m}", "model": m}))
         else:
-            add(scenario_case(bench, s, tier, entry.policy, entry.options))
-        add(reference_case(bench, s, tier))
+            add(scenario_case(bench, s, tier, entry.controller, entry.options))
+        if bench.score != "v3":  # v3 scores against its shipped ceiling: only the entry plays
+            add(reference_case(bench, s, tier))
     data = {
         "name": f"{bench.name}-{entry.tier}",
         "seeds": list(entry.seeds),
-        "baselines": list(bench.placebos()),
+        "baselines": list(bench.placebos()) if bench.score != "v3" else [],
         "cases": [c.model_dump(mode="json", exclude_defaults=True) for c in cases],
     }
     suite = parse_suite(data)
@@ -294,12 +322,12 @@ def roles(bench: Benchmark, entry: Entry, suite: Suite) -> dict[str, list[dict[s
             put(case, name, "reference", s.reference, "")
         if rest != "reference":
             model = case.model or ""
-            if entry.policy == "replay":
+            if entry.controller == "replay":
                 model = rest.removeprefix("replay/").rpartition("@")[0]
             put(case, name, "entry", entry.label(), model)
-        if case.controller in bench.placebos():
-            put(case, name, case.controller, case.controller, "")
-        for b in suite.baseline_policies(case):
+        if case.controller_name in bench.placebos():
+            put(case, name, case.controller_name, case.controller_name, "")
+        for b in suite.baseline_controllers(case):
             put(case.baseline(b), name, b, b, "")
     return out
 
@@ -312,4 +340,10 @@ def definition_hash(bench: Benchmark) -> str:
     for s in body["scenarios"]:
         if not s["doses"]:
             del s["doses"]
+    for key in ("ceiling", "ceiling_from"):  # v3's; absent from v1 and v2 hashes, as before it
+        if body[key] is None:
+            del body[key]
+    for tier in body["tiers"].values():
+        if tier["purpose"] is None:
+            del tier["purpose"]
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:12]

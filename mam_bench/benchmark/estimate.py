@@ -38,10 +38,10 @@ def prompt_tokens(case: Any, seed: int) -> int:
     from mam_bench.prompts import WorldPrompts
     from mam_bench.protocol import Request
     from mam_bench.registry import load, part_of
-    from mam_bench.runner import prepare
+    from mam_bench.runner import prepared
 
     spec = case.pair_spec(seed)
-    prep = prepare(spec)
+    prep = prepared(spec)
     world = prep.new_world(True)
     aid = prep.influence_ids[0]
     path = part_of(prep.world_cls, "prompts")
@@ -66,15 +66,15 @@ def estimate(suite: Any, price_table: Any = None, rates: dict[str, Any] | None =
     """One line per LLM case of the suite (a scenario at a model); USD None for an unpriced model.
     `rates`: model -> its recorded Rate (rates.py), which adds repairs and a time to its lines."""
     from mam_bench.pricing import PriceTable  # only an LLM benchmark gets here
-    from mam_bench.runner import prepare
+    from mam_bench.runner import prepared
 
     prices = PriceTable(price_table)
     seeds = suite.seed_list()
     out = []
     for case in suite.expanded_cases():
-        if case.controller != "llm":
+        if case.controller_name != "llm":
             continue
-        prep = prepare(case.pair_spec(seeds[0]))
+        prep = prepared(case.pair_spec(seeds[0]))
         options = case.controller_options
         phases = 1 if options.get("one_call") else 2
         model = case.model or options.get("model", "")

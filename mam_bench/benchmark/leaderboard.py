@@ -24,6 +24,7 @@ from mam_bench.benchmark.score import (
     steering_score,
 )
 from mam_bench.errors import ConfigError
+from mam_bench.pricing import ACCOUNT_COLUMNS, cost_cell
 
 MANIFEST = "benchmark.json"
 MANIFEST_KEYS = ("benchmark", "definition_hash", "tier", "seeds", "entry", "scenarios", "roles")
@@ -87,7 +88,16 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     missing = [k for k in MANIFEST_KEYS if not isinstance(manifest, dict) or k not in manifest]
     if missing:
         raise ConfigError("dir", f"{path} is damaged (no {missing[0]!r})")
-    return manifest
+    return manifest_in_todays_names(manifest)
+
+
+def manifest_in_todays_names(manifest: dict[str, Any]) -> dict[str, Any]:
+    """A benchmark.json with its entry's controller under today's name: folders recorded before
+    the rename say `policy` (a new dict; the rest as recorded)."""
+    entry = manifest.get("entry")
+    if not isinstance(entry, dict) or "policy" not in entry or "controller" in entry:
+        return manifest
+    return {**manifest, "entry": {("controller" if k == "policy" else k): v for k, v in entry.items()}}
 
 
 def entry_pairs(folder: Path, manifest: dict[str, Any]) -> dict[tuple[str, str, int], str]:
@@ -123,7 +133,13 @@ def _mean(rows: list[dict], column: str) -> float:
 
 
 #: what two folders must share to be compared: manifest key -> the field an error names
-COMPARABLE = {"benchmark": "definition", "definition_hash": "definition", "tier": "tier", "seeds": "seeds"}
+COMPARABLE = {
+    "benchmark": "definition",
+    "definition_hash": "definition",
+    "tier": "tier",
+    "seeds": "seeds",
+    "ceiling_hash": "ceiling",  # v3: scored against the same shipped ceiling (absent before v3)
+}
 
 
 def check_comparable(folders: list[Path], manifests: list[dict[str, Any]]) -> None:
@@ -147,6 +163,10 @@ def build_board(folders: list[Path]) -> Any:
     manifests = [read_manifest(f) for f in folders]
     check_comparable(folders, manifests)
     first = manifests[0]
+    if score_version(first) == "v3":
+        from mam_bench.benchmark.leaderboard_v3 import build_board_v3
+
+        return build_board_v3(folders, manifests, [_collect(f, m)[0] for f, m in zip(folders, manifests)])
     if score_version(first) == "v2":
         from mam_bench.benchmark.leaderboard_v2 import build_board_v2
 
@@ -229,7 +249,7 @@ def _coverage(board: Board, groups: dict[str, dict[str, list[float]]]) -> str:
 
 def tables(board: Board) -> tuple[list[str], list[list[str]], list[str], list[list[str]]]:
     """(leaderboard header, rows, per-scenario header, rows), as text cells."""
-    head = ["controller", "model", "score [95% CI]", *board.worlds, "calls", "tokens", "cost $", "wall s", "invalid"]
+    head = ["controller", "model", "score [95% CI]", *board.worlds, *ACCOUNT_COLUMNS]
     body = []
     ranked = []
     for row in board.rows:
@@ -250,7 +270,7 @@ def tables(board: Board) -> tuple[list[str], list[list[str]], list[str], list[li
                 *per_world,
                 str(row.calls),
                 str(row.tokens),
-                f"{row.cost:.4f}",
+                cost_cell(row.cost, row.calls, row.model),
                 f"{row.wall:.1f}",
                 str(row.invalid),
             ]
@@ -297,7 +317,19 @@ Block = tuple[str, list[str], list[list[str]], str] | str
 def blocks(board: Any) -> tuple[str, list[Block]]:
     """(title, blocks) of either version's board."""
     from mam_bench.benchmark.leaderboard_v2 import DEFINITION_V2, BoardV2, tables_v2, unscored_note
+    from mam_bench.benchmark.leaderboard_v3 import DEFINITION_V3, BoardV3, notes_v3, tables_v3
 
+    if isinstance(board, BoardV3):
+        t3 = tables_v3(board)
+        said = [line for line in (legal_line(board.rows), sensitivity_line(board.rows)) if line]
+        parts3: list[Block] = [
+            ("", *t3["ranked"], "leaderboard"),
+            DEFINITION_V3,
+            *notes_v3(board),
+            *said,
+            ("Per scenario", *t3["scenarios"], "scenarios"),
+        ]
+        return f"{board.benchmark}, tier {board.tier}", parts3
     if isinstance(board, BoardV2):
         t = tables_v2(board)
         apart = [("Not ranked: no score in some scored scenario", *t["apart"], "apart")] if t["apart"][1] else []

@@ -19,6 +19,7 @@ import numpy as np
 from mam_bench.benchmark.decisions import first_decisions, pair_validity
 from mam_bench.benchmark.headroom import PLACEBOS, Estimate, Headroom, aggregate, contributions, headroom, share
 from mam_bench.errors import ConfigError
+from mam_bench.pricing import ACCOUNT_COLUMNS, cost_cell
 
 DEFINITION_V2 = (
     "Score (v2) per scenario: (mean lift - best placebo's mean lift) / (oracle's mean lift - best "
@@ -75,14 +76,12 @@ class ScenarioV2:
         return ""
 
 
-@dataclass
-class BoardV2:
-    benchmark: str
-    tier: str
-    seeds: list[int]
+class WorldsBoard:
+    """What v2's and v3's boards share: the aggregate is a mean over the worlds where a row has
+    every scored scenario."""
+
     worlds: list[str]
-    scenarios: dict[str, ScenarioV2]
-    rows: list[Played]
+    scenarios: dict[str, Any]
 
     def scored_worlds(self) -> list[str]:
         return [w for w in self.worlds if any(s.world == w and not s.reason for s in self.scenarios.values())]
@@ -101,6 +100,16 @@ class BoardV2:
             if s.world in worlds and name in row.scores:
                 worlds[s.world].append((row.scores[name].value, row.parts[name]))
         return aggregate(worlds)
+
+
+@dataclass
+class BoardV2(WorldsBoard):
+    benchmark: str
+    tier: str
+    seeds: list[int]
+    worlds: list[str]
+    scenarios: dict[str, ScenarioV2]
+    rows: list[Played]
 
 
 def _lifts(by_seed: dict[int, list[dict]], seeds: list[int]) -> dict[int, float]:
@@ -138,6 +147,16 @@ def folder_headroom(cells: dict[tuple, dict[int, list[dict]]], name: str, seeds:
     return headroom(oracle, placebos)
 
 
+def incomplete(manifest: dict[str, Any], cells: dict[tuple, dict[int, list[dict]]], seeds: list[int]) -> str | None:
+    """The reason a folder's scenarios lack pairs when the run stopped early: every case of its
+    manifest's roles plays every seed once, so fewer pairs than that is a run to resume."""
+    expected = len(manifest["roles"]) * len(seeds)
+    done = len({str(r["pair_id"]) for by_seed in cells.values() for rs in by_seed.values() for r in rs})
+    if done >= expected:
+        return None
+    return f"incomplete: {done} of {expected} pairs; rerun the same command to resume"
+
+
 def _account(row: Played, rs: list[dict]) -> None:
     row.invalid += sum(not r["valid"] for r in rs)
     row.calls += sum(int(r["requests"]) for r in rs)
@@ -161,9 +180,11 @@ def build_board_v2(folders: list[Path], manifests: list[dict[str, Any]], collect
     first = manifests[0]
     seeds = [int(s) for s in first["seeds"]]
     scenarios = {s["name"]: ScenarioV2(s["name"], s["world"], s["objective"]) for s in first["scenarios"]}
-    for cells in collected:
+    for manifest, cells in zip(manifests, collected):
+        short = incomplete(manifest, cells, seeds)
         for name, info in scenarios.items():
-            info.heads.append(folder_headroom(cells, name, seeds))
+            head = folder_headroom(cells, name, seeds)
+            info.heads.append(short if short and isinstance(head, str) else head)
     rows: dict[tuple[str, str], Played] = {}
     for k, cells in enumerate(collected):
         for (name, role, controller, model), by_seed in cells.items():
@@ -204,7 +225,7 @@ def _world_cell(board: BoardV2, row: Played, world: str) -> str:
 
 def tables_v2(board: BoardV2) -> dict[str, tuple[list[str], list[list[str]]]]:
     """{'ranked', 'apart', 'scenarios'}: (header, rows) as text cells."""
-    head = ["controller", "model", "score [95% CI]", *board.worlds, "calls", "tokens", "cost $", "wall s", "invalid"]
+    head = ["controller", "model", "score [95% CI]", *board.worlds, *ACCOUNT_COLUMNS]
     scored = board.scored_worlds()
     ranked, apart = [], []
     for row in board.rows:
@@ -223,7 +244,7 @@ def tables_v2(board: BoardV2) -> dict[str, tuple[list[str], list[list[str]]]]:
             *(_world_cell(board, row, w) for w in board.worlds),
             str(row.calls),
             str(row.tokens),
-            f"{row.cost:.4f}",
+            cost_cell(row.cost, row.calls, row.model),
             f"{row.wall:.1f}",
             str(row.invalid),
         ]

@@ -3,8 +3,9 @@
 An estimate counts turns exactly, but how many repairs a model needs and how long it takes depend
 on the model; a run that recorded them says. The rows are the `llm_calls.jsonl` of a run folder or
 of every pair of an experiment or benchmark folder. A repair is a call with `attempt` above 0 (the
-controller asks again, quoting the error); seconds are the median latency of the calls a provider
-answered (a cached answer took no time).
+controller asks again, quoting the error); seconds are the median service time of the calls a provider
+answered (`service_s`: without the wait for a free slot or the model's lock, which depends on how
+many agents shared it; `latency_s` in records that predate it; a cached answer took no time).
 """
 
 from __future__ import annotations
@@ -60,8 +61,9 @@ def recorded_rates(folders: Iterable[Path]) -> dict[str, Rate]:
                     repairs[model] = repairs.get(model, 0) + 1
                 else:
                     asks[model] = asks.get(model, 0) + 1
-                if not row.get("cached") and row.get("latency_s") is not None and not row.get("error"):
-                    latency.setdefault(model, []).append(float(row["latency_s"]))
+                seconds = row.get("service_s", row.get("latency_s"))
+                if not row.get("cached") and seconds is not None and not row.get("error"):
+                    latency.setdefault(model, []).append(float(seconds))
     return {
         m: Rate(m, asks.get(m, 0), repairs.get(m, 0), statistics.median(latency[m]) if latency.get(m) else None)
         for m in sorted(set(asks) | set(repairs))

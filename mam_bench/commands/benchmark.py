@@ -1,4 +1,4 @@
-"""`mam-bench benchmark --policy P --out DIR`: rate one controller on the versioned benchmark.
+"""`mam-bench benchmark --controller C --out DIR`: rate one controller on the versioned benchmark.
 
 The benchmark (suites/benchmark.yaml) becomes an ordinary suite: the controller's case per scenario,
 the reference strategy's (the oracle in a v2 benchmark), and the placebos as baselines (`stay` and
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,21 +26,28 @@ COST_GUARD = 5.0
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("benchmark", help="rate one controller on the versioned benchmark (scores per world)")
-    p.add_argument("--policy", required=True, help="the controller to rate: heuristic, random, llm, replay, ...")
-    p.add_argument("--model", action="append", default=None, help="PROVIDER:MODEL for --policy llm (repeatable)")
+    p.add_argument(
+        "--controller",
+        "--policy",
+        dest="controller",
+        required=True,
+        help="the controller to rate: heuristic, random, llm, replay, ... (--policy: its old name)",
+    )
+    p.add_argument("--model", action="append", default=None, help="PROVIDER:MODEL for --controller llm (repeatable)")
     p.add_argument("--tier", default=None, help="quick (default) or full; a replay plays the recorded tier")
     p.add_argument("--seeds", default=None, help="seeds to play instead of the tier's, e.g. 0-1 or 3,5")
     p.add_argument("--out", required=True, help="benchmark folder; rerun on the same folder to resume")
     p.add_argument("--definition", default=None, help="benchmark file (default suites/benchmark.yaml)")
-    p.add_argument("--replay", default=None, help="with --policy replay: a benchmark folder to replay")
+    p.add_argument("--replay", default=None, help="with --controller replay: a benchmark folder to replay")
     p.add_argument("--jobs", type=int, default=None, help="pairs at a time (default: CPU count)")
     p.add_argument("--executor", default="local", choices=("local", "ray"))
+    p.add_argument("--port", type=int, default=None, help="with --controller human: the page's port (default 8765)")
     p.add_argument("--address", default=None, help="Ray cluster address")
     p.add_argument("--max-cost", type=float, default=None, help="stop cleanly once this many USD are spent")
     p.add_argument("--max-calls", type=int, default=None, help="stop cleanly after this many LLM calls")
     p.add_argument("--allow-mixed", action="store_true", help="resume a folder other code produced")
     p.add_argument("--yes", action="store_true", help="start an LLM benchmark above the call or cost guard")
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --policy llm")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --controller llm")
     p.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
     p.add_argument("--price-table", default=None, help="JSON file: model -> {input, output} USD per million tokens")
     p.add_argument(
@@ -128,24 +136,26 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
                 f"definition.{s.name}.reference",
                 f"unknown controller {s.reference!r} (known: {', '.join(sorted(CONTROLLERS))})",
             )
-    if args.policy not in CONTROLLERS:
-        raise ConfigError("policy", f"unknown controller {args.policy!r} (known: {', '.join(sorted(CONTROLLERS))})")
-    if args.model and args.policy != "llm":
-        raise ConfigError("model", f"only --policy llm takes a model (policy is {args.policy})")
-    if args.policy == "llm" and not args.model:
-        raise ConfigError("model", "--policy llm needs --model PROVIDER:MODEL")
-    if (args.replay is None) != (args.policy != "replay"):
-        raise ConfigError("replay", "--policy replay needs --replay DIR, and only it takes one")
+    if args.controller not in CONTROLLERS:
+        raise ConfigError(
+            "controller", f"unknown controller {args.controller!r} (known: {', '.join(sorted(CONTROLLERS))})"
+        )
+    if args.model and args.controller != "llm":
+        raise ConfigError("model", f"only --controller llm takes a model (the controller is {args.controller})")
+    if args.controller == "llm" and not args.model:
+        raise ConfigError("model", "--controller llm needs --model PROVIDER:MODEL")
+    if (args.replay is None) != (args.controller != "replay"):
+        raise ConfigError("replay", "--controller replay needs --replay DIR, and only it takes one")
     options = _options(args)
     replays = None
     replay_of = ""
     tier = args.tier
-    if args.policy == "replay":
+    if args.controller == "replay":
         manifest, replays = _recorded(Path(args.replay), definition_hash(bench))
         if tier is not None and tier != manifest["tier"]:
             raise ConfigError("tier", f"{args.replay} was played on tier {manifest['tier']!r}, not {tier!r}")
         tier = manifest["tier"]
-        replay_of = manifest["entry"]["policy"]
+        replay_of = manifest["entry"]["controller"]
     tier = tier or "quick"
     seeds = parse_seeds(args.seeds if args.seeds is not None else bench.tier(tier).seeds)
     if replays is not None:
@@ -155,7 +165,7 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
             raise ConfigError("seeds", f"{args.replay} recorded none of these seeds")
     try:
         entry = Entry(
-            policy=args.policy,
+            controller=args.controller,
             models=tuple(args.model or ()),
             tier=tier,
             seeds=tuple(seeds),
@@ -173,12 +183,16 @@ def plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
 
 def check_controllers(suite: Any) -> None:
     """Every case's controller builds at a seed it plays (a replay is checked against its own seed)."""
-    from mam_bench.runner import discard, prepare_run
+    from mam_bench.preflight import build_controller
+    from mam_bench.runner import discard, prepared
 
     for case in suite.cases:
         seed = (case.only_seeds or suite.seed_list())[0]
         try:
-            discard(prepare_run(case.pair_spec(seed)).controller)
+            spec = case.pair_spec(seed)
+            if case.controller == "human":  # its choices come from the page: checked with none recorded
+                spec = spec.model_copy(update={"controller_options": {**spec.controller_options, "played": []}})
+            discard(build_controller(spec, prepared(spec)))
         except ConfigError as exc:
             raise ConfigError(f"{case.name}: {exc.field}", exc.message) from None
 
@@ -188,6 +202,8 @@ def manifest_of(bench: Any, entry: Any, suite: Any) -> dict[str, Any]:
 
     # v1 folders carry no "score" key (absent reads as v1), so that they still resume
     version = {"score": bench.score} if bench.score != "v1" else {}
+    if bench.score == "v3":
+        version.update(shipped_ceiling(bench, entry))
     return {
         **version,
         "benchmark": bench.name,
@@ -198,6 +214,26 @@ def manifest_of(bench: Any, entry: Any, suite: Any) -> dict[str, Any]:
         "scenarios": [{"name": s.name, "world": s.world, "objective": s.objective} for s in bench.scenarios],
         "roles": roles(bench, entry, suite),
     }
+
+
+def shipped_ceiling(bench: Any, entry: Any) -> dict[str, Any]:
+    """A v3 folder's copy of the shipped ceiling on its seeds (no plans), its hash and the tier's
+    purpose: the leaderboard scores from the folder alone, and folders of two ceilings never meet."""
+    import hashlib
+
+    from mam_bench.benchmark.ceiling import load_ceiling
+
+    data = load_ceiling(bench, entry.tier, list(entry.seeds))
+    kept = {
+        name: {
+            "seeds": {
+                str(seed): {k: s["seeds"][str(seed)][k] for k in ("ceiling", "by", "placebos")} for seed in entry.seeds
+            }
+        }
+        for name, s in data["scenarios"].items()
+    }
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+    return {"purpose": bench.tier(entry.tier).purpose, "ceiling_hash": digest, "ceiling": {"scenarios": kept}}
 
 
 def cost_gate(suite: Any, entry: Any, args: argparse.Namespace) -> None:
@@ -242,6 +278,9 @@ def handle(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_out_dir(out)
     refuse_other_kind(out, "experiment")
+    inside = next((p for p in out.resolve().parents if (p / "benchmark.json").is_file()), None)
+    if inside is not None:  # its pairs/ or any folder below: the two would mix their records
+        raise ConfigError("out", f"{out} is inside the benchmark folder {inside}; give a folder of its own")
     old = out / "benchmark.json"
     if old.exists() and not old.is_file():
         raise ConfigError("out", f"{old} is not a regular file; move it away (it is this folder's manifest)")
@@ -252,27 +291,46 @@ def handle(args: argparse.Namespace) -> int:
         )
     check_table(out / "table.csv")
     bench, entry, suite = plan(args)
+    human = entry.controller == "human"
+    if args.port is not None and not human:
+        raise ConfigError("port", "only --controller human takes it (the page a person plays on)")
+    if human and (args.executor != "local" or args.jobs not in (None, 1)):
+        raise ConfigError("executor" if args.executor != "local" else "jobs", "a person plays one pair at a time here")
+    if human:
+        from mam_bench.dashboards.human_benchmark import check_port
+        from mam_bench.extras import require
+
+        require("dashboards")
+        check_port(args.port or 8765)
     manifest = manifest_of(bench, entry, suite)
     if old.is_file():
         try:
             before = json.loads(old.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError):
             raise ConfigError("out", f"{old} is damaged; move the folder away to start afresh") from None
-        if before != json.loads(json.dumps(manifest)):
+        from mam_bench.benchmark.leaderboard import manifest_in_todays_names
+
+        if not isinstance(before, dict) or manifest_in_todays_names(before) != json.loads(json.dumps(manifest)):
             raise ConfigError("out", f"{out} holds another benchmark run (controller, tier or seeds); use a new folder")
         if _holds_rows(out / "table.csv"):  # its rows must be this benchmark's (a resume keeps them)
             from mam_bench.commands.leaderboard import benchmark_folder
 
             benchmark_folder(out)
     check_controllers(suite)
-    if entry.policy == "llm":
+    if entry.controller == "llm":
         cost_gate(suite, entry, args)
     check_provenance(out, suite, args.allow_mixed)  # refuses before the manifest is written
     startup.imports_done()
     out.mkdir(parents=True, exist_ok=True)
     write_whole(old, json.dumps(manifest, indent=2) + "\n")
+    executor: Any = args.executor
+    if human:  # the page is the executor: each pair is played there, one after another
+        from mam_bench.dashboards.human_benchmark import SeatExecutor, progress_of
+
+        progress = progress_of(bench, entry, suite)
+        executor = partial(SeatExecutor, out, progress, args.port or 8765)
     outcome = run_experiment(
-        suite, out, args.executor, args.address, args.jobs, args.max_cost, args.max_calls, allow_mixed=args.allow_mixed
+        suite, out, executor, args.address, args.jobs, args.max_cost, args.max_calls, allow_mixed=args.allow_mixed
     )
     from mam_bench.benchmark.leaderboard import build_board, leaderboard_markdown
 

@@ -47,7 +47,59 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default="runs",
         help="the only folder the page may replay runs from (default ./runs)",
     )
+    p.add_argument(
+        "--controller",
+        "--policy",
+        dest="controller",
+        help="the controller the page starts with; `human`: you play the influence agents (--policy: its old name)",
+    )
+    p.add_argument("--seed", type=int, help="the pair's seed (default: the world's dashboard seed)")
+    p.add_argument("--rounds", type=int, help="the treatment's rounds (default: the world's horizon)")
+    p.add_argument("--out", metavar="DIR", help="where a human session records (a stopped one resumes from it)")
+    p.add_argument("--time-limit", type=float, metavar="S", help="human: seconds a round, then the rest stay")
     p.set_defaults(handler=handle)
+
+
+def seat_env(args: argparse.Namespace) -> dict[str, str]:
+    """--controller, --seed, --rounds, --out and --time-limit, checked, for the server's environment."""
+    from mam_bench.dashboards.config import (
+        CONTROLLER_CHOICES,
+        ENV_OUT,
+        ENV_POLICY,
+        ENV_ROUNDS,
+        ENV_SEED,
+        ENV_TIME_LIMIT,
+    )
+
+    controller = getattr(args, "controller", None)
+    if controller is not None and controller not in ("auto", *CONTROLLER_CHOICES):
+        raise ConfigError(
+            "controller", f"unknown controller {controller!r} (known: auto, {', '.join(CONTROLLER_CHOICES)})"
+        )
+    from mam_bench.commands.run import MAX_ROUNDS, MAX_SEED
+
+    if getattr(args, "seed", None) is not None and not 0 <= args.seed <= MAX_SEED:
+        raise ConfigError("seed", f"expected a whole number from 0 to {MAX_SEED}, got {args.seed}")
+    if getattr(args, "rounds", None) is not None and not 1 <= args.rounds <= MAX_ROUNDS:
+        raise ConfigError("rounds", f"expected 1 to {MAX_ROUNDS} rounds, got {args.rounds}")
+    limit = getattr(args, "time_limit", None)
+    if limit is not None and not 0 < limit <= 86_400:
+        raise ConfigError("time_limit", f"expected a positive number of seconds up to a day (86400), got {limit}")
+    out = getattr(args, "out", None)
+    if (out or limit is not None) and controller != "human":
+        raise ConfigError("out" if out else "time_limit", "only --controller human takes it")
+    if out:
+        from mam_bench.dashboards.human_session import check_out
+
+        check_out(Path(out))
+    values = {
+        ENV_POLICY: controller,
+        ENV_SEED: getattr(args, "seed", None),
+        ENV_ROUNDS: getattr(args, "rounds", None),
+        ENV_OUT: str(Path(out).resolve()) if out else None,
+        ENV_TIME_LIMIT: limit,
+    }
+    return {k: str(v) for k, v in values.items() if v is not None}
 
 
 def server_command(port: int) -> list[str]:
@@ -72,7 +124,17 @@ def server_env(
     allow_urls: tuple[str, ...] = (),
     replay_dir: str = "runs",
 ) -> dict[str, str]:
-    from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_WORLD
+    from mam_bench.dashboards.config import (
+        ENV_LANDSCAPE,
+        ENV_OUT,
+        ENV_POLICY,
+        ENV_ROUNDS,
+        ENV_RUN,
+        ENV_SEAT,
+        ENV_SEED,
+        ENV_TIME_LIMIT,
+        ENV_WORLD,
+    )
     from mam_bench.dashboards.security import ENV_ALLOW_KEYS, ENV_ALLOW_URLS, ENV_REPLAY_DIR
 
     env = dict(os.environ)
@@ -80,12 +142,17 @@ def server_env(
     env[ENV_ALLOW_KEYS] = ",".join(allow_keys)
     env[ENV_ALLOW_URLS] = ",".join(allow_urls)
     env[ENV_REPLAY_DIR] = str(Path(replay_dir).resolve())
+    for key in (ENV_POLICY, ENV_SEED, ENV_ROUNDS, ENV_OUT, ENV_TIME_LIMIT, ENV_SEAT):
+        env.pop(key, None)  # only this command's own flags set them
     for key, value in ((ENV_RUN, run), (ENV_LANDSCAPE, landscape)):
         if value:
             env[key] = str(Path(value).resolve())
         else:
             env.pop(key, None)
     env.setdefault("SOLARA_TELEMETRY_MIXPANEL_ENABLE", "False")
+    # a closed page's session (its kernel, threads and descriptors) goes after 2 minutes, not Solara's
+    # 24 hours: a reload or a dropped connection within them finds it again
+    env.setdefault("SOLARA_KERNEL_CULL_TIMEOUT", "120s")
     # Solara's corner banner sits over the feed's last row in a screenshot; the page is ours
     env.setdefault("SOLARA_THEME_SHOW_BANNER", "False")
     env.setdefault("SOLARA_THEME_TITLE", "MAM-Bench")
@@ -124,6 +191,10 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("world", f"unknown world {args.world!r} (known: {', '.join(world_names())})")
     if args.run and not (Path(args.run) / "treatment.jsonl").exists():
         raise ConfigError("run", f"{args.run} holds no treatment.jsonl (not a run directory)")
+    if args.run:  # the checks animate makes (versions, snapshot damage, digests), before serving
+        from mam_bench.dashboards.replay import checked_recording
+
+        checked_recording(args.run, "run")
     if args.landscape and not Path(args.landscape).is_file():
         raise ConfigError("landscape", f"no such file: {args.landscape}")
     if not 0 < args.port < 65536:
@@ -139,11 +210,13 @@ def handle(args: argparse.Namespace) -> int:
             raise ConfigError("allow_base_url", f"expected an http(s) URL, got {url!r}")
     if Path(args.replay_dir).exists() and not Path(args.replay_dir).is_dir():
         raise ConfigError("replay_dir", f"{args.replay_dir} is not a directory")
+    seat = seat_env(args)
     proc = subprocess.Popen(
         server_command(args.port),
         env=server_env(
             args.world, args.run, args.landscape, tuple(args.allow_key_env), tuple(args.allow_base_url), args.replay_dir
-        ),
+        )
+        | seat,
         start_new_session=True,  # its own process group: stopping this command stops all of Solara
         preexec_fn=partial(die_with_parent, os.getpid()),  # and it dies with us, even on kill -9
     )

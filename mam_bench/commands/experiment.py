@@ -25,15 +25,15 @@ def llm_estimate(suite: Any, max_cost: float | None) -> tuple[int, int]:
     unpriced model would count as free)."""
     from mam_bench.benchmark.estimate import per_turn
     from mam_bench.pricing import PriceTable
-    from mam_bench.runner import prepare
+    from mam_bench.runner import prepared
 
     seeds = len(suite.seed_list()) * suite.repeats
     pairs = calls = 0
     for i, case in enumerate(suite.cases):
-        if case.controller != "llm":
+        if case.controller_name != "llm":
             continue
         spec = case.pair_spec(suite.seed_list()[0])
-        prep = prepare(spec)
+        prep = prepared(spec)
         options = spec.controller_options
         phases = 1 if options.get("one_call") else 2
         pairs += seeds
@@ -63,8 +63,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--yes", action="store_true", help=f"start an LLM suite estimated above {CALL_GUARD} calls without --max-calls"
     )
-    p.add_argument("--policy", default=None, help="play every case with this controller (drops LLM-only options)")
-    p.add_argument("--model", default=None, help="play every case with this PROVIDER:MODEL (policy llm)")
+    p.add_argument(
+        "--controller",
+        "--policy",
+        dest="controller",
+        default=None,
+        help="play every case with this controller (drops LLM-only options; --policy: its old name)",
+    )
+    p.add_argument("--model", default=None, help="play every case with this PROVIDER:MODEL (controller llm)")
     p.add_argument("--seeds", default=None, help="the suite's seeds instead: A-B, a count, or a list 1,5,9")
     p.set_defaults(handler=handle)
 
@@ -84,11 +90,11 @@ def _count(seeds: Any, seed_start: Any) -> int | None:
 
 def read_suite(path: str, overrides: dict[str, Any] | None = None) -> Any:
     """Load and bound a suite file: text, YAML, a mapping, sizes within the limits; then validate it
-    (after the command line's --policy/--model/--seeds overrides, when given)."""
+    (after the command line's --controller/--model/--seeds overrides, when given)."""
     import yaml
 
     from mam_bench.experiment.overrides import apply_overrides
-    from mam_bench.experiment.suite import parse_suite, read_yaml
+    from mam_bench.experiment.suite import old_names_read, parse_suite, read_yaml
 
     p = Path(path)
     if not p.is_file():
@@ -105,7 +111,7 @@ def read_suite(path: str, overrides: dict[str, Any] | None = None) -> Any:
         data = read_yaml(text)
     except yaml.YAMLError as exc:
         raise ConfigError("suite", f"not valid YAML: {exc}") from None
-    data, notes = apply_overrides(data, **(overrides or {}))
+    data, notes = apply_overrides(old_names_read(data, str(p)), **(overrides or {}))
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     if isinstance(data, dict):
@@ -170,11 +176,15 @@ def check_limits(args: argparse.Namespace) -> None:
         raise ConfigError("jobs", f"must be between 1 and {MAX_JOBS}")
     if args.address and args.executor == "local":
         raise ConfigError("address", "only the ray executor takes an address")
+    if args.address:  # reachable now, before any folder is written
+        from mam_bench.experiment.executors import check_address
+
+        check_address(args.address)
 
 
 def handle(args: argparse.Namespace) -> int:
     from mam_bench.experiment.run_suite import run_experiment
-    from mam_bench.experiment.stats import format_flips, format_summary
+    from mam_bench.experiment.stats import format_flips, format_summary, verdicts
     from mam_bench.run_dir import check_out_dir, non_empty, refuse_other_kind
 
     non_empty(args.suite, "suite")
@@ -185,7 +195,7 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("out", f"{args.out} holds a benchmark (benchmark.json); resume it with mam-bench benchmark")
     check_limits(args)
     check_table(Path(args.out) / "table.csv")
-    overrides = {"policy": args.policy, "model": args.model, "seeds": args.seeds}
+    overrides = {"controller": args.controller, "model": args.model, "seeds": args.seeds}
     suite = read_suite(args.suite, overrides)  # validated whole before anything runs
     from mam_bench.runner import check_suite_controllers  # heavy: after the suite is read
 
@@ -213,6 +223,8 @@ def handle(args: argparse.Namespace) -> int:
     print(format_summary(outcome.summary))
     if outcome.flips is not None and len(outcome.flips):
         print(format_flips(outcome.flips))
+    for line in verdicts(outcome.summary):  # as `run` reads one seed, over the seeds
+        print(f"reading: {line}")
     print(
         f"{outcome.finished} pairs run, {outcome.skipped} already finished, {len(outcome.failed)} failed "
         f"-> {args.out}/table.csv, table.parquet, summary.csv"

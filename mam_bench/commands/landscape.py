@@ -15,7 +15,7 @@ from typing import Any
 
 from mam_bench import startup
 from mam_bench.errors import ConfigError
-from mam_bench.registry import get_world, load, registration
+from mam_bench.registry import load, registration
 from mam_bench.run_dir import check_file_path, check_name_lengths, claim_file, non_empty
 
 
@@ -125,9 +125,10 @@ def swept_axes(args: argparse.Namespace, registered: tuple[str, ...]) -> dict[st
 
 
 def landscape_source(world: str) -> Any:
-    """What runs the world's landscape: its registered kernel (no Mesa to import), else the world class."""
+    """What runs the world's landscape: its registered kernel (`ReferenceLandscape`), which imports
+    without the world where it can; None for a world that registers none."""
     kernel = registration(world).landscape_kernel
-    return load(kernel) if kernel else get_world(world)
+    return load(kernel) if kernel else None
 
 
 def _one(job: tuple[Any, Any, int, int]) -> dict[str, Any]:

@@ -35,7 +35,11 @@ def benchmark_folder(folder: Path) -> dict[str, Any]:
     ):
         raise ConfigError("dir", f"{path} is damaged (scenarios: expected name, world and objective of each)")
     entry = manifest["entry"]
-    if not isinstance(entry, dict) or not isinstance(entry.get("policy"), str) or not isinstance(manifest["tier"], str):
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(entry.get("controller"), str)
+        or not isinstance(manifest["tier"], str)
+    ):
         raise ConfigError("dir", f"{path} is damaged (entry or tier)")
     names = {s["name"] for s in scenarios}
     roles = manifest["roles"]

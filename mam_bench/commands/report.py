@@ -180,6 +180,8 @@ def flips_section(df: pd.DataFrame) -> str:
     return f'<h2>Flips between basins</h2><table id="flips"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
+#: the placebos a verdict is read against, as the report explains them
+PLACEBO_TEXT = "stay: the influence agents idle; mimic: they do what the rule would, without deferring"
 #: what a row is about: stated once above the results table when every row shares it
 SHARED = ("family", "world", "objective", "influence", "horizon", "controller", "model", "metric", "dose_group")
 #: the results table: the answer first (the raw summary, every column, is below it)
@@ -250,23 +252,16 @@ def landscape_section(folder: Path) -> str:
     return "<h2>Reference landscape</h2>" + heatmap(xs, ys, z, f"mean {value} by threshold (x) and vacancy (y)")
 
 
-def lift_panels(summary: pd.DataFrame) -> str:
-    """One lift chart per world and metric: a count and a share never share an axis."""
-    from mam_bench.experiment.charts import lift_bars
+def lift_panels(summary: pd.DataFrame, placebos: pd.DataFrame) -> str:
+    """One lift chart per world and metric (a count and a share never share an axis), each case's
+    placebos beside it."""
+    from mam_bench.experiment.charts import lift_bars, panel_bars
 
     panels = []
     for (world, metric), group in summary.groupby(["world", "metric"], sort=False):
-        labels = [f"{c} / {ctl}" for c, ctl in zip(group["case"], group["controller"])]
-        panels.append(
-            lift_bars(
-                labels,
-                group["mean"].tolist(),
-                group["ci_low"].tolist(),
-                group["ci_high"].tolist(),
-                title=f"{world}: lift on {metric}",
-                panel_id=f"lift-{world}-{metric}",
-            )
-        )
+        labels, (mean, low, high), owner = panel_bars(group, placebos)
+        title, panel = f"{world}: lift on {metric}", f"lift-{world}-{metric}"
+        panels.append(lift_bars(labels, mean, low, high, title=title, panel_id=panel, owner=owner))
     return f'<div id="lift-chart">{"".join(panels)}</div>'
 
 
@@ -286,12 +281,14 @@ def current_rows(folder: Path, df: pd.DataFrame) -> pd.DataFrame:
 
 def build_report(folder: Path, pairs: list[str] | None = None) -> str:
     from mam_bench.experiment.charts import time_series
-    from mam_bench.experiment.stats import summarize
+    from mam_bench.experiment.stats import placebo_lifts, summarize, verdicts
     from mam_bench.experiment.table import read_checked_table
 
     table_path = folder / "table.csv"
     df = current_rows(folder, read_checked_table(table_path))
-    summary = summarize(df, _suite_of(folder))
+    suite = _suite_of(folder)
+    summary = summarize(df, suite)
+    placebos = placebo_lifts(df, suite)
     lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
     chosen = pairs or list(df.groupby("case", sort=False)["pair_id"].first())
     series = []
@@ -303,13 +300,18 @@ def build_report(folder: Path, pairs: list[str] | None = None) -> str:
         got = _series(folder, pid, r["metric"])
         if got:
             series.append(time_series(f"{r['case']} seed {r['seed']} repeat {r['repeat']} ({pid})", *got, r["metric"]))
-    chart = lift_panels(lifts)
+    chart = lift_panels(lifts, placebos)
     invalid = int((~df["valid"]).sum())
+    said = "".join(f"<li>{html.escape(line)}</li>" for line in verdicts(summary, placebos))
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>MAM-Bench report: {html.escape(folder.name)}</title>"
         f"<style>{STYLE}</style></head><body><h1>MAM-Bench report: {html.escape(folder.name)}</h1>"
         f"<p>{len(df)} pairs ({invalid} invalid, left out). Lift = direction x (treatment - reference), "
         f"higher is better for the objective.</p>"
+        f"<h2>Verdict</h2><ul id='verdicts'>{said}</ul>"
+        f"<p class='how'>Per case: its lift and, against the placebo with the highest mean lift ({PLACEBO_TEXT}), "
+        f"the lift beyond it paired by seed, with its 95% CI over seeds; the case steers only where that "
+        f"interval lies above 0.</p>"
         f"<h2>Results</h2>{results_table(summary)}"
         f"<p class='how'>Rows per case: its lift against 0 and its paired contrasts (vs stay, vs mimic, named "
         f"contrasts), seed-level (repeats averaged per seed); CI = 95% percentile bootstrap of the mean over seeds "
@@ -353,16 +355,17 @@ def claim_figures(out_dir: Path, force: bool) -> Path | None:
 def write_figures(folder: Path, out_dir: Path) -> list[Path]:
     """The lift panels as PNG and SVG files beside the report, for a paper."""
     from mam_bench.experiment.paper_figures import write_lift_figures
-    from mam_bench.experiment.stats import summarize
+    from mam_bench.experiment.stats import placebo_lifts, summarize
     from mam_bench.experiment.table import read_checked_table
 
-    summary = summarize(current_rows(folder, read_checked_table(folder / "table.csv")), _suite_of(folder))
+    df, suite = current_rows(folder, read_checked_table(folder / "table.csv")), _suite_of(folder)
+    summary = summarize(df, suite)
     lifts = summary[(summary["test"] == "lift") & (summary["reference_status"] == "all")]
     for old in out_dir.glob("lift-*") if (out_dir / FIGURES_MARK).is_file() else ():
         old.unlink()
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / FIGURES_MARK).write_text("figures of mam-bench report; rewritten by the next report\n", encoding="utf-8")
-    return write_lift_figures(lifts, out_dir)
+    return write_lift_figures(lifts, out_dir, placebo_lifts(df, suite))
 
 
 #: how every report page begins (a file that begins so is ours, and a rerun may replace it)

@@ -33,7 +33,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run one reference/treatment pair and write its records")
     p.add_argument("world", nargs="?", help="world name (see `mam-bench worlds`)")
     p.add_argument("--seed", default="0", help="one seed (several seeds: `mam-bench experiment`)")
-    p.add_argument("--policy", default="rule", help=f"the controller: one of {', '.join(controller_names())}")
+    p.add_argument(
+        "--controller",
+        "--policy",
+        dest="controller",
+        default="rule",
+        help=f"the controller (--policy: its old name): one of {', '.join(controller_names())}",
+    )
     p.add_argument("--objective", help="steering objective (default: the world's own)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--influence", type=int, help="number of influence agents (ids chosen by the world)")
@@ -61,7 +67,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="run into an --out that holds a run: the old run is moved aside to OUT.replaced-N",
     )
-    llm = p.add_argument_group("LLM controller (--policy llm)")
+    llm = p.add_argument_group("LLM controller (--controller llm)")
     llm.add_argument("--model", help="PROVIDER:MODEL for init_chat_model, or local:gemma3-270m")
     llm.add_argument("--base-url", help="OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, LM Studio)")
     llm.add_argument("--api-key-env", help="name of the environment variable holding the API key")
@@ -76,9 +82,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     llm.add_argument(
         "--prompt-style",
-        choices=("full", "menu"),
-        help="full: the world's whole prompt; menu: a short one with a numbered menu of the legal actions "
-        "(default: menu for local models, else full)",
+        choices=("full", "menu", "compact"),
+        help="full: the world's whole prompt; menu: a short one with a numbered menu of the legal actions; "
+        "compact: the menu (at most 8 lines unless --menu-cap) with the rules in a line "
+        "(default: compact for local models, else full)",
     )
     llm.add_argument("--menu-seed", type=int, help="seed of the menu's shuffle (default 0)")
     llm.add_argument(
@@ -121,7 +128,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="another controller option, e.g. agent=session or context_tokens=3000 (repeatable)",
     )
-    plan = p.add_argument_group("planner (--policy oracle, a named upper bound that plans on forks of the treatment)")
+    plan = p.add_argument_group(
+        "planner (--controller oracle, a named upper bound that plans on forks of the treatment)"
+    )
     plan.add_argument("--candidates", type=int, help="random legal actions tried per agent (default 3)")
     plan.add_argument("--lookahead", type=int, help="rounds each rollout plays (default: to the horizon)")
     plan.add_argument("--rollouts", type=int, help="rollouts per round, at most (default: no cap)")
@@ -144,7 +153,7 @@ DEFAULTS: dict[str, Any] = {}
 #: flags whose value must not be an empty string
 NON_EMPTY = (
     "world",
-    "policy",
+    "controller",
     "objective",
     "out",
     "model",
@@ -204,8 +213,12 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
         options: dict[str, Any] = parse_param_pairs(args.option)
     except ConfigError as exc:
         raise ConfigError("option", exc.message) from None
-    options.update({k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None})
-    if args.policy == "llm" and not args.model:
+    flags = {k: getattr(args, k) for k in CONTROLLER_FLAGS if getattr(args, k, None) is not None}
+    for key in sorted(set(flags) & set(options)):  # which one would win is a guess: refused
+        flag = "--" + key.replace("_", "-")
+        raise ConfigError("option", f"{key} is given twice ({flag} {flags[key]} and --option {key}=...); give it once")
+    options.update(flags)
+    if args.controller == "llm" and not args.model:
         raise ConfigError(
             "model",
             "the llm controller needs --model PROVIDER:MODEL (e.g. openai:gpt-4o-mini, "
@@ -218,7 +231,7 @@ def spec_from_args(args: argparse.Namespace) -> PairSpec:
 
 
 #: record field -> the flag that sets it, for errors
-USER_FIELDS = {"max_policy_error_share": "max_policy_errors", "controller": "policy"}
+USER_FIELDS = {"max_policy_error_share": "max_policy_errors"}
 
 
 def build_spec(args: argparse.Namespace, seed: int, ids: tuple[int, ...] | None, options: dict[str, Any]) -> PairSpec:
@@ -230,7 +243,7 @@ def build_spec(args: argparse.Namespace, seed: int, ids: tuple[int, ...] | None,
         seed=seed,
         params=parse_param_pairs(args.param),
         objective=args.objective,
-        controller=args.policy,
+        controller=args.controller,
         influence=args.influence,
         influence_ids=ids,
         rounds=args.rounds,
@@ -263,9 +276,9 @@ def resume_spec(args: argparse.Namespace) -> tuple[PairSpec, Path]:
     if not spec_file.exists():
         raise ConfigError("resume", f"{out} holds no spec.json (not a run directory)")
     check_records(out)
-    from mam_bench.record_schema import read_record
+    from mam_bench.record_schema import read_record, spec_fields
 
-    data = read_record(read_json_record(spec_file))
+    data = spec_fields(read_record(read_json_record(spec_file), spec_file.name))
     data.pop(INPUTS_KEY, None)  # checked against the files once the spec is prepared
     try:
         spec = PairSpec.build(**data)
@@ -359,7 +372,7 @@ def finished_result(out: Path) -> dict[str, Any] | None:
         return None
     from mam_bench.record_schema import read_record
 
-    result = read_record(read_json_record(path))
+    result = read_record(read_json_record(path), path.name)
     needed = ("world", "metric", "reference", "treatment", "delta", "lift", "direction", "influence_ids")
     if not all(k in result for k in needed):
         raise ConfigError("resume", f"{path} is damaged: it lacks {[k for k in needed if k not in result]}")
@@ -437,8 +450,7 @@ def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any,
             print(format_result(done, out))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ConfigError("resume", f"{out / 'result.json'} is damaged ({type(exc).__name__}: {exc})") from None
-        invalid = (done.get("validity") or {}).get("status") == Validity.INVALID
-        return 3 if invalid else 0
+        return exit_code(done)
     startup.imports_done()  # the world and its modules are loaded
     if prep.horizon > MAX_ROUNDS:
         raise ConfigError("rounds", f"{prep.horizon} treatment rounds; at most {MAX_ROUNDS}")
@@ -460,9 +472,14 @@ def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any,
     from mam_bench.placement import placement_line
 
     print(placement_line(prep), flush=True)
+    if engine := prep.params.engine_line():
+        print(engine, flush=True)
     options_line = prep.controller.options_line()
     if options_line:
         print(options_line, flush=True)
+    cost_line = prep.controller.cost_line(prep)
+    if cost_line:
+        print(cost_line, flush=True)
     with DirLock(out):
         if not args.resume and holds_run(out):
             if refuse:  # another process finished a run there after our first look
@@ -470,15 +487,7 @@ def run_prepared(args: argparse.Namespace, spec: PairSpec, out: Path, prep: Any,
             print(f"moved the old run aside to {move_aside(out)}", file=sys.stderr)
         result = run_within(spec, out, prep, started)
     print(format_result(result, out))
-    validity = result.get("validity") or {}
-    if validity.get("status") == Validity.INVALID:  # the lift would measure the null action, not the controller
-        print(
-            f"error: invalid run: the controller failed {validity['policy_errors']} of {validity['decisions']} "
-            f"decisions (more than {validity['max_policy_error_share']:.0%}); first error: {validity['first_error']}",
-            file=sys.stderr,
-        )
-        return 3
-    return 0
+    return exit_code(result)
 
 
 #: where every word the table prints is explained (statuses, lift, baselines, audit outcomes)
@@ -506,7 +515,9 @@ def reading(result: dict[str, Any]) -> str | None:
     controller, lift = result["controller"]["name"], result["lift"]
     shown = {n: b["lift"] for n, b in (result.get("baselines") or {}).items() if b.get("lift") is not None}
     if controller == "rule":
-        return "reading: null steering; the treatment replays the reference, so the lift is 0 by construction"
+        if lift != 0:  # said as an error by `null_steering_broken`
+            return None
+        return "reading: null steering holds: the rule treatment replayed the reference, lift exactly 0"
     if not shown or controller in shown:
         return None
     best = max(shown, key=lambda n: shown[n])
@@ -519,6 +530,45 @@ def reading(result: dict[str, Any]) -> str | None:
         f"reading: lift {signed(lift)} {verdict} beyond removing (stay) or re-drawing (mimic) these agents; "
         "one seed is an anecdote (`mam-bench experiment` runs many)"
     )
+
+
+def null_steering_broken(result: dict[str, Any]) -> str | None:
+    """The error line when the rule treatment's lift is not exactly 0: the pairing is unsound
+    (most often an outcome that masks through `influence_ids`, empty in the reference)."""
+    from mam_bench.numbers import signed
+
+    if result["controller"]["name"] != "rule" or result["lift"] == 0:
+        return None
+    return (
+        f"null steering broken: lift {signed(result['lift'])}, expected 0; run check_world "
+        "(`from mam_bench.testing import check_world; check_world(YourWorld)` names the round, metric and agent "
+        "that differ)"
+    )
+
+
+def exit_code(result: dict[str, Any]) -> int:
+    """3 for a run whose lift measures something else (an invalid controller, broken null steering)."""
+    broken = null_steering_broken(result)
+    if broken:
+        print(f"error: {broken}", file=sys.stderr)
+        return 3
+    validity = result.get("validity") or {}
+    if validity.get("status") == Validity.INVALID:  # the lift would measure the null action, not the controller
+        print(
+            f"error: invalid run: the controller failed {validity['policy_errors']} of {validity['decisions']} "
+            f"decisions (more than {validity['max_policy_error_share']:.0%}); first error: {validity['first_error']}",
+            file=sys.stderr,
+        )
+        return 3
+    return 0
+
+
+def cost_text(llm: dict[str, Any]) -> str:
+    """The run's LLM cost in USD, or "unpriced" for a model the price table does not name (its
+    cost would read $0.0000, as if free; give --price-table)."""
+    if llm.get("priced") is False:
+        return "unpriced (no --price-table entry for this model)"
+    return f"${llm.get('cost', 0.0):.4f}"
 
 
 def format_result(result: dict[str, Any], out: Path | None = None) -> str:
@@ -580,7 +630,7 @@ def format_result(result: dict[str, Any], out: Path | None = None) -> str:
         lines.append(
             f"llm: {llm.get('calls', 0)} calls, {llm.get('input_tokens', 0)} in / "
             f"{llm.get('output_tokens', 0)} out tokens,"
-            f" cost ${llm.get('cost', 0.0):.4f}, {llm.get('cache_hits', 0)} cache hits, "
+            f" cost {cost_text(llm)}, {llm.get('cache_hits', 0)} cache hits, "
             f"{llm.get('policy_errors', 0)} policy errors"
         )
     said = reading(result)

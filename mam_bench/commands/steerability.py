@@ -62,7 +62,9 @@ def _controllers(text: str | None) -> tuple[str, ...]:
     from mam_bench.benchmark.steerability import CONTROLLERS
     from mam_bench.registry import CONTROLLERS as REGISTERED
 
-    chosen = tuple(c.strip() for c in text.split(",")) if text else CONTROLLERS
+    if text is not None and not text.strip(" ,"):
+        raise ConfigError("controllers", f"names none; give a comma-separated subset of {', '.join(CONTROLLERS)}")
+    chosen = tuple(c.strip() for c in text.split(",")) if text is not None else CONTROLLERS
     for c in chosen:
         if c not in CONTROLLERS:
             raise ConfigError("controllers", f"{c!r} is not one of {', '.join(CONTROLLERS)}")
@@ -84,6 +86,8 @@ def plan(args: argparse.Namespace) -> tuple[Any, list[Any], Any]:
     seeds = calibration_seeds(args.seeds)
     options = {"oracle": _options(args.oracle_option)}
     controllers = _controllers(args.controllers)
+    if args.oracle_option and "oracle" not in controllers:
+        raise ConfigError("oracle_option", "the oracle is not among --controllers, so nothing would read it")
     return bench, scenarios, profile_suite(bench, scenarios, args.tier, seeds, controllers, options)
 
 

@@ -20,7 +20,7 @@ def handle(args: argparse.Namespace) -> int:
     from mam_bench.run_dir import non_empty
 
     non_empty(args.check, "check")
-    world = get_world(args.world)
+    world = get_world(args.world).Params
     if not isinstance(world, Tasks):
         raise ConfigError("world", f"{args.world} has no tasks")
     if args.check is not None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from mam_bench.numbers import interval, signed
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 W, H, PAD = 720, 320, 56
 
@@ -18,6 +22,30 @@ def _esc(s: object) -> str:
 def _scale(lo: float, hi: float, a: float, b: float):
     span = (hi - lo) or 1.0
     return lambda v: a + (v - lo) / span * (b - a)
+
+
+def case_label(case: str, controller: str) -> str:
+    """A case's bar label: its name, and its controller where the name does not already say it."""
+    return case if controller in case else f"{case} ({controller})"
+
+
+def panel_bars(group: pd.DataFrame, placebos: pd.DataFrame) -> tuple[list[str], list[list[float]], list[int]]:
+    """One panel's bars: each case's lift, then its placebos' own lifts (`stay`, `mimic`) beside it.
+    Returns labels, [means, lows, highs], and each bar's case (its index in the panel) with -1 for
+    a case's own bar and the case's index for its placebos (so a chart can group and grey them)."""
+    labels: list[str] = []
+    values: list[list[float]] = [[], [], []]
+    owner: list[int] = []
+    for k, (_, r) in enumerate(group.iterrows()):
+        mine = placebos[placebos["case"] == r["case"]] if len(placebos) else placebos
+        rows = [(case_label(str(r["case"]), str(r["controller"])), r, -1)]
+        rows += [(str(p["placebo"]), p, k) for _, p in mine.iterrows()]
+        for label, row, whose in rows:
+            labels.append(label)
+            for i, c in enumerate(("mean", "ci_low", "ci_high")):
+                values[i].append(float(row[c]))
+            owner.append(whose)
+    return labels, values, owner
 
 
 #: a case's row, the plot's width beside the labels, and the width of one label character (11 px
@@ -32,13 +60,17 @@ def lift_bars(
     high: Sequence[float],
     title: str = "",
     panel_id: str = "lift-chart",
+    owner: Sequence[int] = (),
 ) -> str:
-    """Mean lift per case with its 95% CI as whiskers; the zero line marks 'no effect'.
+    """Mean lift per case with its 95% CI as whiskers; the zero line marks 'no effect'; a
+    placebo's bar (`stay`, `mimic`: the agents removed or re-drawn) is grey, beside its case.
 
     One panel holds one world and metric (lifts on different scales never share an axis). One row
     per case, its label whole on the left: the panel is as tall as its cases and as wide as its
     longest label needs, never a wide frame around one bar.
     """
+    owner = list(owner) or [-1] * len(labels)
+    placebo = [o >= 0 for o in owner]
     vals = [v for v in [*mean, *low, *high, 0.0] if v is not None and math.isfinite(v)]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
@@ -64,15 +96,19 @@ def lift_bars(
         )
     parts.append(
         f'<text x="{left + PLOT / 2:.0f}" y="{bottom + 30}" font-size="11" text-anchor="middle">'
-        "mean lift (95% CI); right of the line: the objective's way</text>"
+        "mean lift (95% CI); right of the line: the objective's way; grey: placebos</text>"
     )
-    for i, (lab, m, a, b) in enumerate(zip(labels, mean, low, high)):
+    for i, (lab, m, a, b, grey) in enumerate(zip(labels, mean, low, high, placebo)):
         y0 = top + i * ROW + ROW * 0.2
+        if i and not grey:  # a case's group begins: a rule between it and the group above
+            rule_y = top + i * ROW
+            parts.append(f'<line x1="4" x2="{left + PLOT}" y1="{rule_y:.1f}" y2="{rule_y:.1f}" stroke="#ddd"/>')
         bh = ROW * 0.6
         start, end = (x(0), x(m)) if m >= 0 else (x(m), x(0))
-        colour = "#2b7bba" if m >= 0 else "#c0504d"
+        colour = "#aaaaaa" if grey else "#2b7bba" if m >= 0 else "#c0504d"
+        kind = "bar placebo" if grey else "bar"
         parts.append(
-            f'<rect class="bar" x="{start:.1f}" y="{y0:.1f}" width="{max(end - start, 0.5):.1f}" height="{bh:.1f}" '
+            f'<rect class="{kind}" x="{start:.1f}" y="{y0:.1f}" width="{max(end - start, 0.5):.1f}" height="{bh:.1f}" '
             f'fill="{colour}"><title>{_esc(lab)}: mean lift {signed(m)}, 95% CI {interval(a, b)}</title></rect>'
         )
         cy = y0 + bh / 2
@@ -84,9 +120,10 @@ def lift_bars(
                 parts.append(
                     f'<line x1="{x(v):.1f}" x2="{x(v):.1f}" y1="{cy - 5:.1f}" y2="{cy + 5:.1f}" stroke="#000"/>'
                 )
+        style = ' fill="#555" font-style="italic"' if grey else ""
         parts.append(
-            f'<text class="case-label" x="{left - 8:.1f}" y="{cy + 4:.1f}" font-size="11" text-anchor="end">'
-            f"{_esc(lab)}</text>"
+            f'<text class="{"placebo-label" if grey else "case-label"}" x="{left - 8:.1f}" y="{cy + 4:.1f}" '
+            f'font-size="11" text-anchor="end"{style}>{_esc(lab)}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)

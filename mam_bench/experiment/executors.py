@@ -50,10 +50,10 @@ def run_job(job: dict[str, Any]) -> Any:
         result["_worker"] = {"host": socket.gethostname(), "pid": os.getpid()}
         return result
     except Exception as exc:  # noqa: BLE001 - any error, even an unpicklable one, becomes text
-        from mam_bench.secrets import secrets_in_env
+        from mam_bench.secrets import known_secrets
 
         text = f"{type(exc).__name__}: {exc}"
-        for secret in secrets_in_env():
+        for secret in known_secrets():
             text = text.replace(secret, "[key]")
         raise PairFailed(text[:2000], backend=type(exc).__name__ == "BackendFailed") from None
 
@@ -67,6 +67,9 @@ def _die_with_parent(parent: int, environ: dict[str, str] | None = None) -> None
         os.environ.clear()
         os.environ.update(environ)
     die_with_parent()
+    from mam_bench.sandbox import not_dumpable
+
+    not_dumpable()  # it holds the key: unreadable through /proc to a task's verifier it runs
     import threading
     import time
 
@@ -137,6 +140,30 @@ def run_on_node(job: dict[str, Any]) -> Any:
     return result
 
 
+#: seconds a Ray address gets to accept a connection before it is refused
+CONNECT_SECONDS = 10.0
+
+
+def check_address(address: str, seconds: float = CONNECT_SECONDS) -> None:
+    """A Ray cluster's address must accept a TCP connection within `seconds` (`auto` is found by
+    Ray itself): an unreachable one is `error: address: ...` before any folder is written, never
+    a wait without end."""
+    if address == "auto":
+        return
+    host, sep, port = address.split("://", 1)[-1].rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError("address", f"expected HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
+    try:
+        with socket.create_connection((host, int(port)), timeout=seconds):
+            pass
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise ConfigError(
+            "address", f"cannot reach a Ray cluster at {address} within {seconds:g} s ({reason})"
+        ) from None
+
+
 class RayExecutor:
     """Ray tasks, one CPU each: `address` joins a running cluster, otherwise a local one starts.
     Every node writes the pairs' folders under the experiment folder's path, so on a cluster of
@@ -152,6 +179,7 @@ class RayExecutor:
         self._owned = not ray.is_initialized()
         if self._owned:
             if address:
+                check_address(address)
                 try:
                     ray.init(address=address, log_to_driver=False)
                 except (ConnectionError, RuntimeError, ValueError) as exc:  # unreachable, refused, bad token

@@ -49,4 +49,17 @@ def summary_markdown(summary_csv: Path, split: bool = True) -> str:
             _holm(r),
         ]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + verdict_markdown(summary_csv)
+
+
+def verdict_markdown(summary_csv: Path) -> str:
+    """Under the table, the report's verdict per case: its lift beyond the best placebo, with the
+    CI over seeds, and whether it steers."""
+    import pandas as pd
+
+    from mam_bench.experiment.stats import verdicts
+
+    said = verdicts(pd.read_csv(summary_csv))
+    return ("\nVerdict per case (the lift beyond the best placebo, 95% CI over seeds):\n\n" if said else "") + "".join(
+        f"- {line}\n" for line in said
+    )

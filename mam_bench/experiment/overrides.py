@@ -1,4 +1,4 @@
-"""`experiment --policy/--model/--seeds`: play a shipped suite with another controller or seeds.
+"""`experiment --controller/--model/--seeds`: play a shipped suite with another controller or seeds.
 
 The overrides edit the suite's data before it is validated, so an overridden suite is checked
 exactly like a written one. Switching to a controller other than `llm` drops the LLM-only
@@ -15,26 +15,26 @@ from mam_bench.preflight import LLM_ONLY
 
 
 def apply_overrides(
-    data: Any, policy: str | None = None, model: str | None = None, seeds: str | None = None
+    data: Any, controller: str | None = None, model: str | None = None, seeds: str | None = None
 ) -> tuple[Any, list[str]]:
     """(the suite data with the overrides applied, notes on what they changed)."""
-    if not isinstance(data, dict) or (policy is None and model is None and seeds is None):
+    if not isinstance(data, dict) or (controller is None and model is None and seeds is None):
         return data, []
-    if model is not None and policy not in (None, "llm"):
-        raise ConfigError("model", f"a model needs --policy llm, not {policy}")
+    if model is not None and controller not in (None, "llm"):
+        raise ConfigError("model", f"a model needs --controller llm, not {controller}")
     out, notes = dict(data), []
     if seeds is not None:
         out["seeds"] = _seeds(seeds)
         out.pop("seed_start", None)
-    if policy is not None or model is not None:
-        target = "llm" if model is not None else policy
+    if controller is not None or model is not None:
+        target = "llm" if model is not None else controller
         cases, seen = [], {}
         for i, raw in enumerate(data.get("cases") or []):
             if not isinstance(raw, dict):
                 cases.append(raw)
                 continue
             case = dict(raw)
-            case["policy"] = target
+            case["controller"] = target
             if model is not None:
                 case["model"] = model
             elif target != "llm":
@@ -43,7 +43,7 @@ def apply_overrides(
                 case["controller_options"] = options
             key = repr(sorted((k, repr(v)) for k, v in case.items() if k != "name"))
             if key in seen:
-                notes.append(f"cases[{i}] equals cases[{seen[key]}] under --policy {target}: run once")
+                notes.append(f"cases[{i}] equals cases[{seen[key]}] under --controller {target}: run once")
                 continue
             seen[key] = i
             cases.append(case)

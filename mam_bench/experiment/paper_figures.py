@@ -16,13 +16,23 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
 
 
-def lift_figure(labels: list[str], mean: list[float], low: list[float], high: list[float], title: str):
+def lift_figure(
+    labels: list[str], mean: list[float], low: list[float], high: list[float], title: str, owner: list[int]
+):
+    """Bars with 95% CI whiskers, one group per case: its own bar (darker) and its placebos
+    (`stay`, `mimic`, light grey) beside it; negative lifts hatched. The layout makes room for
+    every label (none clipped)."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(max(4.0, 0.9 * len(labels) + 1.5), 3.6), dpi=150)
-    ax = fig.add_axes((0.16, 0.3, 0.8, 0.6))
-    xs = list(range(len(labels)))
-    faces = ["#bdbdbd" if m >= 0 else "white" for m in mean]
+    placebo = [o >= 0 for o in owner]
+    groups = sum(1 for p in placebo if not p)
+    fig = Figure(figsize=(max(4.5, 0.5 * len(labels) + 0.4 * groups + 1.8), 4.2), dpi=150, layout="constrained")
+    ax = fig.add_subplot()
+    xs, x = [], -1.0
+    for p in placebo:
+        x += 1.0 if p or not xs else 1.6  # a gap before each case's group
+        xs.append(x)
+    faces = ["#e0e0e0" if p else "#8c8c8c" if m >= 0 else "white" for m, p in zip(mean, placebo)]
     bars = ax.bar(xs, mean, color=faces, edgecolor="black", linewidth=0.8)
     for bar, m in zip(bars, mean):
         if m < 0:
@@ -33,20 +43,28 @@ def lift_figure(labels: list[str], mean: list[float], low: list[float], high: li
     ]
     ax.errorbar(xs, mean, yerr=err, fmt="none", ecolor="black", capsize=4, linewidth=1)
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(xs, labels, rotation=30, ha="right", fontsize=8)
+    ax.set_xticks(xs, labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=8)
+    for tick, p in zip(ax.get_xticklabels(), placebo):
+        tick.set_fontstyle("italic" if p else "normal")
     ax.set_ylabel("mean lift (95% CI)")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title + ("\n(each case, then its placebos in light grey)" if any(placebo) else ""), fontsize=10)
     return fig
 
 
-def write_lift_figures(lifts: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """One PNG and one SVG per world and metric (the report's panels); returns the files."""
+def write_lift_figures(lifts: pd.DataFrame, out_dir: Path, placebos: pd.DataFrame | None = None) -> list[Path]:
+    """One PNG and one SVG per world and metric (the report's panels, placebos beside each case);
+    returns the files."""
+    import pandas as pd
+
+    from mam_bench.experiment.charts import panel_bars
+    from mam_bench.experiment.stats import PLACEBO_COLUMNS
+
+    placebos = pd.DataFrame(columns=PLACEBO_COLUMNS) if placebos is None else placebos
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for (world, metric), group in lifts.groupby(["world", "metric"], sort=False):
-        labels = [f"{c} / {ctl}" for c, ctl in zip(group["case"], group["controller"])]
-        values = [[float(v) for v in group[c]] for c in ("mean", "ci_low", "ci_high")]
-        fig = lift_figure(labels, *values, title=f"{world}: lift on {metric}")
+        labels, values, owner = panel_bars(group, placebos)
+        fig = lift_figure(labels, *values, title=f"{world}: lift on {metric}", owner=owner)
         stem = out_dir / f"lift-{_slug(str(world))}-{_slug(str(metric))}"
         for ext in ("png", "svg"):
             fig.savefig(f"{stem}.{ext}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any, TextIO
 import pandas as pd
 
 from mam_bench.errors import ConfigError
-from mam_bench.experiment.executors import PairFailed, make_executor
+from mam_bench.experiment.executors import Executor, PairFailed, make_executor
 from mam_bench.experiment.progress import Progress
 from mam_bench.experiment.stats import flips, summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
@@ -31,7 +32,7 @@ from mam_bench.records import dumps, ensure_writable, write_whole, writing
 from mam_bench.registry import get_world
 from mam_bench.run_dir import DirLock, check_out_dir
 
-LLM_POLICIES = ("llm",)
+LLM_CONTROLLERS = ("llm",)
 #: a pair that failed this many times is not tried again by a rerun (its failures stay listed)
 MAX_ATTEMPTS = 3
 #: LLM pairs in a row whose endpoint answered no call, after which the experiment stops (exit 3)
@@ -119,8 +120,8 @@ def job_of(out: Path, pair: Pair, max_policy_error_share: float = MAX_POLICY_ERR
     """The executor's job. LLM pairs keep their call cache in their run directory, so a rerun
     of an unfinished pair answers its finished calls from the cache instead of the provider."""
     where = pair_dir(out, pair)
-    extra = {"cache": str(where / "llm_cache.sqlite")} if pair.case.controller in LLM_POLICIES else {}
-    if pair.case.controller in LLM_POLICIES and "cache" in pair.case.controller_options:
+    extra = {"cache": str(where / "llm_cache.sqlite")} if pair.case.controller_name in LLM_CONTROLLERS else {}
+    if pair.case.controller_name in LLM_CONTROLLERS and "cache" in pair.case.controller_options:
         extra = {}
     spec = pair.spec(extra, max_policy_error_share)
     return {"spec": spec.model_dump(mode="json"), "out": str(where), "pair_id": pair.pair_id}
@@ -203,7 +204,7 @@ class _Budget:
 def run_experiment(
     suite: Suite,
     out: Path | str,
-    executor: str = "local",
+    executor: str | Callable[[], Executor] = "local",
     address: str | None = None,
     jobs: int | None = None,
     max_cost: float | None = None,
@@ -222,7 +223,7 @@ def _run_locked(
     suite: Suite,
     out: Path,
     current: dict[str, Any],
-    executor: str,
+    executor: str | Callable[[], Executor],
     address: str | None,
     jobs: int | None,
     max_cost: float | None,
@@ -247,7 +248,8 @@ def _run_locked(
     order = [p.pair_id for p in pairs]
     budget = _Budget.from_rows([table.rows[pid] for pid in order if table.done(pid)], max_calls, max_cost)
     progress = Progress(len(pairs), outcome.skipped, stream)
-    schedule = _Schedule(out, suite, budget, todo, lambda: make_executor(executor, address, jobs))
+    new_pool = executor if callable(executor) else (lambda: make_executor(executor, address, jobs))
+    schedule = _Schedule(out, suite, budget, todo, new_pool)
     try:
         schedule.run(outcome, table, failures, progress)
     finally:
@@ -315,11 +317,15 @@ def note_worker(path: Path, pair: Pair, worker: dict[str, Any] | None) -> None:
         fh.write(json.dumps({"pair_id": pair.pair_id, **(worker or {})}) + "\n")
 
 
+#: what an unfinished pair keeps for its rerun: its LLM calls' cache, a person's recorded rounds
+KEPT = ("llm_cache", "human.jsonl", "human_spec.json")
+
+
 def clear_leftovers(where: Path) -> None:
-    """An unfinished pair's leftovers of a killed run go; only its LLM cache stays."""
+    """An unfinished pair's leftovers of a killed run go; only what answers its rerun stays (KEPT)."""
     if where.exists():
         for child in where.iterdir():
-            if not child.name.startswith("llm_cache"):
+            if not child.name.startswith(KEPT):
                 shutil.rmtree(child) if child.is_dir() else child.unlink()
 
 
@@ -338,7 +344,7 @@ class _Schedule:
     def breaker(self, outcome: ExperimentOutcome, pair: Pair, answered: bool) -> None:
         """After SILENT_PAIRS LLM pairs in a row with no answered call, start no other pair: a
         dead endpoint costs a few pairs, not hours (the finished records stay; rerun to go on)."""
-        if pair.case.controller not in LLM_POLICIES:
+        if pair.case.controller_name not in LLM_CONTROLLERS:
             return
         self.silent = 0 if answered else self.silent + 1
         if self.silent >= SILENT_PAIRS and not outcome.stopped:
@@ -383,7 +389,7 @@ class _Schedule:
             clear_leftovers(pair_dir(self.out, pair))
             job = job_of(self.out, pair, self.suite.max_policy_error_share)
             cap = self.budget.pair_cap(sum(self.caps.values()), self.pool.slots - len(self.in_flight))
-            if cap is not None and pair.case.controller in LLM_POLICIES:
+            if cap is not None and pair.case.controller_name in LLM_CONTROLLERS:
                 job["spec"]["controller_options"]["max_cost"] = cap
             try:
                 handle = self.pool.submit(job)

@@ -206,7 +206,7 @@ def _plan(df: pd.DataFrame, suite: Any) -> list[dict[str, Any]]:
         return [{"key": k, "compare": [], "dose_group": ""} for k in cases["case_key"]]
     plan = []
     for case in suite.expanded_cases():
-        compare = [(f"vs {b}", case.baseline(b).content_key()[:16]) for b in suite.baseline_policies(case)]
+        compare = [(f"vs {b}", case.baseline(b).content_key()[:16]) for b in suite.baseline_controllers(case)]
         compare += [(f"vs {other.name}", other.content_key()[:16]) for other in suite.contrast_partners(case)]
         dose = case.model_copy(update={"name": None, "influence": None, "influence_ids": None})
         plan.append({"key": case.content_key()[:16], "compare": compare, "dose_group": dose.content_key()[:8]})
@@ -321,6 +321,82 @@ def summarize(
     mirrors = out["mirror_of"] != ""
     out.loc[mirrors, "holm_p"] = out.loc[mirrors, "mirror_of"].map(by_label)
     return out[list(SUMMARY_COLUMNS)]
+
+
+PLACEBO_COLUMNS = ("case", "placebo", "n", "mean", "ci_low", "ci_high")
+#: the baselines that remove or re-draw the influence agents without steering
+PLACEBOS = ("rule", "stay", "mimic")
+
+
+def placebo_lifts(df: pd.DataFrame, suite: Any = None, seed: int = 0) -> pd.DataFrame:
+    """Per case, each placebo's own lift over the case's seeds (`stay`, `mimic`: the baselines the
+    suite plays beside it), with its CI: what a lift must beat before it says the agents steer."""
+    rows = []
+    groups = {k: g for k, g in df.groupby("case_key", sort=False)}
+    for item in _plan(df, suite):
+        g = groups.get(item["key"])
+        if g is None:
+            continue
+        for name, key in item["compare"]:
+            other = groups.get(key)
+            if other is None or name.removeprefix("vs ") not in PLACEBOS:  # a contrast with another case
+                continue
+            values = per_seed(other[other["valid"]])["value"].to_numpy(dtype=float)
+            figures = _figures(values, None, seed)
+            rows.append({"case": g["case"].iloc[0], "placebo": name.removeprefix("vs "), **figures})
+    return pd.DataFrame([{c: r[c] for c in PLACEBO_COLUMNS} for r in rows], columns=PLACEBO_COLUMNS)
+
+
+def placebos_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """Each case's placebo lifts read back from its contrasts (mean lift - mean `vs P`, the same
+    seeds): what summary.csv alone tells, without intervals of their own."""
+    pooled = summary[summary["reference_status"] == "all"]
+    rows = []
+    for case, g in pooled.groupby("case", sort=False):
+        lift = g[g["test"] == "lift"]
+        for _, r in g[g["test"].isin([f"vs {p}" for p in PLACEBOS])].iterrows():
+            if len(lift) and int(r["n"]) == int(lift.iloc[0]["n"]):
+                mean = float(lift.iloc[0]["mean"]) - float(r["mean"])
+                rows.append([case, str(r["test"]).removeprefix("vs "), int(r["n"]), mean, NA, NA])
+    return pd.DataFrame(rows, columns=PLACEBO_COLUMNS)
+
+
+def verdicts(summary: pd.DataFrame, placebos: pd.DataFrame | None = None) -> list[str]:
+    """One line per case, as `run` reads one seed: the lift beyond the best placebo (by mean lift),
+    with its CI over seeds; it steers only where that interval lies above 0. Without `placebos`
+    their lifts are read back from the summary's contrasts."""
+    pooled = summary[summary["reference_status"] == "all"]
+    if placebos is None:
+        placebos = placebos_from_summary(summary)
+    lines = []
+    for case, rows in pooled.groupby("case", sort=False):
+        lift = rows[rows["test"] == "lift"]
+        if lift.empty:
+            continue
+        own = lift.iloc[0]
+        head = f"{case}: lift {signed(own['mean'])} {interval(own['ci_low'], own['ci_high'])}"
+        mine = placebos[placebos["case"] == case]
+        if mine.empty:
+            lines.append(f"{head}; no placebo played beside it (suite baselines: stay, mimic), so no verdict")
+            continue
+        best = mine.loc[mine["mean"].astype(float).idxmax()]
+        vs = rows[rows["test"] == f"vs {best['placebo']}"]
+        if vs.empty:
+            lines.append(f"{head}; no paired contrast with {best['placebo']}, so no verdict")
+            continue
+        d = vs.iloc[0]
+        low = float(d["ci_low"])
+        if math.isnan(low):
+            said = "no verdict (no interval: too few seeds)"
+        elif low > 0:
+            said = "steers"
+        else:
+            said = "does not steer"
+        lines.append(
+            f"{head}; lift beyond the best placebo ({best['placebo']} {signed(best['mean'])}) "
+            f"{signed(d['mean'])} {interval(d['ci_low'], d['ci_high'])}: {said}"
+        )
+    return lines
 
 
 FLIP_COLUMNS = ("case", "world", "reference_status", "treatment_status", "pairs", "invalid", "mean_lift")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +22,13 @@ from mam_bench.errors import ConfigError
 from mam_bench.limits import seed_range
 from mam_bench.outcome import MAX_POLICY_ERROR_SHARE
 from mam_bench.registry import CONTROLLERS, get_world, model_providers
-from mam_bench.runner import PairSpec, prepare
+from mam_bench.runner import PairSpec, prepared
 from mam_bench.streams import stream
 
 #: the most treatment rounds a case or axis may ask for (as `mam-bench run`)
 MAX_ROUNDS = 100_000
+#: a case that names its controller under both names
+BOTH_KEYS = 'give "controller:" only ("policy:" is its old name), not both'
 
 
 def checked_model(v: str) -> str:
@@ -48,7 +51,8 @@ class Case(BaseModel):
     world: str
     params: dict[str, Any] = Field(default_factory=dict)
     objective: str | None = None
-    policy: str | None = None
+    #: the controller as written (None: `llm` when a model is given, else `rule`; see `controller_name`)
+    controller: str | None = None
     model: str | None = None
     influence: int | None = Field(None, ge=0)
     influence_ids: tuple[int, ...] | None = None
@@ -61,26 +65,37 @@ class Case(BaseModel):
     #: play this case at these of the suite's seeds only (a replay of one recorded seed); None: every seed
     only_seeds: tuple[int, ...] | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _old_name(cls, data: Any) -> Any:
+        """`policy` is the controller's old name: a suite.json recorded before the rename reads."""
+        if isinstance(data, dict) and "policy" in data:
+            if "controller" in data:
+                raise ValueError(BOTH_KEYS)
+            data = {("controller" if k == "policy" else k): v for k, v in data.items()}
+        return data
+
     @field_validator("model")
     @classmethod
     def _provider(cls, v: str | None) -> str | None:
         return v if v is None else checked_model(v)
 
     @property
-    def controller(self) -> str:
-        return self.policy or ("llm" if self.model else "rule")
+    def controller_name(self) -> str:
+        """The controller that plays: the one written, else `llm` for a model, else `rule`."""
+        return self.controller or ("llm" if self.model else "rule")
 
-    @field_validator("policy")
+    @field_validator("controller")
     @classmethod
-    def _policy_known(cls, v: str | None) -> str | None:
+    def _controller_known(cls, v: str | None) -> str | None:
         if v is not None and v not in CONTROLLERS:
             raise ValueError(f"unknown controller {v!r} (known: {', '.join(sorted(CONTROLLERS))})")
         return v
 
     @model_validator(mode="after")
     def _model_needs_llm(self) -> Case:
-        if self.model and self.controller != "llm":
-            raise ValueError(f"a model needs policy llm, not {self.policy!r}")
+        if self.model and self.controller_name != "llm":
+            raise ValueError(f"a model needs controller llm, not {self.controller!r}")
         if self.placement_draws is not None and self.influence_ids is not None:
             raise ValueError("give either influence_ids (named placement) or placement_draws (random), not both")
         return self
@@ -89,17 +104,20 @@ class Case(BaseModel):
         """The name, or one derived from the content: two unnamed cases never share a label."""
         if self.name:
             return self.name
-        base = f"{self.world}-{self.controller}" + (f"-{self.model}" if self.model else "")
+        base = f"{self.world}-{self.controller_name}" + (f"-{self.model}" if self.model else "")
         return f"{base}-{self.content_key()[:6]}"
 
     def content_key(self) -> str:
-        """A hash of everything that changes the pair's result (the name is only a label)."""
+        """A hash of everything that changes the pair's result (the name is only a label). The
+        controller is hashed under its old name, `policy`, so that the keys (pair ids, the tables'
+        case keys, benchmark roles) of every folder recorded before the rename still resolve."""
         body = self.model_dump(mode="json", exclude={"name"} | ({"only_seeds"} if self.only_seeds is None else set()))
+        body["policy"] = body.pop("controller")
         return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
-    def baseline(self, policy: str) -> Case:
-        """The same world, parameters, objective, influence set and horizon, driven by `policy`."""
-        return self.model_copy(update={"name": None, "policy": policy, "model": None, "controller_options": {}})
+    def baseline(self, controller: str) -> Case:
+        """The same world, parameters, objective, influence set and horizon, driven by `controller`."""
+        return self.model_copy(update={"name": None, "controller": controller, "model": None, "controller_options": {}})
 
     def influence_ids_for(self, seed: int, draw: int) -> tuple[int, ...] | None:
         """Named ids, or the `draw`-th random set of this seed (addressed stream, so any case or
@@ -109,7 +127,7 @@ class Case(BaseModel):
         world_cls = get_world(self.world)
         probe = world_cls(world_cls.Params.from_strings(self.params), seed=seed)
         ids = sorted(probe.actor_ids())
-        n = self.influence if self.influence is not None else world_cls.influence_count(probe.params)
+        n = self.influence if self.influence is not None else world_cls._influence_count(probe.params)
         if n > len(ids):
             raise ConfigError("influence", f"{n} influence agents but only {len(ids)} agents")
         chosen = stream(seed, "placement", draw).choice(len(ids), size=n, replace=False)
@@ -132,7 +150,7 @@ class Case(BaseModel):
             seed=seed,
             params=self.params,
             objective=self.objective,
-            controller=self.controller,
+            controller=self.controller_name,
             influence=None if ids is not None else self.influence,
             influence_ids=ids,
             rounds=self.rounds,
@@ -278,7 +296,7 @@ class Suite(BaseModel):
                 variants = [_vary(c, f"n{n}", influence=n, influence_ids=None) for c in variants for n in ax.influence]
             if ax.placement:
                 variants = [_placed(c, pl) for c in variants for pl in ax.placement]
-            if ax.models and case.controller == "llm":
+            if ax.models and case.controller_name == "llm":
                 variants = [_vary(c, m, model=m) for c in variants for m in ax.models]
             out.extend(variants)
         return out
@@ -295,10 +313,12 @@ class Suite(BaseModel):
                     out.append(by_name[other + tail])
         return out
 
-    def baseline_policies(self, case: Case) -> list[str]:
+    def baseline_controllers(self, case: Case) -> list[str]:
         """The baselines that apply to a case: a baseline is skipped for itself, and `mimic` for a
         world that has no rule_action (the summary says so)."""
-        return [b for b in self.baselines if b != case.controller and (b != "mimic" or has_rule_action(case.world))]
+        return [
+            b for b in self.baselines if b != case.controller_name and (b != "mimic" or has_rule_action(case.world))
+        ]
 
 
 def _vary(case: Case, tag: str, **update: Any) -> Case:
@@ -341,7 +361,7 @@ class Pair:
         self, extra_options: dict[str, Any] | None = None, max_policy_error_share: float = MAX_POLICY_ERROR_SHARE
     ) -> PairSpec:
         extra = dict(extra_options or {})
-        if self.case.controller in REPLICATED and (self.repeat or self.draw):
+        if self.case.controller_name in REPLICATED and (self.repeat or self.draw):
             extra.update(repeat=self.repeat, draw=self.draw)
         return self.case.pair_spec(self.seed, extra, self.draw, max_policy_error_share)
 
@@ -358,7 +378,7 @@ def planned_cases(suite: Suite) -> list[tuple[Case, str]]:
     keys = {c.content_key() for c in own}
     out: list[tuple[Case, str]] = [(c, "case") for c in own]
     for case in own:
-        for b in suite.baseline_policies(case):
+        for b in suite.baseline_controllers(case):
             base = case.baseline(b)
             if base.content_key() not in keys:
                 keys.add(base.content_key())
@@ -386,7 +406,7 @@ def _check_case(i: int, case: Case, seed: int) -> None:
     prefix = f"cases[{i}]."
     try:
         get_world(case.world)
-        prepare(case.pair_spec(seed))  # builds both worlds: undefined metrics are a clear error
+        prepared(case.pair_spec(seed))  # builds both worlds once: undefined metrics are a clear error
     except ConfigError as exc:
         field = exc.field
         if field == "param" or field.startswith("param."):
@@ -486,7 +506,7 @@ def parse_suite(data: Any) -> Suite:
                 )
     for case, _ in planned_cases(suite):  # every axis value and baseline resolves before anything runs
         try:
-            prepare(case.pair_spec(first))
+            prepared(case.pair_spec(first))
         except ConfigError as exc:
             raise ConfigError(f"axes ({case.label()}): {exc.field}", str(exc).split(": ", 1)[-1]) from None
     return suite
@@ -515,6 +535,23 @@ def read_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
 
 
+def old_names_read(data: Any, source: str) -> Any:
+    """The suite's data with each case's `policy:` (the controller's old name) read as
+    `controller:`, and one warning line on stderr for the file that used it; a case giving both
+    is a ConfigError on its `policy` field."""
+    cases = data.get("cases") if isinstance(data, dict) else None
+    if not isinstance(cases, list) or not any(isinstance(c, dict) and "policy" in c for c in cases):
+        return data
+    for i, case in enumerate(cases):
+        if isinstance(case, dict) and "policy" in case and "controller" in case:
+            raise ConfigError(f"cases[{i}].policy", BOTH_KEYS)
+    print(f'warning: {source}: "policy:" is now "controller:"', file=sys.stderr)
+    renamed = [
+        {("controller" if k == "policy" else k): v for k, v in c.items()} if isinstance(c, dict) else c for c in cases
+    ]
+    return {**data, "cases": renamed}
+
+
 def load_suite(path: Path | str) -> Suite:
     p = Path(path)
     if not p.is_file():
@@ -523,7 +560,7 @@ def load_suite(path: Path | str) -> Suite:
         data = read_yaml(p.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise ConfigError("suite", f"not valid YAML: {exc}") from None
-    return parse_suite(data)
+    return parse_suite(old_names_read(data, str(p)))
 
 
 __all__ = [
@@ -534,6 +571,7 @@ __all__ = [
     "planned_cases",
     "has_rule_action",
     "load_suite",
+    "old_names_read",
     "parse_suite",
     "pairs_of",
     "pair_id",

@@ -87,7 +87,7 @@ def row_from_result(pair: Any, result: dict[str, Any]) -> dict[str, Any]:
         "seed": pair.seed,
         "repeat": pair.repeat,
         "draw": pair.draw,
-        "controller": pair.case.controller,
+        "controller": pair.case.controller_name,
         "model": pair.case.model or "",
         "objective": result["objective"],
         "influence": len(result["influence_ids"]),
@@ -252,6 +252,15 @@ def read_checked_table(path: Path, field: str = "dir") -> pd.DataFrame:
         raise ConfigError(field, f"{path} is damaged or incomplete: no column {missing[0]!r}")
     if len(lines) < 2:
         raise ConfigError(field, f"{path} holds no pairs")
+    try:
+        width = len(next(csv.reader(lines[:1])))
+        for number, row in enumerate(csv.reader(lines[1:]), start=2):
+            if row and len(row) != width:  # a row cut short (or run on): every reader would guess
+                raise ConfigError(
+                    field, f"{path} is damaged: row {number} has {len(row)} fields where the header has {width}"
+                )
+    except csv.Error as exc:
+        raise ConfigError(field, f"{path} is damaged ({exc})") from None
     try:
         df = read_table(path)
     except (ValueError, KeyError, TypeError, IndexError) as exc:

@@ -89,7 +89,8 @@ def test_heuristic_scores_one_where_it_beats_the_baselines(tmp_path: Path, tiny:
 def test_refusals_touch_nothing(tmp_path: Path, tiny: Path, capsys) -> None:
     out = tmp_path / "x"
     bad = [
-        (["--policy", "nope"], "policy"),
+        (["--policy", "nope"], "controller"),
+        (["--controller", "nope"], "controller"),
         (["--policy", "heuristic", "--model", "fake:a"], "model"),
         (["--policy", "llm"], "model"),
         (["--policy", "heuristic", "--tier", "huge"], "tier"),

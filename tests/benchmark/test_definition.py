@@ -37,7 +37,7 @@ def test_shipped_benchmark_fixes_the_scenarios() -> None:
     assert {("schelling", "integrate"), ("schelling", "segregate")} <= objectives
     crafting = [s for s in bench.scenarios if s.world == "crafting"]
     tasks = {s.params["task"] for s in crafting}
-    categories = {dict(get_world("crafting").list_tasks())[t].split("]")[0].split(",")[0] for t in tasks}
+    categories = {dict(get_world("crafting").Params.list_tasks())[t].split("]")[0].split(",")[0] for t in tasks}
     assert len(tasks) == 2 and len(categories) == 2, categories
     assert {s.objective for s in crafting} == {"accelerate", "shortage", "inequality"} and len(crafting) == 6
     for s in bench.scenarios:  # every scenario names what its world can play
@@ -48,7 +48,7 @@ def test_quick_tier_is_two_agents_few_seeds_short_and_counted() -> None:
     bench = load_benchmark(SHIPPED)
     quick = bench.tier("quick")
     assert quick.influence == 2 and quick.rounds <= 10 and len(parse_seeds(quick.seeds)) <= 3
-    entry = Entry(policy="llm", models=("local:gemma3-270m",), tier="quick", seeds=tuple(parse_seeds(quick.seeds)))
+    entry = Entry(controller="llm", models=("local:gemma3-270m",), tier="quick", seeds=tuple(parse_seeds(quick.seeds)))
     lines = estimate(build_suite(bench, entry))
     assert len(lines) == len(bench.scenarios)
     # 24 scenarios x 2 seeds x 2 agents x 5 rounds x 1 call (one_call): the figure the file's comment states
@@ -61,7 +61,7 @@ def test_a_session_agents_estimate_counts_its_tool_turns_and_conversation() -> N
     conversation up to its budget: the estimate is that bound, not the stateless count."""
     bench = load_benchmark(SHIPPED)
     seeds = tuple(parse_seeds(bench.tier("quick").seeds))
-    plain = Entry(policy="llm", models=("local:gemma3-270m",), tier="quick", seeds=seeds)
+    plain = Entry(controller="llm", models=("local:gemma3-270m",), tier="quick", seeds=seeds)
     session = plain.model_copy(update={"options": {"agent": "session", "turn_requests": 3}})
     a, b = estimate(build_suite(bench, plain)), estimate(build_suite(bench, session))
     for x, y in zip(a, b):
@@ -80,7 +80,7 @@ def test_a_models_recorded_calls_predict_its_repairs_and_time() -> None:
     gemma = rates["local:gemma3-270m"]
     assert (gemma.asks, gemma.repairs) == (480, 353)
     bench = load_benchmark(SHIPPED)
-    entry = Entry(policy="llm", models=("local:gemma3-270m",), tier="quick", seeds=(1000, 1001))
+    entry = Entry(controller="llm", models=("local:gemma3-270m",), tier="quick", seeds=(1000, 1001))
     plain, rated = estimate(build_suite(bench, entry)), estimate(build_suite(bench, entry), rates=rates)
     # each scenario's line rounds its own count (20 asks -> 35 calls): 24 lines, within 12 of 833
     assert sum(c.calls for c in rated) == 480 and abs(sum(c.expected_calls for c in rated) - 833) <= 12
@@ -112,7 +112,7 @@ def test_a_rate_counts_first_asks_and_repairs_and_leaves_posts_and_cached_time_o
 @pytest.mark.parametrize("tier", ["quick", "full"])
 def test_every_tier_is_a_valid_suite(tier: str) -> None:
     bench = load_benchmark(SHIPPED)
-    entry = Entry(policy="random", tier=tier, seeds=tuple(parse_seeds(bench.tier(tier).seeds)))
+    entry = Entry(controller="random", tier=tier, seeds=tuple(parse_seeds(bench.tier(tier).seeds)))
     suite = build_suite(bench, entry)
     parse_suite(suite.model_dump(mode="json"))  # the runner's own validation, world by world
     n = len(bench.scenarios)
@@ -122,7 +122,7 @@ def test_every_tier_is_a_valid_suite(tier: str) -> None:
 
 def test_roles_name_every_row_of_a_scenario(tiny: Path) -> None:
     bench = load_benchmark(tiny)
-    entry = Entry(policy="heuristic", tier="quick", seeds=(0, 1))
+    entry = Entry(controller="heuristic", tier="quick", seeds=(0, 1))
     suite = build_suite(bench, entry)
     table = roles(bench, entry, suite)
     keys = {p.case.content_key()[:16] for p in pairs_of(suite)}
@@ -137,9 +137,9 @@ def test_roles_name_every_row_of_a_scenario(tiny: Path) -> None:
 
 def test_an_llm_benchmark_plays_each_model(tiny: Path) -> None:
     bench = load_benchmark(tiny)
-    entry = Entry(policy="llm", models=("fake:a", "openai:b"), tier="quick", seeds=(0,))
+    entry = Entry(controller="llm", models=("fake:a", "openai:b"), tier="quick", seeds=(0,))
     suite = build_suite(bench, entry)
-    llm = [c for c in suite.cases if c.controller == "llm"]
+    llm = [c for c in suite.cases if c.controller_name == "llm"]
     assert sorted({c.model for c in llm}) == ["fake:a", "openai:b"] and len(llm) == 2 * len(bench.scenarios)
     assert all(c.controller_options == {"one_call": True} for c in llm)  # the tier's LLM options
 
@@ -149,8 +149,8 @@ def test_suite_models_axis_plays_each_llm_case_at_each_model() -> None:
         "seeds": 1,
         "axes": {"models": ["fake:a", "fake:b"]},
         "cases": [
-            {"name": "talk", "world": "voter", "policy": "llm", "model": "fake:x", "rounds": 2},
-            {"name": "rule", "world": "voter", "policy": "heuristic", "rounds": 2},
+            {"name": "talk", "world": "voter", "controller": "llm", "model": "fake:x", "rounds": 2},
+            {"name": "rule", "world": "voter", "controller": "heuristic", "rounds": 2},
         ],
     }
     suite = parse_suite(data)
@@ -173,7 +173,7 @@ def test_the_score_version_names_the_placebos_and_the_content(tiny: Path, tiny_v
     assert v2.placebos() == ("stay", "mimic", "rule")
     same_but_v2 = v1.model_copy(update={"score": "v2"})
     assert definition_hash(same_but_v2) != definition_hash(v1)  # a v2 folder never compares with a v1 one
-    entry = Entry(policy="random", tier="quick", seeds=(0, 1, 2))
+    entry = Entry(controller="random", tier="quick", seeds=(0, 1, 2))
     suite = build_suite(v2, entry)
     assert suite.baselines == ("stay", "mimic", "rule")
     table = roles(v2, entry, suite)

@@ -44,7 +44,7 @@ def test_v2_is_a_new_benchmark_over_every_world() -> None:
 
 def test_v2_quick_doses_reach_the_suite() -> None:
     v2 = load_benchmark(V2)
-    suite = build_suite(v2, Entry(policy="random", tier="quick", seeds=(1000,)))
+    suite = build_suite(v2, Entry(controller="random", tier="quick", seeds=(1000,)))
     rounds = {c.name.split("/")[0]: c.rounds for c in suite.cases}
     for s in v2.scenarios:
         dose = s.doses.get("quick")

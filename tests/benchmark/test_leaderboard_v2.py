@@ -76,7 +76,7 @@ def write_folder(path: Path, entry: str, lifts: dict, seeds=SEEDS, tier="quick",
         "definition_hash": "abc",
         "tier": tier,
         "seeds": list(seeds),
-        "entry": {"policy": entry},
+        "entry": {"controller": entry},
         "scenarios": [{"name": n, "world": w, "objective": "up"} for n, w in WORLDS.items()],
         "roles": roles,
         **manifest,
@@ -196,3 +196,23 @@ def test_one_controller_in_two_folders_is_refused(tmp_path: Path) -> None:
     b = write_folder(tmp_path / "b", "heuristic", mix(0.5))
     with pytest.raises(ConfigError, match="both play heuristic"):
         build_board([a, b])
+
+
+def test_a_folder_stopped_early_reads_incomplete_with_its_counts(tmp_path: Path) -> None:
+    """A run killed before its rule placebos played: not 'not a v2 benchmark run' but how far it got."""
+    folder = write_folder(tmp_path / "h", "heuristic", mix(0.4))
+    table = folder / "table.csv"
+    lines = table.read_text(encoding="utf-8").splitlines()
+    kept = [lines[0], *(line for line in lines[1:] if "-rule" not in line.split(",")[1])]
+    table.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    total = sum(len(by_role) + 1 for by_role in LIFTS.values()) * len(SEEDS)  # every role and the entry, every seed
+    board = build_board([folder])
+    scen = {r[0]: r for r in tables_v2(board)["scenarios"][1]}
+    said = f"NA: incomplete: {len(kept) - 1} of {total} pairs; rerun the same command to resume"
+    assert len(kept) - 1 < total
+    assert scen["a-up"][5] == said and scen["b-up"][5] == said
+
+
+def test_a_complete_folder_is_not_called_incomplete(tmp_path: Path) -> None:
+    board = build_board([write_folder(tmp_path / "h", "heuristic", mix(0.4))])
+    assert not any("incomplete" in (s.reason or "") for s in board.scenarios.values())

@@ -1,7 +1,7 @@
 """The gemma row of the v2 leaderboard comes from the records shipped in data/benchmark/: the
 published row is the record's own, its legal-decision count is the decisions', and a replay with
-llama.cpp and LangChain unimportable plays the recorded decisions to the same outcomes (two of the
-ten seeds, to keep the suite short: each seed replays 50 pairs, the oracle's among them)."""
+llama.cpp and LangChain unimportable plays the recorded decisions to the same outcomes (one of the
+ten seeds, to keep the suite short: a seed replays 50 pairs, the oracle's among them)."""
 
 from __future__ import annotations
 
@@ -59,14 +59,14 @@ def test_a_replay_without_the_model_plays_the_recorded_decisions_to_the_same_out
     script = tmp_path / "no_model.py"
     script.write_text(WITHOUT_MODEL)
     out = tmp_path / "replayed"
-    argv = ["benchmark", "--policy", "replay", "--replay", str(RECORD), "--seeds", "1000-1001"]
+    argv = ["benchmark", "--policy", "replay", "--replay", str(RECORD), "--seeds", "1000"]
     argv += ["--definition", str(REPO / "suites" / "benchmark-v2.yaml")]
     argv += ["--out", str(out), "--jobs", "1"]
     done = subprocess.run([sys.executable, str(script), *argv], capture_output=True, text=True, timeout=1800, cwd=REPO)
     assert done.returncode == 0, done.stderr[-3000:]
     a, b = entry_rows(RECORD), entry_rows(out)
-    a = a[a["seed"].isin([1000, 1001])].reset_index(drop=True)
-    assert len(a) == len(b) == 20 and set(b["controller"]) == {"replay"}
+    a = a[a["seed"] == 1000].reset_index(drop=True)
+    assert len(a) == len(b) == 10 and set(b["controller"]) == {"replay"}
     pd.testing.assert_frame_equal(
         a.sort_values(["scenario", "seed"])[["scenario", *COMPARED]].reset_index(drop=True),
         b.sort_values(["scenario", "seed"])[["scenario", *COMPARED]].reset_index(drop=True),

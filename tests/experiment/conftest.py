@@ -29,11 +29,11 @@ def two_by_two(seeds: int = 10) -> dict:
                 "name": f"schelling-{policy}",
                 "world": "schelling",
                 "params": {"size": 10, "max_rounds": 60},
-                "policy": policy,
+                "controller": policy,
                 "influence": 4,
             }
         )
-        cases.append({"name": f"{second['world']}-2-{policy}", **second, "policy": policy})
+        cases.append({"name": f"{second['world']}-2-{policy}", **second, "controller": policy})
     return {"name": "two-by-two", "seeds": seeds, "cases": cases}
 
 

@@ -14,7 +14,7 @@ class MimicSchelling(SchellingWorld):
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         rng = agent_stream(self.seed, "test.rule_action", self.round, actor_id)
-        return self.random_action(self.observe(actor_id), rng)
+        return self.Action.random_action(self.observe(actor_id), rng)
 
 
 class NoRuleSchelling(SchellingWorld):

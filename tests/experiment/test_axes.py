@@ -9,7 +9,7 @@ from mam_bench.experiment.run_suite import run_experiment
 from mam_bench.experiment.suite import parse_suite
 from mam_bench.runner import PairSpec, run_pair
 
-CASE = {"name": "rnd", "world": "schelling", "params": {"size": 10, "max_rounds": 40}, "policy": "random"}
+CASE = {"name": "rnd", "world": "schelling", "params": {"size": 10, "max_rounds": 40}, "controller": "random"}
 
 
 def test_dose_and_random_placement_axes_pair_baselines_on_the_same_ids(tmp_path) -> None:
@@ -79,7 +79,7 @@ def test_contrasts_pair_variants_at_the_same_axis_values() -> None:
             "baselines": [],
             "contrasts": [["rnd", "stay"]],
             "axes": {"influence": [1, 3]},
-            "cases": [CASE, {**CASE, "name": "stay", "policy": "stay"}],
+            "cases": [CASE, {**CASE, "name": "stay", "controller": "stay"}],
         }
     )
     partners = {c.name: [p.name for p in suite.contrast_partners(c)] for c in suite.expanded_cases()}

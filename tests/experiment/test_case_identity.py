@@ -25,8 +25,8 @@ def test_unnamed_cases_differing_only_in_objective_give_two_rows(tmp_path) -> No
     suite = parse_suite(
         {
             "cases": [
-                {**SMALL, "policy": "random", "objective": "integrate"},
-                {**SMALL, "policy": "random", "objective": "segregate"},
+                {**SMALL, "controller": "random", "objective": "integrate"},
+                {**SMALL, "controller": "random", "objective": "segregate"},
             ],
             "seeds": 6,
             "baselines": [],
@@ -43,7 +43,7 @@ def test_unnamed_cases_differing_only_in_objective_give_two_rows(tmp_path) -> No
 
 
 def test_duplicate_name_is_rejected_naming_the_field(tmp_path, write_suite) -> None:
-    data = {"cases": [{**SMALL, "name": "a", "policy": "random"}, {**SMALL, "name": "a", "policy": "stay"}]}
+    data = {"cases": [{**SMALL, "name": "a", "controller": "random"}, {**SMALL, "name": "a", "controller": "stay"}]}
     with pytest.raises(ConfigError) as err:
         parse_suite(data)
     assert err.value.field == "cases[1].name"
@@ -53,12 +53,12 @@ def test_duplicate_name_is_rejected_naming_the_field(tmp_path, write_suite) -> N
 
 def test_same_content_twice_is_rejected() -> None:
     with pytest.raises(ConfigError) as err:
-        parse_suite({"cases": [{**SMALL, "policy": "random"}, {**SMALL, "policy": "random", "name": "again"}]})
+        parse_suite({"cases": [{**SMALL, "controller": "random"}, {**SMALL, "controller": "random", "name": "again"}]})
     assert err.value.field == "cases[1]"
 
 
 def test_repeats_of_a_deterministic_controller_count_once(tmp_path) -> None:
-    suite = parse_suite({"cases": [{**SMALL, "policy": "stay"}], "seeds": 5, "repeats": 3, "baselines": []})
+    suite = parse_suite({"cases": [{**SMALL, "controller": "stay"}], "seeds": 5, "repeats": 3, "baselines": []})
     out = run_experiment(suite, tmp_path / "exp", jobs=2)
     table = out.table
     assert len(table[table["role"] == "case"]) == 15
@@ -85,13 +85,13 @@ def test_every_case_is_contrasted_with_stay_and_mimic_on_the_same_seeds(tmp_path
             "seeds": 6,
             "equivalence_margin": 0.05,
             "cases": [
-                {**SMALL, "world": mimic_world, "policy": "random", "name": "rnd"},
-                {**SMALL, "world": mimic_world, "policy": "rule", "name": "rule"},
+                {**SMALL, "world": mimic_world, "controller": "random", "name": "rnd"},
+                {**SMALL, "world": mimic_world, "controller": "rule", "name": "rule"},
             ],
             "contrasts": [["rnd", "rule"]],
         }
     )
-    planned = {(p.case.controller, p.role) for p in pairs_of(suite)}
+    planned = {(p.case.controller_name, p.role) for p in pairs_of(suite)}
     assert planned == {("random", "case"), ("rule", "case"), ("stay", "baseline"), ("mimic", "baseline")}
     out = run_experiment(suite, tmp_path / "exp", jobs=2)
     t, s = out.table, out.summary
@@ -134,5 +134,5 @@ def no_rule_world():
 
 def test_mimic_baseline_on_a_world_without_rule_action_is_rejected(no_rule_world: str) -> None:
     with pytest.raises(ConfigError) as err:
-        parse_suite({"cases": [{"world": no_rule_world, "policy": "random"}], "baselines": ["mimic"]})
+        parse_suite({"cases": [{"world": no_rule_world, "controller": "random"}], "baselines": ["mimic"]})
     assert err.value.field == "baselines" and no_rule_world in str(err.value)

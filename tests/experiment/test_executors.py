@@ -19,7 +19,7 @@ from tests.experiment.conftest import cli, two_by_two
 def expected_pairs(suite, seeds: int) -> int:
     """The cases on every seed, plus each world's baselines on the same seeds (`stay`, and `mimic`
     where the world has rule_action)."""
-    baselines = {(c.world, b) for c in suite.cases for b in suite.baseline_policies(c)}
+    baselines = {(c.world, b) for c in suite.cases for b in suite.baseline_controllers(c)}
     return seeds * (len(suite.cases) + len(baselines))
 
 
@@ -27,7 +27,7 @@ def test_local_and_ray_tables_match(tmp_path) -> None:
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     # a case that fails in the worker (run_experiment is called past the command's own check)
     broken = parse_suite(
-        {**two_by_two(2), "cases": [*two_by_two(2)["cases"], {"world": "schelling", "policy": "replay"}]}
+        {**two_by_two(2), "cases": [*two_by_two(2)["cases"], {"world": "schelling", "controller": "replay"}]}
     )
     local = run_experiment(broken, tmp_path / "local", executor="local", jobs=1)
     ray = run_experiment(broken, tmp_path / "ray", executor="ray", jobs=1)  # a one-CPU local cluster
@@ -66,7 +66,9 @@ def test_a_four_seed_table_and_its_report(tmp_path) -> None:
         tab = browser.new_page()
         tab.goto((tmp_path / "local" / "report.html").as_uri())
         assert tab.locator("table#summary tbody tr").count() == len(summary)
-        assert tab.locator("#lift-chart svg rect.bar").count() == 4
+        # each case's own bar, and its stay and mimic (placebo) bars beside it
+        assert tab.locator("#lift-chart svg rect.bar:not(.placebo)").count() == 4
+        assert tab.locator("#lift-chart svg rect.bar.placebo").count() == 4 * 2
         lifts = pooled[pooled["test"] == "lift"]
         assert tab.locator("#lift-chart svg.lift-panel").count() == lifts.groupby(["world", "metric"]).ngroups
         assert tab.locator("#lift-chart svg.lift-panel").first.is_visible()

@@ -65,7 +65,7 @@ def test_experiment_leaves_invalid_pairs_out_and_counts_them(tmp_path, monkeypat
                 "cases": [
                     {**base, "name": "mute", "model": "openai:m", "controller_options": options},
                     {**base, "name": "dead", "model": "openai:dead", "controller_options": dead},
-                    {**base, "name": "random", "policy": "random"},
+                    {**base, "name": "random", "controller": "random"},
                 ],
             }
         )

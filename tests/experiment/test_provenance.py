@@ -31,7 +31,7 @@ SUITE = {
     "name": "prov",
     "seeds": 2,
     "baselines": [],
-    "cases": [{"world": "schelling", "params": {"size": 10, "max_rounds": 40}, "policy": "random", "influence": 2}],
+    "cases": [{"world": "schelling", "params": {"size": 10, "max_rounds": 40}, "controller": "random", "influence": 2}],
 }
 #: sha256 of no bytes at all: what world_data was for a world without data files
 EMPTY = hashlib.sha256(b"").hexdigest()

@@ -15,7 +15,7 @@ from tests.experiment.conftest import REPO, cli
 from tests.experiment.ray_nodes import cluster_env, two_nodes
 
 SMOKE = REPO / "suites" / "smoke.yaml"
-SMALL = {"params": {"size": 10, "max_rounds": 20}, "rounds": 3, "policy": "rule"}
+SMALL = {"params": {"size": 10, "max_rounds": 20}, "rounds": 3, "controller": "rule"}
 
 
 def test_two_nodes_give_the_table_of_one_process(tmp_path) -> None:

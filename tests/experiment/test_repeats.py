@@ -14,7 +14,7 @@ SMALL = {"world": "schelling", "params": {"size": 10, "max_rounds": 60}, "influe
 
 
 def test_random_repeats_give_three_different_lifts_per_seed(tmp_path, write_suite) -> None:
-    suite = write_suite({"seeds": 3, "repeats": 3, "baselines": [], "cases": [{**SMALL, "policy": "random"}]})
+    suite = write_suite({"seeds": 3, "repeats": 3, "baselines": [], "cases": [{**SMALL, "controller": "random"}]})
     proc = cli("experiment", str(suite), "--out", str(tmp_path / "exp"))
     assert proc.returncode == 0, proc.stderr
     table = pd.read_csv(tmp_path / "exp" / "table.csv")
@@ -27,7 +27,7 @@ def test_random_repeats_give_three_different_lifts_per_seed(tmp_path, write_suit
 
 
 def test_repeat_zero_plays_the_stream_a_single_run_plays(tmp_path) -> None:
-    suite = parse_suite({"seeds": [5], "repeats": 2, "baselines": [], "cases": [{**SMALL, "policy": "random"}]})
+    suite = parse_suite({"seeds": [5], "repeats": 2, "baselines": [], "cases": [{**SMALL, "controller": "random"}]})
     table = run_experiment(suite, tmp_path / "exp").table.set_index("repeat")
     proc = cli(
         "run", "schelling", "--seed", "5", "--policy", "random", "--influence", "4",
@@ -41,7 +41,7 @@ def test_repeat_zero_plays_the_stream_a_single_run_plays(tmp_path) -> None:
 
 
 def test_a_deterministic_controller_over_placement_draws_is_deterministic_within_each_draw(tmp_path) -> None:
-    case = {**SMALL, "policy": "stay", "placement_draws": 2}
+    case = {**SMALL, "controller": "stay", "placement_draws": 2}
     suite = parse_suite({"seeds": 4, "repeats": 2, "baselines": [], "cases": [case]})
     out = run_experiment(suite, tmp_path / "exp")
     table = out.table

@@ -16,7 +16,7 @@ def test_markdown_rows_carry_the_summary_values(tmp_path) -> None:
         "name": "md",
         "seeds": 4,
         "cases": [
-            {"name": "heur", "world": "schelling", "params": {"size": 10}, "policy": "heuristic", "influence": 4},
+            {"name": "heur", "world": "schelling", "params": {"size": 10}, "controller": "heuristic", "influence": 4},
         ],
     }
     out = tmp_path / "exp"
@@ -28,8 +28,11 @@ def test_markdown_rows_carry_the_summary_values(tmp_path) -> None:
         text=True,
     )
     assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("|")]  # the table; verdicts below it
     assert lines[0].startswith("| case | test |") and set(lines[1]) <= {"|", "-"}
+    verdict = proc.stdout.splitlines()[-1]
+    assert verdict.startswith("- heur: lift ") and "lift beyond the best placebo" in verdict
+    assert verdict.endswith((": steers", ": does not steer"))
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
     pooled = summary[summary["reference_status"] == "all"]
     assert len(rows) == len(pooled) and len(rows) >= 3  # lift, vs stay, vs mimic at least
@@ -42,7 +45,7 @@ def test_markdown_rows_carry_the_summary_values(tmp_path) -> None:
     split = subprocess.run(  # the per-status rows by default
         [sys.executable, "-m", "mam_bench", "report", str(out), "--markdown"], capture_output=True, text=True
     )
-    assert len(split.stdout.splitlines()) - 2 == len(summary)
+    assert len([line for line in split.stdout.splitlines() if line.startswith("|")]) - 2 == len(summary)
 
 
 def test_a_folder_without_summary_is_a_clear_error(tmp_path) -> None:

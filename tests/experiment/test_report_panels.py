@@ -22,11 +22,11 @@ def _suite(name: str, seeds: int) -> dict:
                 "name": "schelling-random",
                 "world": "schelling",
                 "params": {"size": 10, "max_rounds": 10},
-                "policy": "random",
+                "controller": "random",
                 "influence": 4,
                 "rounds": 3,
             },
-            {"name": "foraging-random", "world": "foraging", "policy": "random", "rounds": 3},
+            {"name": "foraging-random", "world": "foraging", "controller": "random", "rounds": 3},
         ],
     }
 

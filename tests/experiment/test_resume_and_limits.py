@@ -23,7 +23,7 @@ KEY = {"LOOPBACK_KEY": "not-a-secret"}
 def llm_suite(base_url: str, seeds: int = 4) -> dict:
     llm = {
         "model": "openai:loopback",
-        "policy": "llm",
+        "controller": "llm",
         "rounds": 3,
         "influence": 2,
         "controller_options": {"base_url": base_url, "api_key_env": "LOOPBACK_KEY"},
@@ -33,7 +33,7 @@ def llm_suite(base_url: str, seeds: int = 4) -> dict:
         "baselines": [],
         "cases": [  # no baselines: 2 cases x seeds pairs
             {"name": "llm", "world": "schelling", "params": {"size": 10}, **llm},
-            {"name": "rule", "world": "schelling", "params": {"size": 10}, "policy": "rule", "influence": 2},
+            {"name": "rule", "world": "schelling", "params": {"size": 10}, "controller": "rule", "influence": 2},
         ],
     }
 

@@ -18,7 +18,7 @@ BAD = [
     ({"cases": [{**BASE, "polcy": "rule"}]}, "cases[0].polcy"),
     ({"cases": [{**BASE, "params": {"threshold": "3/2"}}]}, "cases[0].params.threshold"),
     ({"cases": [{**BASE, "objective": "sideways"}]}, "cases[0].objective"),
-    ({"cases": [{**BASE, "policy": "telepathy"}]}, "cases[0].policy"),
+    ({"cases": [{**BASE, "controller": "telepathy"}]}, "cases[0].controller"),
     ({"cases": [BASE], "repeats": 0}, "repeats"),
     ({"cases": [BASE], "seeds": [3, -1]}, "seeds"),
     ({"cases": []}, "cases"),
@@ -42,13 +42,13 @@ def test_cli_rejects_before_running(write_suite, tmp_path) -> None:
 
 
 def test_pair_ids_follow_content_not_position() -> None:
-    a = {**BASE, "policy": "rule"}
-    b = {**BASE, "policy": "random"}
+    a = {**BASE, "controller": "rule"}
+    b = {**BASE, "controller": "random"}
     one = parse_suite({"cases": [a, b], "seeds": 2})
     two = parse_suite({"cases": [b, {**a, "name": "renamed"}], "seeds": 2})
     assert {p.pair_id for p in pairs_of(one)} == {p.pair_id for p in pairs_of(two)}
     # 2 cases x 2 seeds, plus their shared baselines on the same 2 seeds (`stay`, and `mimic` since
     # Schelling gained rule_action on the worlds branch); `rule` is itself a case, so no rule-vs-rule
-    baselines = {b for c in one.cases for b in one.baseline_policies(c)}
+    baselines = {b for c in one.cases for b in one.baseline_controllers(c)}
     assert len({p.pair_id for p in pairs_of(one)}) == 2 * 2 + 2 * len(baselines)
     assert pair_id(one.cases[0], 0, 0) != pair_id(one.cases[0], 0, 1)

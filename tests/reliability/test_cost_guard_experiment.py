@@ -31,7 +31,7 @@ def test_no_pair_of_an_experiment_passes_its_max_cost(tmp_path, monkeypatch, cap
                 {
                     "name": "llm",
                     "world": "schelling",
-                    "policy": "llm",
+                    "controller": "llm",
                     "rounds": 3,
                     "controller_options": {
                         "model": "openai:m",

@@ -39,9 +39,9 @@ def _suite(**case) -> dict:
 
 SUITES: dict[str, object] = {
     "unknown_world": _suite(world="nowhere"),
-    "unknown_policy": _suite(policy="nope"),
-    "replay_without_source": _suite(policy="replay"),
-    "replay_missing_source": _suite(policy="replay", controller_options={"replay": "no/such/run"}),
+    "unknown_policy": _suite(controller="nope"),
+    "replay_without_source": _suite(controller="replay"),
+    "replay_missing_source": _suite(controller="replay", controller_options={"replay": "no/such/run"}),
     "llm_unknown_option": _suite(model="openai:m", controller_options={"temperatur": 1}),
     "llm_temperature_9": _suite(model="openai:m", controller_options={"temperature": 9}),
     "llm_unset_key": _suite(model="openai:m", controller_options={"api_key_env": "FUZZ_UNSET_VARIABLE"}),
@@ -53,7 +53,7 @@ SUITES: dict[str, object] = {
     "llm_price_nonjson": _suite(model="openai:m", controller_options={"price_table": "binary.bin"}),
     "model_no_provider": _suite(model="gpt4"),
     "model_unknown_provider": _suite(model="nope:x"),
-    "model_with_rule": _suite(policy="rule", model="openai:m"),
+    "model_with_rule": _suite(controller="rule", model="openai:m"),
     "bad_param": _suite(params={"threshld": "1/2"}),
     "bad_threshold": _suite(params={"threshold": "abc"}),
     "huge_threshold": _suite(params={"threshold": HUGE}),
@@ -112,7 +112,7 @@ def world(tmp_path_factory) -> Path:
             )
             == 0
         )
-        (root / "suite.yaml").write_text(yaml.safe_dump(_suite(policy="rule")))
+        (root / "suite.yaml").write_text(yaml.safe_dump(_suite(controller="rule")))
         assert main(["experiment", "suite.yaml", "--out", "exp", "--jobs", "1"]) == 0
     finally:
         os.chdir(cwd)

@@ -22,7 +22,7 @@ def test_a_bad_policy_leaves_every_file_of_the_old_run(tmp_path, capsys):
     before = _snapshot(out)
     assert {"spec.json", "result.json", "treatment.jsonl", "decisions.jsonl"} <= set(before)
     assert main(["run", "schelling", "--policy", "nope", "--out", str(out), "--force"]) == 2
-    assert "error: policy:" in capsys.readouterr().err
+    assert "error: controller:" in capsys.readouterr().err
     assert _snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
 
@@ -92,5 +92,5 @@ def test_resume_refuses_other_flags_and_a_damaged_spec(tmp_path, capsys):
     (out / "spec.json").write_text("{torn")
     assert main(["run", "--resume", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "--policy cannot be combined with --resume" in err and "spec.json is damaged" in err
+    assert "--controller cannot be combined with --resume" in err and "spec.json is damaged" in err
     assert "Traceback" not in err

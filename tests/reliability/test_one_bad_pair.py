@@ -25,9 +25,9 @@ def _suite(broken: dict) -> dict:
         "seeds": 2,
         "baselines": [],
         "cases": [
-            {"name": "good-rule", "world": "schelling", "policy": "rule", **SMALL},
+            {"name": "good-rule", "world": "schelling", "controller": "rule", **SMALL},
             {"name": "broken", "world": "schelling", **broken, **SMALL},
-            {"name": "good-random", "world": "schelling", "policy": "random", **SMALL},
+            {"name": "good-random", "world": "schelling", "controller": "random", **SMALL},
         ],
     }
 
@@ -40,9 +40,9 @@ def test_worker_errors_survive_pickling():
 
 
 def test_a_suite_with_a_broken_case_runs_the_others_and_lists_it(tmp_path):
-    # `policy: replay` without a source: the worker raises ConfigError (run_experiment is called
+    # `controller: replay` without a source: the worker raises ConfigError (run_experiment is called
     # directly here, past the command's own check, to exercise the worker path)
-    suite = parse_suite(_suite({"policy": "replay"}))
+    suite = parse_suite(_suite({"controller": "replay"}))
     out = tmp_path / "exp"
     outcome = run_experiment(suite, out, jobs=2)
     assert outcome.finished == 4 and len(outcome.failed) == 2
@@ -64,7 +64,7 @@ def test_a_suite_with_a_broken_case_runs_the_others_and_lists_it(tmp_path):
 
 def test_the_command_rejects_what_a_worker_would(tmp_path, capsys):
     cases = [
-        ({"policy": "replay"}, "cases[1].controller_options.replay"),
+        ({"controller": "replay"}, "cases[1].controller_options.replay"),
         ({"model": "openai:gpt-4o-mini", "controller_options": {"temperatur": 1}}, "cases[1].controller_options"),
         ({"model": "openai:gpt-4o-mini", "controller_options": {"temperature": 9}}, "temperature"),
         (
