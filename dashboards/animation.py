@@ -24,7 +24,7 @@ from PIL import Image
 from mam_bench.dashboards.figures import RUN_COLOURS, board_keys
 from mam_bench.dashboards.legend import Key, add_legend
 from mam_bench.dashboards.renderers import renderer_for
-from mam_bench.dashboards.replay import held, load_recording
+from mam_bench.dashboards.replay import checked_recording, held
 from mam_bench.outcome import delta_lift_relative
 
 PANEL = 400  # px, square panels
@@ -112,7 +112,7 @@ def legend_image(row: dict[str, Any], info: Any) -> Image.Image:
 
 
 def frames(run_dir: Path | str) -> list[Image.Image]:
-    rec = load_recording(run_dir)
+    rec = checked_recording(run_dir)
     info = rec.info
     n = len(rec.treatment) - 1
     refs = held(rec.reference, n)

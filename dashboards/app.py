@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 
 import solara
 
-from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, default_config
+from mam_bench.dashboards.config import ENV_LANDSCAPE, ENV_RUN, ENV_SEAT, default_config
 from mam_bench.dashboards.loading import Loading, pending
 from mam_bench.dashboards.security import install_origin_check
 
@@ -49,6 +49,11 @@ def Paired() -> None:
         return
     if view.error is not None:
         solara.Error(f"error: {type(view.error).__name__}: {view.error}", classes=["mam-error"])
+        return
+    if os.environ.get(ENV_SEAT):  # a person plays a benchmark: the pairs come from its seat file
+        from mam_bench.dashboards.seat_view import SeatView
+
+        SeatView(os.environ[ENV_SEAT], view.value)
         return
     view.value(cfg, os.environ.get(ENV_RUN) or None)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import solara
@@ -19,6 +20,19 @@ def _param_fields(world: str) -> dict[str, Any]:
         return {}
     defaults = cls.Params().as_json()
     return {k: v for k, v in defaults.items() if isinstance(v, (int, float, str, bool))}
+
+
+@cache
+def influence_hint(world: str) -> str:
+    """The influence field's label with ids of this world's own actors (its first two and last),
+    so that the example typed as shown names real agents in any world."""
+    try:
+        cls = get_world(world)
+        ids = cls(cls.Params(), seed=0).actor_ids()
+    except Exception:
+        return "influence (count or comma-separated ids)"
+    shown = list(dict.fromkeys([*ids[:2], *ids[-1:]]))
+    return f"influence (count or ids, e.g. {','.join(str(i) for i in shown)})"
 
 
 def _seed(text: str) -> int:
@@ -65,7 +79,7 @@ def Controls(cfg: DashConfig, on_cfg: Callable[[DashConfig], None]) -> None:
                 value=cfg.objective or default_objective,
                 on_value=lambda o: on_cfg(cfg.with_(objective=o)),
             )
-        DraftInput("influence (count or ids 0,1,150)", cfg.influence, lambda t: on_cfg(cfg.with_(influence=t)))
+        DraftInput(influence_hint(cfg.world), cfg.influence, lambda t: on_cfg(cfg.with_(influence=t)))
         solara.Select(
             "controller (auto: the world's heuristic, else random)",
             values=["auto", *CONTROLLER_CHOICES],

@@ -11,6 +11,7 @@ from typing import Any
 
 import solara
 
+from mam_bench.adapter import MesaWorld
 from mam_bench.dashboards.config import DashConfig, build_session
 from mam_bench.dashboards.feed import Feed
 from mam_bench.dashboards.figures import RUN_COLOURS, board_figure, metrics_figure
@@ -89,6 +90,12 @@ def LiftCard(state: Any, version: int = 0, baselines: dict[str, dict[str, float 
                     classes=[f"mam-value-{run}", "mam-line"],
                     style=f"font-size:13px;color:{RUN_COLOURS[run]};font-weight:bold",
                 )
+        if info.world_cls is not None and issubclass(info.world_cls, MesaWorld):
+            solara.Text(  # other threads of this server draw from `random`: a comparison would prove nothing
+                "global random draws: not checked here (mam-bench run and check_world check them)",
+                classes=["mam-draws-unchecked", "mam-line"],
+                style="font-size:12px;color:#555",
+            )
 
 
 @solara.component
@@ -101,6 +108,14 @@ def BoardPanel(state: Any, run: str, rows: list[dict[str, Any]], version: int = 
         classes=["mam-board", f"mam-board-{run}"],
         style=f"border-top:4px solid {RUN_COLOURS[run]};flex:1 1 0;min-width:0",
     ):
+        solara.FigureMatplotlib(fig, format="png")
+
+
+@solara.component
+def MetricsChart(state: Any, version: int = 0) -> None:
+    """Both runs' metrics; drawn again only when a round was played (not at every redraw)."""
+    fig = solara.use_memo(lambda: metrics_figure(state), [id(state), len(state.treatment), len(state.reference)])
+    with solara.Column(classes=["mam-chart"]):
         solara.FigureMatplotlib(fig, format="png")
 
 
@@ -152,9 +167,29 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
             playing.value = False
 
     solara.use_thread(play_loop, dependencies=[playing.value, session])
+    human = getattr(session, "human", None)  # a person plays the influence agents (HumanSession)
+    failed = solara.use_reactive("")
+
+    def seat_loop(cancel: threading.Event) -> None:
+        """Each round waits for the person; the page redraws when it opens and when it is played."""
+        if human is None:
+            return
+        human.on_turn = lambda: version.set(version.value + 1)
+        while not cancel.is_set() and not session.finished:
+            try:
+                session.step()
+            except Exception as exc:  # noqa: BLE001 - said on the page, not raised into Solara
+                if human.closed:  # the page left this session (a new one replaces it)
+                    return
+                failed.value = f"error: {type(exc).__name__}: {exc}"
+                return
+            if session.finished:  # otherwise the next round's turn redraws the page (once, not twice)
+                version.value += 1
+
+    solara.use_thread(seat_loop, dependencies=[session])
     _ = version.value  # re-render after every step
 
-    if run_dir is None and cfg is not None:
+    if run_dir is None and cfg is not None and not cfg.spec:  # a benchmark's pair is not the person's to change
         from mam_bench.dashboards.controls import Controls
 
         with solara.Sidebar():
@@ -183,23 +218,29 @@ def PairedView(initial: DashConfig | None, run_dir: str | None = None) -> None:
                 f"reference {state.reference[-1]['status']} | treatment {state.treatment[-1]['status']}",
                 classes=["mam-status"],
             )
-        with solara.Row(style="align-items:center;flex-wrap:wrap"):
-            solara.Button("Step", on_click=step, disabled=session.finished or playing.value, classes=["mam-step"])
-            solara.Button(
-                "Pause" if playing.value else "Play",
-                classes=["mam-play"],
-                on_click=lambda: playing.set(not playing.value),
-                disabled=session.finished,
-            )
-            solara.Button("Reset", on_click=reset, classes=["mam-reset"])
-            with solara.Column(style="min-width:260px", classes=["mam-speed"]):
-                solara.SliderFloat("speed (rounds/s)", value=speed, min=0.5, max=MAX_SPEED, step=0.5)
+        if failed.value:
+            solara.Error(failed.value, classes=["mam-error"])
+        if human is not None:  # the person plays the rounds: nothing to step or play
+            from mam_bench.dashboards.human_panel import HumanPanel
+
+            HumanPanel(session, version.value)
+        else:
+            with solara.Row(style="align-items:center;flex-wrap:wrap"):
+                solara.Button("Step", on_click=step, disabled=session.finished or playing.value, classes=["mam-step"])
+                solara.Button(
+                    "Pause" if playing.value else "Play",
+                    classes=["mam-play"],
+                    on_click=lambda: playing.set(not playing.value),
+                    disabled=session.finished,
+                )
+                solara.Button("Reset", on_click=reset, classes=["mam-reset"])
+                with solara.Column(style="min-width:260px", classes=["mam-speed"]):
+                    solara.SliderFloat("speed (rounds/s)", value=speed, min=0.5, max=MAX_SPEED, step=0.5)
         # `version` makes children re-render: the state object is the same, mutated in place
         lifts = session.baseline_lifts() if hasattr(session, "baseline_lifts") else None
         LiftCard(state, version.value, lifts)
         Boards(state, version.value)
-        with solara.Column(classes=["mam-chart"]):
-            solara.FigureMatplotlib(metrics_figure(state), format="png")
+        MetricsChart(state, version.value)
         Feed(state, version=version.value)
         extras = getattr(renderer_for(info.world), "Extras", None)
         if extras is not None:

@@ -5,14 +5,13 @@ The recording already holds every row and decision, so "stepping" only reveals o
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from mam_bench.dashboards.session import PairInfo, PairState
 from mam_bench.errors import ConfigError
 from mam_bench.record_schema import controller_name, read_record
-from mam_bench.records import read_jsonl, read_rounds
+from mam_bench.records import load_record, read_jsonl, read_rounds
 
 
 def _world_cls(name: str) -> Any:
@@ -33,7 +32,7 @@ def load_recording(run_dir: Path | str) -> PairState:
     meta: dict[str, Any] = {}
     for name in ("result.json", "spec.json"):
         if (out / name).exists():
-            meta = {**read_record(json.loads((out / name).read_text())), **meta}
+            meta = {**read_record(load_record(out / name, "run"), name), **meta}
     world = meta.get("world", "unknown")
     cls = _world_cls(world)
     primary = meta.get("metric") or (cls.scoring.metric if cls is not None else None)
@@ -63,6 +62,17 @@ def load_recording(run_dir: Path | str) -> PairState:
     return PairState(info, reference, treatment, feed, facts)
 
 
+def checked_recording(run_dir: Path | str, field: str = "run_dir") -> PairState:
+    """`load_recording`, every damage a ConfigError on `field` naming the folder: what `animate`
+    and `dashboard --run` both check before they draw or serve a frame."""
+    try:
+        return load_recording(run_dir)
+    except ConfigError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, MemoryError, RecursionError) as exc:
+        raise ConfigError(field, f"{run_dir} holds damaged records ({type(exc).__name__}: {exc})") from None
+
+
 def held(rows: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
     """The first n+1 rows, the last one repeated once a run has ended (its final state held)."""
     return [rows[min(i, len(rows) - 1)] for i in range(n + 1)]
@@ -73,7 +83,7 @@ class ReplaySession:
 
     def __init__(self, run_dir: Path | str):
         self.run_dir = Path(run_dir)
-        self.recording = load_recording(run_dir)
+        self.recording = checked_recording(run_dir, "run")
         self.reset()
 
     def reset(self) -> None:

@@ -99,6 +99,12 @@ def origin_allowed(headers: dict[str, str]) -> bool:
     return is_loopback_host(parts.hostname)
 
 
+#: websockets open at once, at most: each holds a page's live session (threads, descriptors); one
+#: past it is closed with 1013 (try again later) instead of growing the server without bound
+MAX_WEBSOCKETS = 64
+_open = {"websockets": 0}
+
+
 def _guard(app: Any) -> Any:
     async def guarded(scope: dict, receive: Any, send: Any) -> None:
         if scope.get("type") in ("websocket", "http"):
@@ -112,7 +118,17 @@ def _guard(app: Any) -> Any:
                     )
                     await send({"type": "http.response.body", "body": b"forbidden origin"})
                 return
-        await app(scope, receive, send)
+        if scope.get("type") != "websocket":
+            await app(scope, receive, send)
+            return
+        if _open["websockets"] >= MAX_WEBSOCKETS:
+            await send({"type": "websocket.close", "code": 1013})
+            return
+        _open["websockets"] += 1
+        try:
+            await app(scope, receive, send)
+        finally:
+            _open["websockets"] -= 1
 
     guarded.__wrapped_by_origin_check__ = True  # type: ignore[attr-defined]
     return guarded

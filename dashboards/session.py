@@ -15,6 +15,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mam_bench import model_ids
 from mam_bench.capabilities import RuleActions
 from mam_bench.outcome import delta_lift_relative
 from mam_bench.registry import make_controller
@@ -101,6 +102,8 @@ class PairSession:
         self.reset()
 
     def reset(self) -> None:
+        if hasattr(self, "treatment"):  # the pair played so far is finished
+            model_ids.release(self.ref_world, self.treatment.world)
         p = self.prep
         self.ref_world = p.new_world(treatment=False)
         self.treatment = Treatment(p, self.controller)
@@ -109,7 +112,7 @@ class PairSession:
             seed=self.spec.seed,
             objective=p.objective,
             direction=p.direction,
-            primary=p.world_cls.metric_for(p.objective),
+            primary=p.world_cls.scoring.metric_for(p.objective),
             secondary=p.world_cls.scoring.secondary,
             influence_ids=p.influence_ids,
             params=p.params.as_json(),
@@ -127,16 +130,22 @@ class PairSession:
         """Play one round of both runs; False when the treatment has reached its end."""
         if self.finished:
             return False
+        self.step_reference()
+        self.step_treatment()
+        return True
+
+    def step_reference(self) -> None:
         if step_reference(self.ref_world):
             self.state.reference.append(round_row(self.ref_world))
         else:  # at rest: hold the final state so both runs stay time-aligned
             self.state.reference.append({**self.state.reference[-1], "status": self.ref_world.status})
+
+    def step_treatment(self) -> None:
         r = self.treatment.round
         run_sync(self.treatment.step())
         self.state.facts[r] = [
             e.text for e in self.treatment.board.entries if e.round == r and e.kind == "authoritative"
         ]
-        return True
 
     def baselines(self) -> dict[str, list[dict[str, Any]]]:
         """Treatment rows of this very pair (seed, settings, influence ids) under `stay` and `mimic`,
@@ -149,8 +158,9 @@ class PairSession:
                         continue  # shown as n/a: the world cannot say what its rule would do
                     prep = replace(self.prep, spec=self.spec.model_copy(update={"controller": name}))
                     controller = make_controller(name, prep.world_cls, prep.objective, {})
-                    _, rows, _, _ = run_sync(run_treatment(prep, controller))
+                    world, rows, _, _ = run_sync(run_treatment(prep, controller))
                     run_sync(controller.aclose())
+                    model_ids.release(world)
                     out[name] = rows
                 self._baselines = out
             return self._baselines
@@ -170,5 +180,7 @@ class PairSession:
         }
 
     def close(self) -> None:
-        """Release the controller's connections and cache (a new seed or setting builds a new pair)."""
+        """Release the controller's connections and cache, and the pair's worlds (a new seed or
+        setting builds a new pair)."""
         run_sync(self.controller.aclose())
+        model_ids.release(self.ref_world, self.treatment.world)

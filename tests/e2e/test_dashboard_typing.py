@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from mam_bench.dashboards.controls import influence_hint
 from tests.e2e.pages import STEP_TIMEOUT, current_round, open_paired, round_is
 
 pytestmark = pytest.mark.e2e
-INFLUENCE = "influence (count or ids 0,1,150)"
+INFLUENCE = influence_hint("pursuit")  # the field's label names pursuit's own ids
 
 
 def test_typing_survives_the_rounds_a_playing_pair_draws(server, browser, shots: Path) -> None:

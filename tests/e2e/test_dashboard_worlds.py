@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from mam_bench.adapter import MesaWorld
 from mam_bench.dashboards.config import DashConfig, available_worlds, build_session
 from mam_bench.dashboards.figures import board_figure, metrics_figure
 from tests.dashboards.figure_checks import clipped_texts, legend_labels, overlapping_texts
@@ -61,6 +62,12 @@ def test_paired_view(world: str, server, browser, shots: Path) -> None:
             box = page.locator(f".mam-board-{run} img").bounding_box()
             assert box["width"] > 450, (run, box)
         assert "None" not in page.locator(".mam-feed").inner_text()
+        # a user's Mesa model shares this server with threads that draw: the page says its draws go unchecked
+        unchecked = card.locator(".mam-draws-unchecked")
+        if issubclass(twin.prep.world_cls, MesaWorld):
+            expect(unchecked).to_contain_text("not checked here", timeout=STEP_TIMEOUT)
+        else:
+            assert unchecked.count() == 0
         if world == "schelling":  # steering 16 actors for 3 rounds moves the metric itself
             assert after != before, (before, after)
             pillars = page.locator(".mam-pillars")

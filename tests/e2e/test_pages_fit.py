@@ -51,8 +51,8 @@ def test_report_labels_are_whole_and_the_page_fits(browser, shots: Path, tmp_pat
         "name": "fit",
         "seeds": 3,
         "cases": [
-            {"name": "schelling-heuristic", "world": "schelling", "policy": "heuristic", "rounds": 4},
-            {"name": long_case, "world": "synchronization", "policy": "heuristic", "rounds": 4},
+            {"name": "schelling-heuristic", "world": "schelling", "controller": "heuristic", "rounds": 4},
+            {"name": long_case, "world": "synchronization", "controller": "heuristic", "rounds": 4},
         ],
     }
     (tmp_path / "fit.yaml").write_text(yaml.safe_dump(suite))

@@ -19,8 +19,8 @@ def test_first_screen_shows_the_first_cases_result(tmp_path: Path, browser, shot
         "name": "first-screen",
         "seeds": 3,
         "cases": [
-            {"name": "heuristic", "world": "voter", "policy": "heuristic", "objective": "spread", "influence": 3},
-            {"name": "random", "world": "voter", "policy": "random", "objective": "spread", "influence": 3},
+            {"name": "heuristic", "world": "voter", "controller": "heuristic", "objective": "spread", "influence": 3},
+            {"name": "random", "world": "voter", "controller": "random", "objective": "spread", "influence": 3},
         ],
     }
     out = tmp_path / "exp"

@@ -58,8 +58,7 @@ class Vaccinate(BaseModel):
 
 class SteeredEpidemic(MesaWorld):
     name, model_class, rounds, Action = "epidemic", Epidemic, 20, Vaccinate
-    scoring = Scoring(metric="ever_infected", objectives={"contain": -1, "spread": +1})
-    default_influence = 12
+    scoring = Scoring(metric="ever_infected", objectives={"contain": -1, "spread": +1}, default_influence=12)
 
     def apply(self, agent, action):
         if action.vaccinate == "yes" and agent.state == "S":
