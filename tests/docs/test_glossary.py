@@ -89,3 +89,58 @@ def test_what_is_in_the_box_lists_every_world() -> None:
     box = box[: box.index("\n\n", box.index("|---"))]
     listed = {m for m in re.findall(r"^\| [^|]+ \| `([a-z_]+)` \|", box, flags=re.M)}
     assert listed == set(world_names())
+
+
+#: the benchmark's words a leaderboard section may use in its prose; each one it uses must be defined
+BENCHMARK_WORDS = (
+    "oracle",
+    "greedy",
+    "placebo",
+    "best placebo",
+    "headroom",
+    "Fieller",
+    "tier",
+    "calibration seeds",
+    "held-out seeds",
+    "scored",
+    "ranked",
+    "v1 score",
+)
+
+
+def leaderboard_terms() -> set[str]:
+    """The README's leaderboard section: its table's column heads (less the worlds, which "What is
+    in the box" lists), its controllers, the controllers it names in backticks, and the benchmark
+    words of its prose."""
+    from mam_bench.registry import controller_names
+
+    text = README.read_text()
+    start = text.index("## Leaderboard")
+    section = text[start : text.index("\n## ", start + 1)]
+    table = [line for line in section.splitlines() if line.startswith("| ")]
+    head = [c.strip() for c in table[0].strip("|").split("|")]
+    terms = {re.sub(r"\s*\[.*\]$", "", c) for c in head} - set(world_names())
+    terms |= {line.split("|")[1].strip() for line in table[1:] if not line.startswith("|---")}
+    named = set(re.findall(r"`([a-z_]+)`", section))
+    terms |= named & {*controller_names(), "oracle", "greedy", "stay", "mimic", "rule"}
+    prose = re.sub(r"\s+", " ", section).lower()
+    terms |= {w for w in BENCHMARK_WORDS if re.search(rf"\b{re.escape(w.lower())}s?\b", prose)}
+    return terms
+
+
+def test_every_term_of_the_readme_leaderboard_is_in_the_glossary() -> None:
+    terms = leaderboard_terms()
+    assert {"score", "controller", "invalid", "oracle", "placebo", "headroom", "stay", "mimic"} <= terms, terms
+    missing = sorted(terms - glossary_terms())
+    assert not missing, f"the README's leaderboard uses them, {GLOSSARY} does not define them: {missing}"
+
+
+def test_the_glossary_defines_the_v2_score_as_the_code_does() -> None:
+    """The score entry is v2's (best placebo to oracle, not clipped), not v1's; its words match the
+    leaderboard's own definition line."""
+    from mam_bench.benchmark.leaderboard_v2 import DEFINITION_V2
+
+    row = next(line for line in (ROOT / GLOSSARY).read_text().splitlines() if line.startswith("| score |"))
+    assert "best placebo" in row and "oracle" in row and "not clipped" in row
+    assert "not clipped" in DEFINITION_V2 and "0 = the best placebo, 1 = the oracle" in DEFINITION_V2
+    assert "0 = the best placebo, 1 = the oracle" in row

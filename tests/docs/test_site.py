@@ -34,7 +34,7 @@ def test_readme_is_a_front_page() -> None:
     # the two commands a checker runs, first and exactly as given
     assert first == [
         "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/mam-bench run schelling "
-        "--seed 5 --policy heuristic --out runs/s5",
+        "--seed 5 --controller heuristic --out runs/s5",
         "bash scripts/test.sh",
     ]
 
