@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 from mam_bench.experiment.table import read_table
 from tests.e2e.conftest import ROOT, free_port
 from tests.e2e.pages import LOAD_TIMEOUT, STEP_TIMEOUT, body_has_no_traceback
+from tests.support.stuck import communicate_or_stacks
 
 pytestmark = pytest.mark.e2e
 SMOKE = yaml.safe_load((ROOT / "suites" / "benchmark-v3.yaml").read_text())
@@ -137,7 +138,7 @@ def test_a_person_plays_the_smoke_tier_and_the_leaderboard_scores_it(browser, sh
         page.keyboard.press("S")
         playing(page, 1, 1001, 1)
         human.send_signal(signal.SIGINT)
-        _, err = human.communicate(timeout=120)
+        _, err = communicate_or_stacks(human, 120)  # a hang says where it hangs
         assert human.returncode == 130 and "interrupted; finished records are kept" in err
         human = mam(tmp_path, *seat, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         serving(f"http://127.0.0.1:{port}/", human)
