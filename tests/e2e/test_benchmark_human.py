@@ -50,9 +50,21 @@ def definition(folder: Path) -> Path:
     return path
 
 
+def _as_in_a_terminal() -> None:
+    """Ctrl-C reaches a command run in a terminal's foreground. A shell script's background job
+    (`bash scripts/test.sh &`) inherits SIGINT ignored, and Python keeps it ignored: the command
+    would outlive the test's Ctrl-C for a reason that is the launcher's, not ours."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def mam(folder: Path, *args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "mam_bench", *args], cwd=folder, env=dict(os.environ), text=True, **kw
+        [sys.executable, "-m", "mam_bench", *args],
+        cwd=folder,
+        env=dict(os.environ),
+        text=True,
+        preexec_fn=_as_in_a_terminal,
+        **kw,
     )
 
 

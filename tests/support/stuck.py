@@ -19,7 +19,17 @@ def stacks_of(pid: int) -> str:
         done = subprocess.run([str(spy), "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
         return "(no stacks: py-spy did not answer in 60 s)"
-    return (done.stdout + done.stderr).strip()
+    return (done.stdout + done.stderr).strip() + "\n" + signal_state(pid)
+
+
+def signal_state(pid: int) -> str:
+    """The process's blocked and ignored signal masks: an inherited SIG_IGN for SIGINT (bit 2 of
+    SigIgn) is why a Ctrl-C is not seen."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError as exc:
+        return f"(no signal masks: {exc.strerror})"
+    return " ".join(line.replace("\t", " ") for line in lines if line.startswith(("SigBlk", "SigIgn")))
 
 
 def communicate_or_stacks(proc: subprocess.Popen, timeout: float) -> tuple[str, str]:
