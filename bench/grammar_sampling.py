@@ -1,6 +1,7 @@
 """Decode tokens/s of the local model under a JSON-schema grammar, with the grammar applied to the
-whole vocabulary at every token (llama-cpp-python's own chain) and with the chosen token checked
-first (`LocalLlama.sample_first`: the whole vocabulary only on a rejection).
+whole vocabulary at every token (llama-cpp-python's own chain), and with the chosen token checked
+first (`LocalLlama.sample_first`): on a rejection the whole vocabulary, or first the most likely
+`TOP_CANDIDATES` tokens (the default; the whole vocabulary only when none of them is legal).
 
 Each request is a quick-tier world's round-0 one-call request in the compact style, asked once to
 fill the KV cache and then again, timed: its prompt is cached, so the second call is decoding.
@@ -22,6 +23,7 @@ from mam_bench.prompts import prompts_for
 from mam_bench.protocol import Request
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, prepare
+from mam_bench.steering.llm.local_llama import TOP_CANDIDATES
 from mam_bench.steering.llm.local_model import LocalChatModel
 
 QUICK = ("schelling", "flocking", "boltzmann", "voter", "civil_violence")
@@ -53,13 +55,16 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=2)
     args = ap.parse_args()
     cases = [case(w) for w in args.worlds.split(",")]
-    answers: dict[bool, list[str]] = {}
-    print(f"{'mode':<26}{'tokens':>8}{'seconds':>9}{'tokens/s':>10}{'rejected':>10}  legal")
-    for first in (False, True):
+    modes = (("grammar on every token", False, 0), ("sample first, whole vocab", True, 0))
+    modes += ((f"sample first, top {TOP_CANDIDATES}", True, TOP_CANDIDATES),)
+    answers: dict[str, list[str]] = {}
+    print(f"{'mode':<30}{'tokens':>8}{'seconds':>9}{'tokens/s':>10}{'rejected':>10}{'widened':>9}  legal")
+    for name, first, top in modes:
         model = LocalChatModel(sample_first=first)
         llama = model._load()
+        llama.top_candidates = top
         tokens, seconds, legal, texts = 0, 0.0, 0, []
-        llama.sampled = llama.rejected = 0
+        llama.sampled = llama.rejected = llama.widened = 0
         for prompts, req, _ in cases:
             ask(model, prompts, req)  # fills the cache: the timed asks decode
             for _ in range(args.repeats):
@@ -67,13 +72,15 @@ def main() -> None:
                 tokens, seconds = tokens + n, seconds + s
                 legal += prompts.parse(text, req, "one_call").error is None
             texts.append(text)
-        answers[first] = texts
-        name = "sample first, then check" if first else "grammar on every token"
+        answers[name] = texts
         rej = f"{llama.rejected}/{llama.sampled}" if first else "-"
+        wide = str(llama.widened) if first else "-"
         total = len(cases) * args.repeats
-        print(f"{name:<26}{tokens:>8}{seconds:>9.1f}{tokens / seconds:>10.1f}{rej:>10}  {legal}/{total}")
-    same = sum(a == b for a, b in zip(answers[False], answers[True]))
-    print(f"same answer in both modes: {same} of {len(cases)} requests (temperature 0)")
+        print(f"{name:<30}{tokens:>8}{seconds:>9.1f}{tokens / seconds:>10.1f}{rej:>10}{wide:>9}  {legal}/{total}")
+    first_answers = next(iter(answers.values()))
+    for name in list(answers)[1:]:
+        same = sum(a == b for a, b in zip(first_answers, answers[name]))
+        print(f"{name}: the same answer as the grammar on every token on {same} of {len(cases)} requests")
 
 
 if __name__ == "__main__":
