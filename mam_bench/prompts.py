@@ -18,7 +18,9 @@ from mam_bench.protocol import Request
 #: legal actions (small models); or `compact`, the menu with the world's rules cut to a line or two
 #: and at most COMPACT_MENU_CAP options (a small local model: 300-400 tokens a call)
 Style = Literal["full", "menu", "compact"]
-#: characters of the post a menu answer may carry (a small model fills whatever room it gets)
+#: characters of the post a menu answer may carry (a small model fills whatever room it gets);
+#: a compact answer carries none: gemma-3 270M's posts in the v2 quick tier were its prompt echoed,
+#: the JSON keys' names or a repeated line, and they were most of what it decoded
 MENU_MESSAGE_CHARS = 100
 #: options a compact menu shows unless --menu-cap says otherwise (the null action among them)
 COMPACT_MENU_CAP = 8
@@ -141,7 +143,7 @@ class WorldPrompts:
         menu = self.menu(req)
         if menu:
             props: dict[str, Any] = {"choice": {"enum": list(range(1, len(menu) + 1))}}
-            if phase == "one_call":
+            if self.posts(phase):
                 props["message"] = {"type": "string", "maxLength": MENU_MESSAGE_CHARS}
             return json_object(props, list(props))
         action = self.request_action_schema(req)
@@ -162,6 +164,10 @@ class WorldPrompts:
         legal = self._legal_counts.get((req.round, req.actor_id), len(menu))
         return {"menu_size": len(menu), "menu_position": choice if ok else None, "legal_count": legal}
 
+    def posts(self, phase: str) -> bool:
+        """Whether a menu answer carries a post: in a one-call answer, except in the compact style."""
+        return phase == "one_call" and not self.compact
+
     def menu_label(self, action: dict[str, Any], req: Request) -> str:
         return label(action)
 
@@ -170,7 +176,7 @@ class WorldPrompts:
         lines = [f"{i}. {self.menu_label(a, req)}" for i, a in enumerate(menu, 1)]
         post = (
             f', then "message": a post for the other influence agents (at most {MENU_MESSAGE_CHARS} characters)'
-            if phase == "one_call"
+            if self.posts(phase)
             else ""
         )
         return "\n".join(
