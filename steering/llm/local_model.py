@@ -8,6 +8,7 @@ once into ~/.cache. Requires the `local` extra.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import threading
@@ -50,8 +51,19 @@ def shared_llama(path: str, n_ctx: int, n_threads: int, sample_first: bool = Tru
                     verbose=False,
                     sample_first=sample_first,
                 )
+            if not _LOADED:
+                atexit.register(_close_loaded)
             _LOADED[key] = (llama, threading.Lock())
         return _LOADED[key]
+
+
+def _close_loaded() -> None:
+    """Free the loaded models while llama.cpp's library is still there: left to the interpreter's
+    teardown, llama-cpp-python frees them after its module globals are gone and prints a
+    `TypeError: 'NoneType' object is not callable` from `free_model` (the exit code stays 0)."""
+    while _LOADED:
+        llama, _ = _LOADED.popitem()[1]
+        llama.close()
 
 
 def loaded_models() -> int:
