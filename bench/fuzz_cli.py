@@ -6,7 +6,9 @@ suite and a few of the user's own files. Counted per case:
 - data loss: a file or folder that was there before is changed or gone afterwards and its bytes
   are found nowhere in the sandbox (`--force` moves the old one aside, which keeps them);
 - silent wrong result: exit 0 where the input must be refused (or non-zero where it must pass);
-- hang: a case still running after HANG_SECONDS (stopped by an alarm).
+- hang: a case still running after HANG_SECONDS (stopped by an alarm);
+- unclear error: a refusal (exit non-zero, as it must be) whose message names nothing: no line
+  `error: FIELD: reason` (argparse's own `usage: ... error: argument --flag: ...` counts as clear).
 
 The sandbox also holds a small benchmark folder (B, from def.yaml), a pursuit run (S) and a task
 file with its verifier, so the newest commands (benchmark, report's leaderboard and analyses,
@@ -26,6 +28,7 @@ import io
 import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -124,6 +127,7 @@ class Outcome:
     lost: list[str] = field(default_factory=list)
     wrong: bool = False
     hang: bool = False
+    unclear: bool = False
 
 
 class Hang(BaseException):
@@ -967,7 +971,17 @@ def play(case: Case, fixture: Path, scratch: Path) -> Outcome:
         wrong = code != 0
     else:
         wrong = code == 0 or "Traceback" in text
-    return Outcome(case, code, text, tb, lost, wrong, hang)
+    unclear = not (tb or hang or wrong or case.ok) and not clear(text)
+    return Outcome(case, code, text, tb, lost, wrong, hang, unclear)
+
+
+#: a refusal that names what is wrong: the house's `error: FIELD: reason`, or argparse's
+#: `PROG: error: argument --flag: ...` / `error: unrecognized arguments: ...` after its usage line
+CLEAR = re.compile(r"(?m)^error: [^\s:][^:\n]*: \S|^usage: [\s\S]*: error: \S")
+
+
+def clear(text: str) -> bool:
+    return bool(CLEAR.search(text))
 
 
 def command_of(case: Case) -> str:
@@ -996,24 +1010,25 @@ def main_fuzz() -> int:
         results = [play(c, fixture, scratch) for c in todo]
     table: dict[str, list[int]] = {}
     for r in results:
-        row = table.setdefault(command_of(r.case), [0, 0, 0, 0, 0])
+        row = table.setdefault(command_of(r.case), [0, 0, 0, 0, 0, 0])
         row[0] += 1
         row[1] += int(r.traceback)
         row[2] += int(bool(r.lost))
         row[3] += int(r.wrong)
-        row[4] += int(r.hang)
-    print("| command | inputs | tracebacks | data loss | silent wrong results | hangs |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for cmd, (n, t, d, w, h) in sorted(table.items()):
-        print(f"| {cmd} | {n} | {t} | {d} | {w} | {h} |")
-    totals = [sum(v[i] for v in table.values()) for i in range(5)]
-    print(f"| **all** | {' | '.join(map(str, totals))} |")
-    bad = [r for r in results if r.traceback or r.lost or r.wrong or r.hang]
+        row[4] += int(r.unclear)
+        row[5] += int(r.hang)
+    print("| command | inputs | tracebacks | data loss | silent wrong results | unclear errors | hangs |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for cmd, (n, t, d, w, u, h) in sorted(table.items()):
+        print(f"| {cmd} | {n} | {t} | {d} | {w} | {u} | {h} |")
+    totals = [sum(v[i] for v in table.values()) for i in range(6)]
+    print(f"| **all** | {' | '.join(f'**{t}**' for t in totals)} |")
+    bad = [r for r in results if r.traceback or r.lost or r.wrong or r.hang or r.unclear]
     for r in bad:
         last = r.err.strip().splitlines()[-1:] or [""]
         print(
-            f"FAIL {r.case.name}: exit {r.code}, tb={r.traceback}, lost={r.lost}, wrong={r.wrong}, hang={r.hang}: "
-            f"{last[0][:300]}"
+            f"FAIL {r.case.name}: exit {r.code}, tb={r.traceback}, lost={r.lost}, wrong={r.wrong}, "
+            f"unclear={r.unclear}, hang={r.hang}: {last[0][:300]}"
         )
     return 1 if bad else 0
 
