@@ -25,6 +25,7 @@ import time
 from mam_bench.runner import PairSpec, prepare
 from mam_bench.steering.greedy import GreedyOptions, greedy_joint
 from mam_bench.steering.oracle import OracleController
+from mam_bench.world import fork, play_round
 
 #: the two doses of suites/benchmark-v3.yaml (cascade-citizen-* and cascade-police-*)
 DOSES = {
@@ -46,7 +47,7 @@ def live_world(role: str, size: int, start: int = 3):
     spec = PairSpec.build(world="civil_violence_cascade", seed=1000, params=params, influence=16, objective="increase")
     world = prepare(spec).new_world(treatment=True)
     for _ in range(start):
-        world.play_round()
+        play_round(world)
     return world
 
 
@@ -63,7 +64,7 @@ def time_rollouts(role: str, size: int, reps: int, rounds: int = 5) -> dict[str,
     out: dict[str, float] = {}
     start = time.perf_counter()
     for _ in range(reps):
-        world.fork()
+        fork(world)
     out["fork"] = 1000 * (time.perf_counter() - start) / reps
     for tail in TAILS:
         start = time.perf_counter()

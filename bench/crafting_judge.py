@@ -18,6 +18,7 @@ from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.response_cache import ResponseCache
 from mam_bench.steering.llm.chat_models import api_key_from_env, build_chat_model
 from mam_bench.steering.llm.options import LLMOptions
+from mam_bench.world import play_round
 
 
 def main() -> None:
@@ -39,7 +40,7 @@ def main() -> None:
         for seed in range(int(lo), int(hi or lo) + 1):
             w = CraftingWorld(task=task, seed=seed)
             while not w._done and w.round < w.budget:
-                w.play_round({})
+                play_round(w, {})
             if not w.verify()[0]:
                 print(f"{task} | {seed} | failed run, skipped")
                 continue

@@ -23,6 +23,7 @@ from typing import Any
 
 from mam_bench.registry import get_world, world_names
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 #: per world, the larger size measured beside the default (linear size doubled, agents with it)
 LARGER: dict[str, dict[str, Any]] = {
@@ -57,7 +58,7 @@ def fork_and_round(name: str, params: dict[str, Any], warm: int, repeats: int) -
     def warmed() -> Any:
         world = cls(p, seed=0, influence_ids=ids, role="treatment")
         for _ in range(warm):
-            world.play_round()
+            play_round(world)
         return world
 
     world = warmed()
@@ -65,18 +66,18 @@ def fork_and_round(name: str, params: dict[str, Any], warm: int, repeats: int) -
 
     def fork() -> float:
         start = time.perf_counter()
-        world.fork()
+        fork(world)
         return time.perf_counter() - start
 
     def one_round(fresh: Any) -> float:
         start = time.perf_counter()
-        fresh.play_round()
+        play_round(fresh)
         return time.perf_counter() - start
 
     return (
         best(repeats, fork),
         best(repeats, lambda: one_round(spares.pop())),
-        best(repeats, lambda: one_round(world.fork())),
+        best(repeats, lambda: one_round(fork(world))),
     )
 
 

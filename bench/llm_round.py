@@ -24,6 +24,7 @@ from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.protocol import Request
 from mam_bench.runner import run_async
 from mam_bench.steering.llm import LLMController
+from mam_bench.world import play_round
 
 
 async def one_round(ctl: LLMController, world: SchellingWorld, board: CoordinationBoard) -> float:
@@ -41,7 +42,7 @@ async def one_round(ctl: LLMController, world: SchellingWorld, board: Coordinati
         if p:
             board.post(world.round, a, p)
     decisions = await ctl.decide(requests("decision"))
-    world.play_round(dict(zip(ids, decisions)))
+    play_round(world, dict(zip(ids, decisions)))
     return time.perf_counter() - started
 
 

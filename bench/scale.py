@@ -31,6 +31,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from mam_bench.world import play_round
+
 SIZES = {"schelling": [100, 200, 500, 1000], "voter": [2500, 5000, 10000, 20000], "foraging": [500, 1000, 2000, 4000]}
 BASELINES = {
     "schelling": "landscape kernel, reference alone",
@@ -84,7 +86,7 @@ def baseline(world: str, size: int, rounds: int) -> Callable[[], int]:
     def alone() -> int:
         w = cls(cls.Params(**params_of(world, size)), seed=0, influence_ids=[], role="reference")
         for _ in range(rounds):
-            w.play_round()
+            play_round(w)
         return rounds
 
     return alone

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from mam_bench.models.schelling.params import AGENTS_UP_TO, PILOT_AGENTS_UP_TO, SchellingParams
 from mam_bench.runner import PairSpec, prepare, run_reference
+from mam_bench.world import fork, play_round
 
 #: the pilot's rule at the benchmark's dose (suites/benchmark-v3.yaml, schelling_pilot-*)
 PILOT = {"rule": "pilot_v2", "vision": "1", "threshold": "7/10", "vacancy": "0.15", "rounds": "30"}
@@ -51,10 +52,10 @@ def round_seconds(size: int, engine: str, rule: str, reps: int) -> float:
     third round of seed 0: what each of a planner's rollouts pays per round it replays."""
     params = {"size": str(size), "engine": engine, **(PILOT if rule == "pilot_v2" else {})}
     world = prepare(PairSpec.build(world="schelling", seed=0, params=params, influence=16)).new_world(treatment=True)
-    world.play_round(), world.play_round()
+    play_round(world), play_round(world)
     start = time.perf_counter()
     for _ in range(reps):
-        world.fork().play_round()
+        play_round(fork(world))
     return (time.perf_counter() - start) / reps
 
 

@@ -19,6 +19,7 @@ import physics_greedy  # the greedy solver the program replaced, kept beside its
 
 from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
+from mam_bench.world import play_round
 
 
 def rounds_per_second(cls: type, size: int, agents: int, rounds: int, rules: str, seed: int = 0) -> tuple[float, int]:
@@ -26,7 +27,7 @@ def rounds_per_second(cls: type, size: int, agents: int, rounds: int, rules: str
     world = cls(cls.Params(size=size, agents=agents, rounds=rounds, rules=rules), seed=seed)
     start = time.perf_counter()
     while world.round < rounds and not world._done:
-        world.play_round()
+        play_round(world)
     return world.round / (time.perf_counter() - start), world.round
 
 

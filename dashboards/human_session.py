@@ -19,7 +19,7 @@ import multiprocessing
 from pathlib import Path
 from typing import Any
 
-from mam_bench.capabilities import PerTurnDecisions
+from mam_bench.capabilities import per_turn
 from mam_bench.dashboards.session import BASELINES, PairSession
 from mam_bench.errors import ConfigError
 from mam_bench.runner import PairSpec, arun_pair, prepare
@@ -74,7 +74,7 @@ class HumanSession(PairSession):
     def reset(self) -> None:
         super().reset()
         world = self.treatment.world
-        self.human.per_turn = isinstance(world, PerTurnDecisions) and bool(world.decides_per_turn)
+        self.human.per_turn = per_turn(world)
 
     def step(self) -> bool:
         if self.finished:

@@ -138,7 +138,7 @@ class PairSession:
         if step_reference(self.ref_world):
             self.state.reference.append(round_row(self.ref_world))
         else:  # at rest: hold the final state so both runs stay time-aligned
-            self.state.reference.append({**self.state.reference[-1], "status": self.ref_world.status})
+            self.state.reference.append({**self.state.reference[-1], "status": self.ref_world.run.status})
 
     def step_treatment(self) -> None:
         r = self.treatment.round

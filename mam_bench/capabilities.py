@@ -39,10 +39,9 @@ class RandomActions(Protocol):
 @runtime_checkable
 class PerTurnDecisions(Protocol):
     """Influence agents may decide at their own turn, from an observation taken after the agents
-    before them acted (AgentWorld's round-robin): when `decides_per_turn` is true the runner asks
-    each decision at that turn instead of all of them from the start-of-round state."""
-
-    decides_per_turn: bool
+    before them acted (AgentWorld's round-robin): the round asks each decision at that turn instead
+    of all of them from the start-of-round state, unless the world's Params say otherwise (a
+    `decides_per_turn` property false for this run; see `per_turn`)."""
 
     async def aresolve_round_per_turn(self, decide: Callable[[int], Awaitable[Decision]]) -> list[AuditEntry]: ...
 
@@ -127,23 +126,6 @@ class HorizonBasin(Protocol):
 
 
 @runtime_checkable
-class Judged(Protocol):
-    """Outcomes judged after the run (an LLM judge, say), reported beside the metrics; `out` is the
-    run directory for the judge's cache (None: no cache)."""
-
-    async def ajudge(self, out: Any = None) -> dict[str, Any]: ...
-
-
-@runtime_checkable
-class SnapshotColumns(Protocol):
-    """The snapshot with its per-agent lists as numpy arrays (same keys, same order, `tolist()`
-    of each equal to the list `snapshot()` gives): the records write them without building a list
-    of a million Python numbers every round."""
-
-    def snapshot_columns(self) -> dict[str, Any]: ...
-
-
-@runtime_checkable
 class MemoryEstimate(Protocol):
     """What a run of these parameters needs in memory, and the parameter that drives it (a method
     of the world's `Params`): a run that would not fit is refused before anything is built or written."""
@@ -156,7 +138,13 @@ ON_ACTION: tuple[type, ...] = (RandomActions, AnswerReading, LegalActions, Actio
 #: the capabilities of the parameters: methods of the world's `Params`, never world names
 ON_PARAMS: tuple[type, ...] = (Tasks, InputFiles, MemoryEstimate)
 #: the capabilities a world (its class) defines itself: each member is a name on the world
-ON_WORLD: tuple[type, ...] = (RuleActions, PerTurnDecisions, HorizonBasin, Judged, SnapshotColumns)
+ON_WORLD: tuple[type, ...] = (RuleActions, PerTurnDecisions, HorizonBasin)
+
+
+def per_turn(world: Any) -> bool:
+    """Whether this run's influence agents decide at their own turn: the world can (`PerTurnDecisions`)
+    and its Params do not turn it off (`decides_per_turn`, where they have one)."""
+    return isinstance(world, PerTurnDecisions) and bool(getattr(world.params, "decides_per_turn", True))
 
 
 def members(protocol: type) -> list[str]:

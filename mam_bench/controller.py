@@ -49,7 +49,7 @@ class Controller(ABC):
     # --- optional hooks; the defaults are what a controller without calls or sources needs ------
     async def plan_round(self, world: SteerableWorld, horizon: int) -> None:
         """A privileged controller sees the treatment world at the start of each round (it must
-        not change it: it plans on `world.fork()`); `horizon` is the round the treatment ends at."""
+        not change it: it plans on `fork(world)`); `horizon` is the round the treatment ends at."""
         return None
 
     def options_line(self) -> str | None:

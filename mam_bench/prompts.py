@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from mam_bench.answers import MAX_ANSWER_CHARS, first_json, unwrap_action
 from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import ActionMenu, AnswerReading, LegalActions
-from mam_bench.protocol import Request
+from mam_bench.protocol import AuditEntry, Request
 
 #: how a request is put: the world's full prompt; a short one ending in a numbered menu of the
 #: legal actions (small models); or `compact`, the menu with the world's rules cut to a line or two
@@ -187,6 +187,18 @@ class WorldPrompts:
             ]
         )
 
+    # --- the board's facts ---------------------------------------------------------------------
+    def facts(self, world: Any, entries: list[AuditEntry]) -> list[str]:
+        """The authoritative board lines after a round's resolution (marked '!' on the board): each
+        influence agent's outcome and the scored metric; a world's prompts may write its own."""
+        parts = [f"{e.actor_id}:{e.outcome}" for e in entries]
+        name = world.scoring.metric_for(world.run.objective)
+        metric = world.metrics().get(name)
+        line = " ".join(parts)
+        if metric is not None:
+            line += f" | {name}={metric:.4f}"
+        return [line] if line else []
+
     # --- prompts ------------------------------------------------------------------------------
     @property
     def compact(self) -> bool:
@@ -199,7 +211,7 @@ class WorldPrompts:
         return f"{self.objective} ({'raise' if direction > 0 else 'lower'} {metric})"
 
     def system(self, req: Request) -> str:
-        summary = getattr(self.world_cls, "summary", "") or self.world_cls.__name__
+        summary = self.world_cls.scoring.summary or self.world_cls.__name__
         if self.compact:
             return self.compact_system(req)
         return (
@@ -210,7 +222,7 @@ class WorldPrompts:
 
     def compact_system(self, req: Request) -> str:
         """The compact style's system prompt: who the agent is and what it wants, in a line."""
-        summary = getattr(self.world_cls, "summary", "") or self.world_cls.__name__
+        summary = self.world_cls.scoring.summary or self.world_cls.__name__
         board = " You share a board with the other influence agents ('!' lines are engine facts)." if req.board else ""
         return f"You are influence agent {req.actor_id} in a {summary}. Objective: {self.goal_text()}.{board}"
 

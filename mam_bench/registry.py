@@ -79,6 +79,9 @@ class WorldRegistration:
     analyses: tuple[tuple[str, str], ...] = ()
     #: (format, "module:attr") of `export RUN --format NAME`: attr(run: Path, out: Path, keep_prompts) -> str
     exports: tuple[tuple[str, str], ...] = ()
+    #: "module:attr" of `async judge(world, out) -> dict`: outcomes judged after the run (an LLM
+    #: judge, say), reported beside the metrics; `out` is the run directory for its cache (None: none)
+    judge: str | None = None
     #: the world a dashboard opens on when none is named, and its seed there
     featured: bool = False
     dashboard_seed: int = 0

@@ -24,9 +24,7 @@ from mam_bench.board import CoordinationBoard
 from mam_bench.capabilities import (
     DeclaredActions,
     HorizonBasin,
-    Judged,
     RuleActions,
-    SnapshotColumns,
 )
 from mam_bench.controller import Controller
 from mam_bench.errors import ConfigError, config_error_from
@@ -36,12 +34,15 @@ from mam_bench.outcome import MAX_POLICY_ERROR_SHARE, delta_lift_relative, lift_
 from mam_bench.pair_result import PairResult
 from mam_bench.params import WorldParams
 from mam_bench.preflight import CachedAnswers, build_controller
+from mam_bench.prompts import prompts_for
 from mam_bench.protocol import Decision, Request
 from mam_bench.provenance import provenance
 from mam_bench.record_schema import RECORD_VERSION
 from mam_bench.records import DIGESTS_KEY, RunRecords, snapshot_digests
-from mam_bench.registry import get_world, make_controller
+from mam_bench.registry import get_world, load, make_controller, registrations
+from mam_bench.snapshots import as_lists
 from mam_bench.status import Status
+from mam_bench.world import play_round
 
 if TYPE_CHECKING:
     from mam_bench.world import SteerableWorld
@@ -227,11 +228,11 @@ def prepare_run(spec: PairSpec, controller: Controller | None = None) -> Prepare
 
 def round_row(world: SteerableWorld) -> dict[str, Any]:
     """One record row (reference.jsonl / treatment.jsonl): round, status, metrics, snapshot."""
-    return {**_metrics_row(world), **world.snapshot()}
+    return {**_metrics_row(world), **as_lists(world.snapshot())}
 
 
 def _metrics_row(world: SteerableWorld) -> dict[str, Any]:
-    return {"round": world.round, "status": world.status, "metrics": world.metrics()}
+    return {"round": world.round, "status": world.run.status, "metrics": world.metrics()}
 
 
 class RoundRows:
@@ -252,9 +253,9 @@ class RoundRows:
         self.flush()
         row = _metrics_row(world)
         if self.on_disk:
-            columns = world.snapshot_columns() if isinstance(world, SnapshotColumns) else world.snapshot()
-            self.records.append_snapshot(self.name, world.round, columns)
-        self.rows.append({**row, **world.snapshot()} if self.keep or (self.records and not self.on_disk) else row)
+            self.records.append_snapshot(self.name, world.round, world.snapshot())
+        kept = self.keep or (self.records and not self.on_disk)
+        self.rows.append({**row, **as_lists(world.snapshot())} if kept else row)
         if self.records is not None:
             self._pending = self.rows[-1]
         return self.rows[-1]
@@ -271,12 +272,12 @@ def step_reference(world: SteerableWorld) -> bool:
     if world._done:
         return False
     if world.round >= world._reference_cap():
-        world.status = Status.HORIZON_EXHAUSTED
+        world.run.status = Status.HORIZON_EXHAUSTED
         return False
     before = world.round
-    world.play_round()
+    play_round(world)
     if world.round == before and not world._done:  # nothing happened and nothing will: stop
-        world.status = Status.HORIZON_EXHAUSTED
+        world.run.status = Status.HORIZON_EXHAUSTED
     return world.round > before
 
 
@@ -288,7 +289,7 @@ def run_reference(prep: Prepared, records: RunRecords | None = None) -> tuple[St
     while not world._done:
         if step_reference(world):
             rows.add(world)
-    rows.rows[-1]["status"] = world.status
+    rows.rows[-1]["status"] = world.run.status
     rows.flush()
     return world, rows.rows
 
@@ -312,6 +313,8 @@ class Treatment:
             post_cap=prep.spec.post_cap,
             enabled=prep.params.board_on(),
         )
+        #: the world's prompts: the board's facts after each round are theirs
+        self.prompts = prompts_for(prep.world_cls, prep.objective)
         controller.bind(prep.spec.world, prep.objective, prep.spec.seed)
         self.history: dict[int, list[dict[str, Any]]] = {i: [] for i in prep.influence_ids}
         self._rows = RoundRows("treatment.jsonl", records, snapshots)
@@ -380,7 +383,7 @@ class Treatment:
                     entry = self.board.post(r, aid, text)
                     posts[aid] = entry.text if entry else str(text)
         by_id, entries = await self._decide_round()
-        for fact in world.facts(entries):
+        for fact in self.prompts.facts(world, entries):
             self.board.fact(r, fact)
         rows = []
         for e in entries:
@@ -421,12 +424,12 @@ class Treatment:
         return rows
 
     def _close(self) -> None:
-        if self.world.status == Status.RUNNING:
+        if self.world.run.status == Status.RUNNING:
             stop = Status.HORIZON_EXHAUSTED if self.world.scoring.treatment_stops_early else Status.FIXED_HORIZON
             if isinstance(self.world, HorizonBasin) and not self.world.scoring.treatment_stops_early:
                 stop = self.world.horizon_status()
-            self.world.status = stop
-        self.rows[-1]["status"] = self.world.status
+            self.world.run.status = stop
+        self.rows[-1]["status"] = self.world.run.status
 
 
 async def run_treatment(
@@ -449,7 +452,7 @@ async def run_treatment(
 
 def _run_summary(world: SteerableWorld, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "status": world.status,
+        "status": world.run.status,
         "rounds": world.round,
         "initial": rows[0]["metrics"],
         "final": rows[-1]["metrics"],
@@ -584,8 +587,9 @@ async def pair_result(
 
 
 async def judge(world: SteerableWorld, out: Path | None) -> dict[str, Any]:
-    """A world's judged outcomes (the `Judged` capability), else nothing."""
-    return await world.ajudge(out) if isinstance(world, Judged) else {}
+    """A world's judged outcomes (its registration's `judge`), else nothing."""
+    path = registrations()[world.name].judge if world.name in registrations() else None
+    return await load(path)(world, out) if path else {}
 
 
 def outcomes(
@@ -629,7 +633,7 @@ async def play_baseline(prep: Prepared, name: str, ref_rows: list[dict[str, Any]
     metric = prep.world_cls.scoring.metric_for(prep.objective)
     ref_cmp = compared_reference(tre, ref_rows, prep.horizon)
     lift = delta_lift_relative(tre_rows[-1]["metrics"][metric], ref_cmp["metrics"][metric], prep.direction)
-    return {"status": tre.status, "lift": lift["lift"], "delta": lift["delta"], "final": tre_rows[-1]["metrics"]}
+    return {"status": tre.run.status, "lift": lift["lift"], "delta": lift["delta"], "final": tre_rows[-1]["metrics"]}
 
 
 def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, direction: int) -> dict[str, Any]:
@@ -637,8 +641,8 @@ def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, d
     rests or reaches the reference's cap; the persisting lift compares with the reference at the
     same round (its final state held once it rested)."""
     start = world.round
-    if world.status in (Status.FIXED_HORIZON, Status.HORIZON_EXHAUSTED) or isinstance(world, HorizonBasin):
-        world.status = Status.RUNNING
+    if world.run.status in (Status.FIXED_HORIZON, Status.HORIZON_EXHAUSTED) or isinstance(world, HorizonBasin):
+        world.run.status = Status.RUNNING
     world.run.role = "settle"  # from here its stopping rule ends it, as it ends the reference
     while not world._done:
         step_reference(world)
@@ -647,7 +651,7 @@ def settle(world: SteerableWorld, ref_rows: list[dict[str, Any]], metric: str, d
     return {
         "from_round": start,
         "rounds": world.round,
-        "status": world.status,
+        "status": world.run.status,
         "final": world.metrics(),
         "compared_round": held["round"],
         **delta_lift_relative(m_tre, m_ref, direction),

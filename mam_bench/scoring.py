@@ -17,6 +17,8 @@ class Scoring(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    #: one line: what the world is and what its influence agents steer (the worlds list, the prompts)
+    summary: str = ""
     #: the primary metric, a key of the world's `metrics()`
     metric: str
     #: objective name -> direction on its metric (+1 raise it, -1 lower it); the first is the default

@@ -35,6 +35,13 @@ _KINDS = {"int": int, "float": float, "bool": bool}
 _KIND_OF = {"i": "int", "f": "float", "b": "bool"}
 
 
+def as_lists(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A world's snapshot with its numpy columns as lists: what a record row holds in memory and
+    what JSON writes (a world may hand its per-agent state over as arrays, so the `.snapshots`
+    record is written without a list of a million Python numbers every round)."""
+    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in snapshot.items()}
+
+
 def snapshot_path(round_record: Path | str) -> Path:
     """`treatment.jsonl` -> `treatment.snapshots`."""
     path = Path(round_record)
@@ -44,7 +51,7 @@ def snapshot_path(round_record: Path | str) -> Path:
 def _column(value: Any) -> tuple[str, np.ndarray] | None:
     """(kind, array) when `value` is a flat, non-empty list of one of ints, floats, bools (exactly
     representable: ints within int64, floats finite); anything else stays a JSON field."""
-    if isinstance(value, np.ndarray):  # a world's own array (`SnapshotColumns`): copied, it changes in place
+    if isinstance(value, np.ndarray):  # a world's own array (its snapshot's column): copied, it changes in place
         kind = {"b": "bool", "i": "int", "u": "int" if value.dtype.itemsize < 8 else None, "f": "float"}.get(
             value.dtype.kind
         )

@@ -13,14 +13,14 @@ import sys
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 import mesa
 from mesa.discrete_space import DiscreteSpace
 from pydantic import BaseModel
 
 from mam_bench import model_ids
-from mam_bench.capabilities import PerTurnDecisions
+from mam_bench.capabilities import per_turn
 from mam_bench.errors import ConfigError
 from mam_bench.params import WorldParams
 from mam_bench.protocol import AuditEntry, Decision
@@ -74,8 +74,6 @@ class SteerableWorld(mesa.Model):
     scoring: ClassVar[Scoring]
 
     # --- defaults ------------------------------------------------------------------------------
-    summary: ClassVar[str] = ""
-
     def __init__(
         self,
         params: WorldParams | None = None,
@@ -95,7 +93,6 @@ class SteerableWorld(mesa.Model):
         self.params = params
         self.seed = int(seed)
         self.round = 0
-        self.status: str = Status.RUNNING
         ids = tuple(sorted(int(i) for i in influence_ids))
         #: a callable mask is chosen by the world itself on first read (the runner's reference
         #: picks and masks its own influence agents, so it needs no probe built before it)
@@ -145,7 +142,7 @@ class SteerableWorld(mesa.Model):
         if self.round == 0 and not self._setup_checked:
             self._setup_checked = True
             self._stop_if_at_rule()
-        return self.status != Status.RUNNING
+        return self.run.status != Status.RUNNING
 
     def stopping_rule(self) -> str | None:
         """The world's own stop, as the status the run ends with (None: play on): the only way a
@@ -174,7 +171,7 @@ class SteerableWorld(mesa.Model):
         if self.round == 0 and self._done:
             return []
         ask = decide or _follow_rule
-        if isinstance(self, PerTurnDecisions) and self.decides_per_turn:
+        if per_turn(self):
 
             async def at_turn(aid: int) -> Decision:
                 return (await ask([aid]))[0]
@@ -184,16 +181,6 @@ class SteerableWorld(mesa.Model):
             ids = list(self.run.influence_ids)
             entries = self.resolve_round(dict(zip(ids, await ask(ids))) if ids else {})
         return self._close_round(entries)
-
-    def play_round(self, decisions: Mapping[int, Decision] | None = None) -> list[AuditEntry]:
-        """`aplay_round` with fixed decisions (missing ones follow the rule), without an event loop:
-        what Mesa's `step()` and scripts call."""
-        fixed = dict(decisions or {})
-
-        async def decide(ids: Sequence[int]) -> list[Decision]:
-            return [fixed.get(aid, Decision.follow_rule()) for aid in ids]
-
-        return drive(self.aplay_round(decide))
 
     def _close_round(self, entries: list[AuditEntry]) -> list[AuditEntry]:
         self.run.audit.extend(entries)
@@ -213,8 +200,8 @@ class SteerableWorld(mesa.Model):
         return self.run.role != "treatment" or self.scoring.treatment_stops_early
 
     def _stop_if_at_rule(self) -> None:
-        if self.status == Status.RUNNING and self._stops_at_rule and (stop := self.stopping_rule()) is not None:
-            self.status = stop
+        if self.run.status == Status.RUNNING and self._stops_at_rule and (stop := self.stopping_rule()) is not None:
+            self.run.status = stop
 
     def _collect_setup(self) -> None:
         """Give every world a DataCollector (its metrics, if it has none) holding the setup state.
@@ -232,16 +219,14 @@ class SteerableWorld(mesa.Model):
 
     def step(self) -> None:
         """Mesa's step: one round with every influence agent following the rule."""
-        self.play_round()
+        play_round(self)
         self.running = not self._done and self.round < self._reference_cap()
 
     # --- planning -----------------------------------------------------------------------------
-    def fork(self) -> Self:
-        """An exact copy of the world as it stands mid-run: state, every random stream, round and
-        audit, its records off; playing it forward never touches this world (what a planner rolls
-        candidate actions out on). The default deep-copies, its Mesa spaces cell by cell
-        (`space_copy`); a world specialises `_fork_memo` (what the copy may share) or `_forked`
-        (what it must rebuild), or `fork` itself where that is cheaper."""
+    def _fork(self) -> Self:
+        """`fork(world)`'s copy: deep, its Mesa spaces cell by cell (`space_copy`). A world
+        specialises `_fork_memo` (what the copy may share) or `_forked` (what it must rebuild), or
+        this method itself where a copy of its own is cheaper."""
         memo = self._fork_memo()
         fills = [prepare_space_copy(space, memo) for space in _spaces(self) if id(space) not in memo]
         limit = sys.getrecursionlimit()
@@ -281,19 +266,10 @@ class SteerableWorld(mesa.Model):
         """Metric name -> value; the primary metric is among them (masked where the world masks)."""
 
     def snapshot(self) -> dict[str, Any]:
-        """Positions and state for the per-round JSONL records (enough to redraw the world); none
-        by default (the records still hold every round's metrics and status)."""
+        """Positions and state for the per-round records (enough to redraw the world); none by
+        default (the records still hold every round's metrics and status). A per-agent column may be
+        a 1-D numpy array (the records write it as it is; `mam_bench.snapshots.as_lists` lists it)."""
         return {}
-
-    def facts(self, entries: list[AuditEntry]) -> list[str]:
-        """Authoritative board lines after resolution; worlds may override for compact text."""
-        parts = [f"{e.actor_id}:{e.outcome}" for e in entries]
-        name = self.scoring.metric_for(self.run.objective)
-        metric = self.metrics().get(name)
-        line = " ".join(parts)
-        if metric is not None:
-            line += f" | {name}={metric:.4f}"
-        return [line] if line else []
 
     # --- validation of experiment settings ------------------------------------------------------
     def _check_influence(self, ids: Iterable[int]) -> tuple[int, ...]:
@@ -324,6 +300,9 @@ class RunState:
     _mask: Any = field(default=(), repr=False)
     #: every influence decision and what the world made of it, in order
     audit: list[AuditEntry] = field(default_factory=list)
+    #: where the run stands: running, or the status it ended with (its stopping rule's, or the
+    #: runner's at the horizon); a world declares `stopping_rule()` and never sets it
+    status: str = Status.RUNNING
 
     @property
     def mask_ids(self) -> tuple[int, ...]:
@@ -331,6 +310,27 @@ class RunState:
         if callable(self._mask):
             self._mask = self.world._masked(self._mask(self.world))
         return self._mask
+
+
+W = TypeVar("W", bound=SteerableWorld)
+
+
+def play_round(world: SteerableWorld, decisions: Mapping[int, Decision] | None = None) -> list[AuditEntry]:
+    """`world.aplay_round` with fixed decisions (missing ones follow the rule), without an event
+    loop: what Mesa's `step()` and scripts call."""
+    fixed = dict(decisions or {})
+
+    async def decide(ids: Sequence[int]) -> list[Decision]:
+        return [fixed.get(aid, Decision.follow_rule()) for aid in ids]
+
+    return drive(world.aplay_round(decide))
+
+
+def fork(world: W) -> W:
+    """An exact copy of the world as it stands mid-run: state, every random stream, round and
+    audit, its records off; playing it forward never touches the world (what a planner rolls
+    candidate actions out on)."""
+    return world._fork()
 
 
 #: what `aplay_round` asks: one decision per influence id, in the order given

@@ -16,6 +16,7 @@ import statistics
 
 from mam_bench.models.supply_chain.model import TIERS
 from mam_bench.models.supply_chain.world import SupplyChainWorld
+from mam_bench.world import play_round
 
 
 def play(seed: int, **params: str) -> tuple[dict[str, float], list[float]]:
@@ -23,7 +24,7 @@ def play(seed: int, **params: str) -> tuple[dict[str, float], list[float]]:
     world = SupplyChainWorld(seed=seed, **params)
     peaks = [0.0] * len(TIERS)
     for _ in range(world.rounds):
-        world.play_round({})
+        play_round(world, {})
         for t, tier in enumerate(world.model.tiers):
             peaks[t] = max(peaks[t], statistics.fmean(f.order for f in tier))
     return world.metrics(), peaks

@@ -33,7 +33,7 @@ from mam_bench.steering import rollout_jobs
 from mam_bench.steering.rule import RuleController
 from mam_bench.steering.stay import StayController
 from mam_bench.streams import stream
-from mam_bench.world import SteerableWorld
+from mam_bench.world import SteerableWorld, fork, play_round
 
 #: the tail policies every plan may end with, in the order they are scored (ties keep the first)
 TAILS = ("rule", "stay", "mimic", "heuristic")
@@ -187,7 +187,7 @@ class OracleController(Controller):
         is this round's joint action, or the joint actions of the next rounds (a script), played
         before the tail takes over."""
         self.stats["rollouts"] += 1
-        twin = world.fork()
+        twin = fork(world)
         policy = self.tail(tail)
         script = [] if first is None else [first] if isinstance(first, dict) else list(first)
         path = []
@@ -264,7 +264,7 @@ class OracleController(Controller):
                 sub.bind(self.world_name, self.objective, self.seed)
                 sub.inherited = [p for (c2, s2), p in played.items() if c2 <= c and s2 <= s]
                 sub.played = [{} for _ in range(world.round)]
-                twin = world.fork()
+                twin = fork(world)
                 while twin.round < horizon and not (twin._done and twin.scoring.treatment_stops_early):
                     await sub.plan_round(twin, horizon)
                     await self.play(twin, sub)
@@ -397,8 +397,8 @@ class OracleController(Controller):
         rule = {aid: Decision.follow_rule() for aid in prep.influence_ids}
         started, timed = time.perf_counter(), 0
         while timed < min(3, horizon) and not world._done:
-            world.fork().play_round(rule)
-            world.play_round(rule)
+            play_round(fork(world), rule)
+            play_round(world, rule)
             timed += 1
         each = (time.perf_counter() - started) / (2 * max(timed, 1))  # one round played, a fork included
         seconds = played * each

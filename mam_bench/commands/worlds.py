@@ -25,6 +25,6 @@ def handle(args: argparse.Namespace) -> int:
     rows = [("world", "metric", "objectives", "summary")]
     for name in world_names():
         cls = get_world(name)  # a registered world that does not import fails loudly
-        rows.append((name, cls.scoring.metric, "/".join(cls.scoring.objectives), cls.summary or NO_SUMMARY))
+        rows.append((name, cls.scoring.metric, "/".join(cls.scoring.objectives), cls.scoring.summary or NO_SUMMARY))
     print("\n".join(table(rows)))
     return 0

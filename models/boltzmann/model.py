@@ -70,11 +70,14 @@ class Give(BaseModel):
 
 class BoltzmannWorld(MesaWorld):
     name = "boltzmann"
-    summary = "Boltzmann wealth exchange; influence agents pick who receives their unit (Gini)"
     model_class = BoltzmannModel
     rounds = 40
     Action = Give
-    scoring = Scoring(metric="gini", objectives={"equalize": -1, "concentrate": +1})
+    scoring = Scoring(
+        summary="Boltzmann wealth exchange; influence agents pick who receives their unit (Gini)",
+        metric="gini",
+        objectives={"equalize": -1, "concentrate": +1},
+    )
     state_attribute = "wealth"
     state_bins = (0, 1, 2, 4)  # 0, 1, 2, 3-4, above 4: the same bins on both boards
 

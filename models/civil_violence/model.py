@@ -138,11 +138,15 @@ class Stance(BaseModel):
 
 class CivilViolenceWorld(MesaWorld):
     name = "civil_violence"
-    summary = "Epstein's civil violence; influence citizens choose their stance (active rebels)"
     model_class = CivilViolence
     rounds = 30
     Action = Stance
-    scoring = Scoring(metric="active", objectives={"incite": +1, "calm": -1}, secondary="jailed")
+    scoring = Scoring(
+        summary="Epstein's civil violence; influence citizens choose their stance (active rebels)",
+        metric="active",
+        objectives={"incite": +1, "calm": -1},
+        secondary="jailed",
+    )
     state_attribute = "condition"
     state_colors = {"active": "#D55E00", "quiet": "#56B4E9", "jailed": "#000000", "cop": "#009E73"}
 

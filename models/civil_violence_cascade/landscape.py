@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from mam_bench.models.civil_violence_cascade.params import CascadeParams
 from mam_bench.status import Status
+from mam_bench.world import play_round
 
 
 class CascadeLandscape:
@@ -31,10 +32,10 @@ class CascadeLandscape:
         world = cls(params, seed=seed, mask_ids=ids)
         cap = world._reference_cap() if max_rounds is None else min(max_rounds, world._reference_cap())
         while not world._done and world.round < cap:
-            world.play_round()
+            play_round(world)
         m = world.metrics()
         return {
-            "status": world.status if world._done else Status.HORIZON_EXHAUSTED,
+            "status": world.run.status if world._done else Status.HORIZON_EXHAUSTED,
             "rounds": world.round,
             "final_participation": m["participation"],
             "final_revolution": m["revolution"],

@@ -44,10 +44,10 @@ class CivilViolenceCascade(SteerableWorld):
     """Citizens turn active as their neighbours do; police move and arrest; 16 influence agents."""
 
     name: ClassVar[str] = "civil_violence_cascade"
-    summary: ClassVar[str] = "the pilot's Civil Violence cascade: participation (active or jailed), police or citizens"
     Params = CascadeParams
     Action = CascadeAction
     scoring = Scoring(
+        summary="the pilot's Civil Violence cascade: participation (active or jailed), police or citizens",
         metric="participation",
         objectives={"increase": +1, "decrease": -1},
         secondary="revolution",
@@ -56,8 +56,6 @@ class CivilViolenceCascade(SteerableWorld):
         default_influence=16,
         pilot_points={"participation": 100, "revolution": 100},
     )
-    #: an influence agent decides at its turn of its phase (a police officer sees the settled citizens)
-    decides_per_turn: ClassVar[bool] = True
 
     def __init__(self, params: CascadeParams | None = None, seed: int = 0, **kwargs: Any):
         super().__init__(params, seed, **kwargs)
@@ -432,14 +430,3 @@ class CivilViolenceCascade(SteerableWorld):
             "active": list(self.active),
             "jail": list(self.jail),
         }
-
-    def facts(self, entries: list[AuditEntry]) -> list[str]:
-        parts = []
-        for e in entries:
-            act = e.action if isinstance(e.action, dict) else {}
-            where = f"->{act['row']},{act['col']}" if "row" in act else ""
-            arrest = f" arrest {act['target_row']},{act['target_col']}" if "target_row" in act else ""
-            stance = {True: " active", False: " quiet"}.get(act.get("active"), "")
-            parts.append(f"{e.actor_id}:{e.outcome}{where}{stance}{arrest}")
-        m = self.metrics()
-        return [" ".join(parts) + f" | participation {m['participation']:.4f}"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mam_bench.prompts import WorldPrompts, json_object
-from mam_bench.protocol import Request
+from mam_bench.protocol import AuditEntry, Request
 
 GOALS = {
     "increase": "INCREASE participation: the share of ordinary citizens who are active or jailed when your world stops",
@@ -116,3 +116,14 @@ class CascadePrompts(WorldPrompts):
         if dest is None and target not in set(obs.targets):
             return f"no unclaimed active citizen adjacent to you at {target[0]},{target[1]}"
         return None
+
+    def facts(self, world: Any, entries: list[AuditEntry]) -> list[str]:
+        parts = []
+        for e in entries:
+            act = e.action if isinstance(e.action, dict) else {}
+            where = f"->{act['row']},{act['col']}" if "row" in act else ""
+            arrest = f" arrest {act['target_row']},{act['target_col']}" if "target_row" in act else ""
+            stance = {True: " active", False: " quiet"}.get(act.get("active"), "")
+            parts.append(f"{e.actor_id}:{e.outcome}{where}{stance}{arrest}")
+        m = world.metrics()
+        return [" ".join(parts) + f" | participation {m['participation']:.4f}"]

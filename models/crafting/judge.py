@@ -268,3 +268,34 @@ def cohen_kappa(a: list[bool], b: list[bool]) -> float:
     pa, pb = sum(a) / n, sum(b) / n
     pe = pa * pb + (1 - pa) * (1 - pb)
     return 1.0 if pe == 1 else (po - pe) / (1 - pe)
+
+
+async def judge_outcomes(world: CraftingWorld, out: Any = None) -> dict[str, Any]:
+    """The crafting world's judged outcomes (its registration's `judge`): AgentWorld's own
+    verifier's words where the task has criteria, and under `cce_mode=llm` (or `llm_traced`,
+    `llm_chained`) AgentWorld's LLM-judged CCE beside the provenance CCE, through the same response
+    cache as the LLM controller (`out/judge_cache.sqlite`), calls and tokens counted."""
+    verdict = {}
+    if world.task.criteria is not None:
+        score, reason = world.verify()
+        verdict = {"agentworld_verifier": {"score": score, "reason": reason}}
+    if world.params.cce_mode not in ("llm", "llm_traced", "llm_chained"):
+        return verdict
+    from pathlib import Path
+
+    from mam_bench.response_cache import ResponseCache
+
+    cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)
+    try:
+        model, mode = world.judge_chat_model(), world.params.cce_mode
+        if mode == "llm_chained":
+            judged = await chained_cce(world, model, cache=cache)
+        else:
+            judged = await traced_cce(world, model, cache=cache, upstream=mode == "llm")
+    finally:
+        cache.close()
+    return {
+        **verdict,
+        "cce": world.metrics()["cce"],
+        **{k: v for k, v in judged.items() if k not in ("contributing", "success")},
+    }

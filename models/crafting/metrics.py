@@ -240,7 +240,7 @@ def economy(world: CraftingWorld) -> dict[str, float]:
     for prev, cur in zip(hist, hist[1:]):
         moves += [math.log(cur[i] / prev[i]) for i in cur if i in prev]
     level = [p for p in world.prices.values()]
-    done = world.round if world.status == "success" else world.budget + 1
+    done = world.round if world.run.status == "success" else world.budget + 1
     return {
         "gini": gini(wealth(world, own=True)),
         "gini_all": gini(wealth(world, own=False)),

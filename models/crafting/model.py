@@ -40,7 +40,6 @@ GRID = (24, 24)
 
 class CraftingWorld(SteerableWorld):
     name = "crafting"
-    summary = "AgentWorld-style crafting economy: roles, a pull pipeline, verifiers, exact CCE"
     Params = CraftingParams
     Action = CraftingAction
     #: the primary metric `progress` is the area under the PSR curve over the budget
@@ -50,6 +49,7 @@ class CraftingWorld(SteerableWorld):
     #: `shortage` (less) everyone's (`progress_all`), so influence agents that finish, hoard or end
     #: the task themselves only raise what shortage is scored against
     scoring = Scoring(
+        summary="AgentWorld-style crafting economy: roles, a pull pipeline, verifiers, exact CCE",
         metric="progress",
         objectives={"accelerate": +1, "shortage": -1, "inequality": +1},
         default_objective="shortage",
@@ -147,12 +147,6 @@ class CraftingWorld(SteerableWorld):
     def round_order(self) -> AgentSet:
         """This round's agents, in their turn order."""
         return AgentSet([self.actors[i] for i in self.turn_order()], random=self.random)
-
-    @property
-    def decides_per_turn(self) -> bool:
-        """AgentWorld's protocol: each influence agent is asked at its own turn, after the agents
-        before it in the round have acted (`protocol=round_robin`)."""
-        return self.params.protocol == "round_robin"
 
     def resolve_round(self, decisions: Mapping[int, Decision]) -> list[AuditEntry]:
         """The round with every influence decision taken from the start-of-round state."""
@@ -397,36 +391,6 @@ class CraftingWorld(SteerableWorld):
 
         return chat_model(self.params.judge_model, self.params.judge_api_key_env, temperature=0.0)
 
-    async def ajudge(self, out: Any = None) -> dict[str, Any]:
-        """`cce_mode=llm` (or `llm_traced`, `llm_chained`): AgentWorld's LLM-judged CCE beside the
-        provenance CCE, through the same response cache as the LLM controller
-        (`out/judge_cache.sqlite`), calls and tokens counted."""
-        verdict = {}
-        if self.task.criteria is not None:  # AgentWorld's own verifier's words, beside its score
-            score, reason = self.verify()
-            verdict = {"agentworld_verifier": {"score": score, "reason": reason}}
-        if self.params.cce_mode not in ("llm", "llm_traced", "llm_chained"):
-            return verdict
-        from pathlib import Path
-
-        from mam_bench.models.crafting.judge import chained_cce, traced_cce
-        from mam_bench.response_cache import ResponseCache
-
-        cache = ResponseCache(Path(out) / "judge_cache.sqlite" if out is not None else None)
-        try:
-            model, mode = self.judge_chat_model(), self.params.cce_mode
-            if mode == "llm_chained":
-                judged = await chained_cce(self, model, cache=cache)
-            else:
-                judged = await traced_cce(self, model, cache=cache, upstream=mode == "llm")
-        finally:
-            cache.close()
-        return {
-            **verdict,
-            "cce": self.metrics()["cce"],
-            **{k: v for k, v in judged.items() if k not in ("contributing", "success")},
-        }
-
     def metrics(self) -> dict[str, float]:
         if self._metrics_cache and self._metrics_cache[0] == self.round:
             return self._metrics_cache[1]
@@ -454,11 +418,6 @@ class CraftingWorld(SteerableWorld):
             "actions": this_round,
             "checkpoints": self.verify()[1],
         }
-
-    def facts(self, entries: list[AuditEntry]) -> list[str]:
-        parts = [f"{self.actors[e.actor_id].username}:{e.outcome}" for e in entries]
-        m = self.metrics()
-        return [" ".join(parts) + f" | psr={m['psr']:.3f} progress={m['progress']:.3f} units={m['target_units']:.0f}"]
 
 
 def _outcome(action: dict[str, Any], ok: bool) -> str:

@@ -90,6 +90,12 @@ class CraftingParams(WorldParams):
     def board_on(self) -> bool:
         return self.board
 
+    @property
+    def decides_per_turn(self) -> bool:
+        """AgentWorld's protocol: each influence agent is asked at its own turn, after the agents
+        before it in the round have acted (`protocol=round_robin`)."""
+        return self.protocol == "round_robin"
+
     @field_validator("condition")
     @classmethod
     def _known_conditions(cls, value: str) -> str:

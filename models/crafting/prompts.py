@@ -10,7 +10,7 @@ from typing import Any
 
 from mam_bench.models.crafting.actions import strict_schema
 from mam_bench.prompts import WorldPrompts
-from mam_bench.protocol import Request
+from mam_bench.protocol import AuditEntry, Request
 
 OBJECTIVES = {
     "accelerate": "help the team finish the task as fast as possible",
@@ -47,3 +47,8 @@ class CraftingPrompts(WorldPrompts):
         else:
             parts.append(f"Round {req.round}: call exactly one tool, as one JSON object.")
         return "\n\n".join(parts)
+
+    def facts(self, world: Any, entries: list[AuditEntry]) -> list[str]:
+        parts = [f"{world.actors[e.actor_id].username}:{e.outcome}" for e in entries]
+        m = world.metrics()
+        return [" ".join(parts) + f" | psr={m['psr']:.3f} progress={m['progress']:.3f} units={m['target_units']:.0f}"]

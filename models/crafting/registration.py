@@ -8,5 +8,6 @@ registration = WorldRegistration(
     prompts="mam_bench.models.crafting.prompts:CraftingPrompts",
     renderer="mam_bench.models.crafting.renderer",
     tasks=True,
+    judge="mam_bench.models.crafting.judge:judge_outcomes",
     analyses=(("agentworld", "mam_bench.models.crafting.table2:agentworld_table"),),
 )

@@ -35,17 +35,17 @@ from mam_bench.protocol import AuditEntry, Decision
 from mam_bench.scoring import Scoring
 from mam_bench.status import Status
 from mam_bench.streams import recording, seeded
-from mam_bench.world import SteerableWorld
+from mam_bench.world import SteerableWorld, play_round
 
 
 class SchellingWorld(SteerableWorld):
     """20x20 torus, two groups, threshold 3/4; influence actors move to any empty cell."""
 
     name: ClassVar[str] = "schelling"
-    summary: ClassVar[str] = "Schelling segregation pilot: 20x20 torus, OEH masked, 16 influence actors"
     Params = SchellingParams
     Action = SchellingAction
     scoring = Scoring(
+        summary="Schelling segregation pilot: 20x20 torus, OEH masked, 16 influence actors",
         metric="oeh",
         objectives={"integrate": -1, "segregate": +1},
         secondary="satisfaction",
@@ -196,7 +196,7 @@ class SchellingWorld(SteerableWorld):
         if self._done:
             self.running = False
             return
-        self.play_round()
+        play_round(self)
         self.running = self.round < self._reference_cap()
 
     def stopping_rule(self) -> str | None:
@@ -402,39 +402,16 @@ class SchellingWorld(SteerableWorld):
 
     def snapshot(self) -> dict[str, Any]:
         """Everything that redraws the board, by actor id: flat cell (row * size + col), group
-        (0 = A, 1 = B), satisfied now; plus the threshold and the influence ids. Readers never
-        recompute satisfaction or re-derive groups."""
+        (0 = A, 1 = B), satisfied now, as arrays (the records' columns); plus the threshold and the
+        influence ids. Readers never recompute satisfaction or re-derive groups."""
         return {
             "size": self.size,
             "threshold": fraction_text(self.params.threshold),
             "influence": list(self.run.influence_ids),
-            "positions": self.pos.tolist(),
-            "groups": self.types.tolist(),
-            "satisfied": self.satisfied_grid.ravel()[self.pos].tolist(),
-        }
-
-    def snapshot_columns(self) -> dict[str, Any]:
-        """`snapshot()` with the per-agent lists as arrays (the records' columns)."""
-        return {
-            "size": self.size,
-            "threshold": fraction_text(self.params.threshold),
-            "influence": list(self.run.influence_ids),
-            "positions": self.pos,
-            "groups": self.types,
+            "positions": self.pos.copy(),
+            "groups": self.types.copy(),
             "satisfied": self.satisfied_grid.ravel()[self.pos],
         }
-
-    def facts(self, entries: list[AuditEntry]) -> list[str]:
-        parts = []
-        for e in entries:
-            if e.outcome == "accepted" and isinstance(e.action, dict) and "row" in e.action:
-                parts.append(f"{e.actor_id}->{e.action['row']},{e.action['col']}")
-            else:
-                parts.append(f"{e.actor_id}:{e.outcome}")
-        m = self.metrics()
-        return [
-            " ".join(parts) + f" | oeh {m['oeh']:.4f} sat {m['satisfaction']:.4f} ordinary_moves {self.ordinary_moves}"
-        ]
 
     @staticmethod
     def declared_target(actor_id: int, text: str) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from mam_bench.prompts import Parsed, WorldPrompts
-from mam_bench.protocol import Request
+from mam_bench.protocol import AuditEntry, Request
 
 GOALS = {
     "integrate": "INTEGRATE: lower the ordinary edge homophily (OEH) the ordinary agents end with",
@@ -159,3 +159,15 @@ class SchellingPrompts(WorldPrompts):
                 return None
             return f"cell {r},{c} is occupied ('{seen}'); choose a '.' cell or stay"
         return None
+
+    def facts(self, world: Any, entries: list[AuditEntry]) -> list[str]:
+        parts = []
+        for e in entries:
+            if e.outcome == "accepted" and isinstance(e.action, dict) and "row" in e.action:
+                parts.append(f"{e.actor_id}->{e.action['row']},{e.action['col']}")
+            else:
+                parts.append(f"{e.actor_id}:{e.outcome}")
+        m = world.metrics()
+        return [
+            " ".join(parts) + f" | oeh {m['oeh']:.4f} sat {m['satisfaction']:.4f} ordinary_moves {world.ordinary_moves}"
+        ]

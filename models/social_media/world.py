@@ -60,11 +60,12 @@ class Post(BaseModel):
 
 class SocialMediaWorld(MesaWorld):
     name = "social_media"
-    summary = "echo chambers on a follower network (Sasahara et al. 2021); influence accounts post (opinion variance)"
     model_class = SocialMediaModel
     Params = SocialMediaParams
     Action = Post
     scoring = Scoring(
+        summary="echo chambers on a follower network (Sasahara et al. 2021); "
+        "influence accounts post (opinion variance)",
         metric="variance",
         objectives={"polarize": +1, "depolarize": -1},
         secondary="assortativity",

@@ -50,12 +50,12 @@ class Order(BaseModel):
 
 class SupplyChainWorld(MesaWorld):
     name = "supply_chain"
-    summary = "Beer Distribution Game network (Sterman 1989); influence firms order and ship (retail backlog)"
     model_class = SupplyChainModel
     Params = SupplyChainParams
     rounds = 36  # the game's 36 weeks
     Action = Order
     scoring = Scoring(
+        summary="Beer Distribution Game network (Sterman 1989); influence firms order and ship (retail backlog)",
         metric="retail_backlog",
         objectives={"shortage": +1, "stabilize": -1},
         objective_metrics={"stabilize": "order_std"},

@@ -374,7 +374,3 @@ class SwarmWorld(SteerableWorld):
             "actions": list(self.last_actions),
             "messages": list(self.last_messages),
         }
-
-    def facts(self, entries: list[AuditEntry]) -> list[str]:
-        parts = [f"{e.actor_id}:{e.action['action']}={e.outcome}" for e in entries]
-        return [" ".join(parts) + f" | score={self.score:g}"]

@@ -20,7 +20,7 @@ from mam_bench.models.swarm.messages import MAX_CHARS
 from mam_bench.models.swarm.upstream_prompt import reproduction_prompt
 from mam_bench.models.swarm.view import ANSWER
 from mam_bench.prompts import Parsed, WorldPrompts, json_object
-from mam_bench.protocol import Request
+from mam_bench.protocol import AuditEntry, Request
 
 #: reproduction mode's system message: upstream's (an agent cooperating on a given task), no objective
 REPRODUCTION_SYSTEM = "You are an agent. You need to cooperate with other agents and finish a given task."
@@ -117,3 +117,7 @@ class SwarmPrompts(WorldPrompts):
             f"Your answer was rejected: {error}. End your answer with exactly\n"
             "ACTION: [one of the available actions]\nMSG: [a short message or nothing]"
         )
+
+    def facts(self, world: Any, entries: list[AuditEntry]) -> list[str]:
+        parts = [f"{e.actor_id}:{e.action['action']}={e.outcome}" for e in entries]
+        return [" ".join(parts) + f" | score={world.score:g}"]

@@ -73,12 +73,16 @@ class Opinion(BaseModel):
 
 class VoterWorld(MesaWorld):
     name = "voter"
-    summary = "voter model on a small-world network; influence agents hold an opinion (share of 1)"
     model_class = VoterModel
     Params = VoterParams
     rounds = 60
     Action = Opinion
-    scoring = Scoring(metric="share", objectives={"spread": +1, "suppress": -1}, secondary="consensus_round")
+    scoring = Scoring(
+        summary="voter model on a small-world network; influence agents hold an opinion (share of 1)",
+        metric="share",
+        objectives={"spread": +1, "suppress": -1},
+        secondary="consensus_round",
+    )
     state_attribute = "opinion"
     state_colors = {"0": "#0072B2", "1": "#E69F00"}
 

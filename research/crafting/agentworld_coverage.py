@@ -35,7 +35,7 @@ def play(path: Path, seed: int) -> dict:
     row.update(category=task.category, loads=True, gaps=unreachable(task), not_here=not_here)
     try:
         world = CraftingWorld(CraftingWorld.Params.from_strings({"task": str(path)}), seed=seed)
-        while world.round < world.budget and world.status.value == "running":
+        while world.round < world.budget and world.run.status.value == "running":
             world.step()  # every round ends with the verifier's verdict (model._settle)
             row["verdicts"] += 1
         score, reason = world.verify()

@@ -15,6 +15,7 @@ import numpy as np
 
 from mam_bench.models.swarm.params import TASKS, strategies
 from mam_bench.registry import get_world
+from mam_bench.world import play_round
 
 #: task -> its ordinary strategies, read from each task's `strategy` parameter
 STRATEGIES = {task: list(strategies(get_world(task).Params)) for task in TASKS}
@@ -53,7 +54,7 @@ def reference_scores(task: str, strategy: str, seeds: range, rules: str = "swarm
     for seed in seeds:
         w = cls(cls.Params(strategy=strategy, rules=rules), seed=seed)
         while not w._done and w.round < w._reference_cap():
-            w.play_round()
+            play_round(w)
         out.append(float(w.metrics()["score"]))
     return out
 

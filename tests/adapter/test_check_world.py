@@ -9,6 +9,7 @@ from mam_bench.adapter import IsolationError, MesaWorld
 from mam_bench.registry import get_world, world_names
 from mam_bench.scoring import Scoring
 from mam_bench.testing import WorldCheckError, check_world
+from mam_bench.world import play_round
 from tests.adapter.coin_worlds import Coin, CoinModel, Flip
 
 
@@ -56,7 +57,7 @@ def test_a_conforming_world_passes() -> None:
 def test_global_random_is_detected() -> None:
     world = Coins(seed=0, cheat="true")
     with global_draws.checked(), pytest.raises(IsolationError, match="global `random`"):
-        world.play_round()
+        play_round(world)
 
 
 def test_check_world_reports_an_illegal_random_action() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from mam_bench import global_draws
 from mam_bench.adapter import IsolationError
+from mam_bench.world import play_round
 from tests.adapter.test_check_world import CoinModel, Coins
 
 
@@ -63,10 +64,10 @@ def _stepping_with(server: _ServerThread, cheat: bool) -> type[Coins]:
 def test_another_threads_draw_is_not_the_models(server) -> None:
     world = _stepping_with(server, cheat=False)(seed=0)
     for _ in range(world.rounds):
-        world.play_round()
+        play_round(world)
 
 
 def test_the_models_own_draw_is_caught_where_its_rounds_are_checked(server) -> None:
     world = _stepping_with(server, cheat=True)(seed=0, cheat="true")
     with global_draws.checked(), pytest.raises(IsolationError, match="global `random`"):
-        world.play_round()
+        play_round(world)

@@ -6,6 +6,7 @@ import pytest
 
 from mam_bench.models.civil_violence_cascade.model import CivilViolenceCascade
 from mam_bench.testing import check_world
+from mam_bench.world import fork, play_round
 
 SMALL = {"size": "10", "citizen_density": "0.6", "police_density": "0.1", "max_steps": "6"}
 
@@ -36,10 +37,10 @@ def test_a_fork_plays_on_as_its_world():
     from mam_bench.models.civil_violence_cascade.params import CascadeParams
 
     w = CivilViolenceCascade(CascadeParams(size=12), seed=4, influence_ids=(3,))
-    w.play_round()
-    twin = w.fork()
+    play_round(w)
+    twin = fork(w)
     assert twin.location is not w.location and twin.active is not w.active
     for _ in range(3):
-        w.play_round()
-        twin.play_round()
+        play_round(w)
+        play_round(twin)
     assert twin.snapshot() == w.snapshot() and twin.metrics() == w.metrics()

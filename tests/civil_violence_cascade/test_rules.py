@@ -13,6 +13,7 @@ from mam_bench.models.civil_violence_cascade.draws import bounded, pilot_rng
 from mam_bench.models.civil_violence_cascade.model import REVOLUTION, CivilViolenceCascade
 from mam_bench.models.civil_violence_cascade.params import CascadeParams
 from mam_bench.protocol import Decision
+from mam_bench.world import play_round
 
 
 def world(seed: int = 0, influence: tuple[int, ...] = (), **params) -> CivilViolenceCascade:
@@ -41,7 +42,7 @@ def test_activation_counts_the_active_neighbour_twice(seed, expected):
     clear(w)
     w.location[0] = (0, 0)
     w.location[1], w.jail[1], w.active[1] = (0, 1), 0, True
-    w.play_round()
+    play_round(w)
     assert w.active[0] is expected
 
 
@@ -55,7 +56,7 @@ def test_arrest_risk_uses_c_over_a_unrounded(seed, expected):
     w.location[1], w.jail[1], w.active[1] = (0, 1), 0, True
     w.location[w.n_citizens] = (2, 2)
     assert exp(-1.15) == pytest.approx(0.3166, abs=1e-4)
-    w.play_round()
+    play_round(w)
     assert w.active[0] is expected
 
 
@@ -109,7 +110,7 @@ def test_police_arrest_an_adjacent_active_citizen_who_leaves_the_board():
     walls = [(9, 0), (9, 1), (9, 2), (0, 2), (1, 0), (1, 1), (1, 2), (9, 9), (0, 9), (1, 9)]
     for i, cell in zip(range(20, 36), [(0, 1), *walls], strict=False):
         w.location[i] = cell
-    w.play_round({0: Decision(action={"active": True})})
+    play_round(w, {0: Decision(action={"active": True})})
     assert w.location[0] is None and w.active[0] is True and 0 <= w.jail[0] <= 3
     assert w.metrics()["participation_all"] == 1.0  # jailed counts
 
@@ -120,7 +121,7 @@ def test_release_at_the_start_of_the_citizen_phase_returns_a_quiet_citizen():
     w.location[0], w.jail[0], w.active[0] = (0, 0), 0, False
     w.jail[1], w.active[1] = 0, True  # term over: comes back this step
     w.jail[2], w.active[2] = 2, True  # serves a step
-    w.play_round()
+    play_round(w)
     assert w.location[1] is not None and w.active[1] is False
     assert w.location[2] is None and w.jail[2] == 1 and w.active[2] is True
     assert w.metrics()["participation"] == pytest.approx(18 / 20)  # the 18 still jailed; 0 and 1 are quiet
@@ -129,11 +130,11 @@ def test_release_at_the_start_of_the_citizen_phase_returns_a_quiet_citizen():
 def test_revolution_stops_the_world_and_masks_the_influence_citizens():
     w = world(0, influence=(0, 1), threshold=-1000.0, police_density=0.0)
     assert w.metrics()["participation"] == 0.0
-    w.play_round({0: Decision(action={"active": False}), 1: Decision(action={"active": False})})
+    play_round(w, {0: Decision(action={"active": False}), 1: Decision(action={"active": False})})
     m = w.metrics()
     assert m["participation"] == 1.0 and m["revolution"] == 1.0  # the two quiet ones are masked
     assert m["participation_all"] == pytest.approx(18 / 20)
-    assert w.status == REVOLUTION and w._done
+    assert w.run.status == REVOLUTION and w._done
 
 
 def test_influence_claims_any_free_cell_and_fail_whole():
@@ -143,12 +144,13 @@ def test_influence_claims_any_free_cell_and_fail_whole():
         w.location[i], w.jail[i] = cell, 0
     w.jail[2] = 5
     w.location[2] = None
-    entries = w.play_round(
+    entries = play_round(
+        w,
         {
             0: Decision(action={"active": True, "row": 7, "col": 7}),  # far away: allowed
             1: Decision(action={"active": True, "row": 7, "col": 7}),  # the same cell, claimed later or earlier
             2: Decision(action={"active": True}),  # jailed: a turn for the board only
-        }
+        },
     )
     by_id = {e.actor_id: e for e in entries}
     assert sorted(o.outcome for o in (by_id[0], by_id[1])) == ["accepted", "collision"]
@@ -157,7 +159,7 @@ def test_influence_claims_any_free_cell_and_fail_whole():
     assert w.location[1 - loser] == (7, 7) and w.active[1 - loser] is True
     assert by_id[2].outcome == "stay" and by_id[2].detail == "jailed"
     held = w.location[w.n_citizens]
-    occupied = w.play_round({0: Decision(action={"row": held[0], "col": held[1]}), 1: Decision(action={})})
+    occupied = play_round(w, {0: Decision(action={"row": held[0], "col": held[1]}), 1: Decision(action={})})
     assert {e.actor_id: e.outcome for e in occupied}[0] == "occupied"
 
 

@@ -31,5 +31,5 @@ def test_a_run_that_reaches_it_stops_there_under_mesas_own_loop():
     world = CivilViolenceCascade(seed=0, **{k: v for k, v in CASE.items()})
     while world.running:
         world.step()
-    assert world.status == "revolution" and world.round < 15
+    assert world.run.status == "revolution" and world.round < 15
     assert world.metrics()["revolution"] == 1.0

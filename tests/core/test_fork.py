@@ -21,6 +21,7 @@ from mam_bench.adapter import MesaWorld
 from mam_bench.registry import get_world, world_names
 from mam_bench.scoring import Scoring
 from mam_bench.testing import fork_equivalence, steered_rows
+from mam_bench.world import fork
 
 BEFORE, AFTER = 3, 4
 
@@ -82,7 +83,7 @@ def test_fork_played_forward_equals_its_world(cls: Any) -> None:
     assert len(expected) == AFTER
     world = new_world(cls)
     steered_rows(world, BEFORE)
-    twin = world.fork()
+    twin = fork(world)
     assert twin is not world and twin.round == world.round == BEFORE
     assert steered_rows(twin, AFTER) == expected  # the fork plays the future of its world
     assert steered_rows(world, AFTER) == expected  # and playing it changed nothing of the world
@@ -92,14 +93,14 @@ def test_fork_played_forward_equals_its_world(cls: Any) -> None:
 def test_a_fork_before_the_first_round_plays_like_its_world(cls: Any) -> None:
     expected = steered_rows(new_world(cls), AFTER)
     world = new_world(cls)
-    assert steered_rows(world.fork(), AFTER) == expected
+    assert steered_rows(fork(world), AFTER) == expected
     assert steered_rows(world, AFTER) == expected
 
 
 def test_fork_keeps_no_records_and_its_own_audit() -> None:
     world = new_world(get_world("pursuit"))
     steered_rows(world, 2)
-    twin = world.fork()
+    twin = fork(world)
     steered_rows(twin, 2)
     assert len(world.run.audit) == 2 * len(world.run.influence_ids)
     assert len(twin.run.audit) == 4 * len(world.run.influence_ids)
@@ -109,7 +110,7 @@ def test_fork_keeps_no_records_and_its_own_audit() -> None:
 def test_the_adapter_fork_numbers_new_agents_as_its_world() -> None:
     world = new_world(SteeredGarden)
     steered_rows(world, BEFORE)
-    twin = world.fork()
+    twin = fork(world)
     steered_rows(twin, 6)
     steered_rows(world, 6)
     assert len(world.model.agents) > 5  # agents were added after the fork
@@ -133,7 +134,7 @@ def test_a_dropped_fork_is_freed(name: str) -> None:
     caches of their own; Mesa's id counters are released)."""
     world = new_world(get_world(name))
     steered_rows(world, 2)
-    twin = world.fork()
+    twin = fork(world)
     steered_rows(twin, 2)
     gone = weakref.ref(twin)
     model_ids.release(twin)
@@ -146,7 +147,7 @@ def test_a_dropped_fork_is_freed(name: str) -> None:
 def test_a_swarm_fork_builds_the_mesa_grid_its_world_has(name: str) -> None:
     world = new_world(get_world(name))
     steered_rows(world, BEFORE)
-    twin = world.fork()
+    twin = fork(world)
     steered_rows(twin, AFTER)
     steered_rows(world, AFTER)
 

@@ -21,6 +21,7 @@ from mam_bench.experiment.run_suite import run_experiment
 from mam_bench.experiment.suite import parse_suite
 from mam_bench.runner import PairSpec, prepare, run_pair
 from mam_bench.testing import check_world
+from mam_bench.world import play_round
 from tests.adapter.test_check_world import Coins
 
 
@@ -73,13 +74,13 @@ def test_a_user_models_global_draw_is_still_reported_by_check_world_and_run(tmp_
         spec = PairSpec.build(world="coins", seed=0, params={"cheat": "true"})
         run_pair(spec, prep=prepare(spec, world_cls=Coins))
     with global_draws.checked(), pytest.raises(IsolationError, match="global `random`"):
-        Coins(seed=0, cheat="true").play_round()
+        play_round(Coins(seed=0, cheat="true"))
 
 
 def test_rounds_played_outside_a_checked_run_say_they_are_not_checked() -> None:
     """A dashboard's rounds share the process with threads that draw: the check is off there."""
     assert not global_draws.is_checked()
     world = Coins(seed=0, cheat="true")
-    world.play_round()  # not checked here: nothing is blamed
+    play_round(world)  # not checked here: nothing is blamed
     with global_draws.checked():
         assert global_draws.is_checked()

@@ -13,6 +13,7 @@ from mam_bench.adapter import MesaWorld
 from mam_bench.models.voter.model import VoterWorld
 from mam_bench.pcg_stream import PCGStream, entropy_words, pcg_seeds, pcg_seeds_of
 from mam_bench.streams import MAGIC, RoundDraws, agent_draws, agent_stream, purpose_word, record_draws
+from mam_bench.world import play_round
 
 words = st.lists(st.integers(0, 2**70), min_size=0, max_size=12)
 calls = st.lists(
@@ -114,7 +115,7 @@ def test_a_mesa_world_plays_the_same_with_its_words_prefetched_or_not(monkeypatc
         world = VoterWorld(VoterWorld.Params(n=300), seed=4, influence_ids=[0, 5], role="treatment")
         out = []
         for _ in range(4):
-            audit = [entry.outcome for entry in world.play_round()]
+            audit = [entry.outcome for entry in play_round(world)]
             out.append(json.dumps([audit, world.snapshot(), world.metrics()]))
         return out
 

@@ -38,6 +38,7 @@ CivilViolenceHeuristic  # WorldRegistration.heuristic "module:attr" text (worked
 CascadeHeuristic  # WorldRegistration.heuristic "module:attr" text
 make_crafting_heuristic  # WorldRegistration.heuristic "module:attr" text
 make_swarm_heuristic  # WorldRegistration.heuristic "module:attr" text
+judge_outcomes  # WorldRegistration.judge "module:attr" text
 SchellingHeuristic  # WorldRegistration.heuristic "module:attr" text
 SchellingLandscape  # WorldRegistration.landscape_kernel "module:attr" text (landscape runs without Mesa)
 CascadeLandscape  # WorldRegistration.landscape_kernel "module:attr" text (the cascade's landscape kernel)
@@ -71,6 +72,7 @@ is_checked  # global_draws.is_checked(): whether this context's rounds are check
 loaded_models  # local_model.loaded_models(): models loaded in this process (tests/llm/test_shared_model.py)
 _.sampled  # sample-first decoding's counters, printed by bench/grammar_sampling.py
 _.rejected  # sample-first decoding's counters, printed by bench/grammar_sampling.py
+_.widened  # sample-first decoding's counters, printed by bench/grammar_sampling.py
 TIMING_COLUMNS  # table.py: the executor test drops wall-clock columns before comparing tables
 scan_reference_outcome  # the plain scan the numba kernel is checked against (tests/experiment/test_fast_kernel.py)
 fast_reference  # the kernel's final board, held to the residents' rule (tests/schelling/test_fast_paths.py)

@@ -153,7 +153,7 @@ def state_digest(case: dict[str, Any]) -> str:
                 "entries": [_as_written(e.as_json()) for e in entries],
                 "snapshot": world.snapshot(),
                 "metrics": world.metrics(),
-                "status": world.status,
+                "status": world.run.status,
                 "seen": seen,
             }
         )

@@ -4,6 +4,7 @@ from mam_bench.models.crafting.actions import TOOLS, parse_answer, validate_acti
 from mam_bench.models.crafting.agentworld.tools import AGENTWORLD_TOOLS
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.observe import CraftingObservation
+from mam_bench.world import play_round
 
 
 def test_validation_reasons_and_aliases():
@@ -42,7 +43,7 @@ def test_observation_text_round_trips_through_a_run():
             obs = w.observe(aid)
             assert CraftingObservation.from_text(obs.to_text()) == obs
             seen += 1
-        w.play_round()
+        play_round(w)
     assert seen > 100
     prompt = w.observe(0).prompt_text()
     assert "MUST call exactly ONE tool function" in prompt and "**Team Information:**" in prompt

@@ -10,6 +10,7 @@ from mam_bench.models.crafting.agents import CraftingAgent
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.registry import make_controller
 from mam_bench.runner import PairSpec, prepare, run_async, run_reference, run_treatment
+from mam_bench.world import play_round
 
 
 def test_the_ordinary_agent_class_defines_its_own_step():
@@ -43,7 +44,7 @@ def test_the_round_plays_the_agents_in_the_rounds_order():
     w = CraftingWorld(task="forge_vanguard", seed=5, turn_order="shuffle")
     order = w.turn_order()
     assert [a.actor_id for a in w.round_order()] == order != sorted(order)
-    w.play_round()
+    play_round(w)
     assert [e["agent"] for e in w.log] == order
 
 

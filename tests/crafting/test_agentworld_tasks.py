@@ -31,7 +31,7 @@ def staff_task(tmp: Path) -> Path:
 
 def play(task: Path, seed: int = 0) -> CraftingWorld:
     world = CraftingWorld(CraftingWorld.Params.from_strings({"task": str(task)}), seed=seed)
-    while world.round < world.budget and world.status.value == "running":
+    while world.round < world.budget and world.run.status.value == "running":
         world.step()
     return world
 
@@ -217,7 +217,7 @@ def test_the_verifier_reads_agents_by_their_keys_and_only_played_rounds(tmp_path
     )
     world = CraftingWorld(CraftingWorld.Params.from_strings({"task": str(task)}), seed=0)
     assert world.verify() == (0, "no round played yet")
-    while world.round < world.budget and world.status.value == "running":
+    while world.round < world.budget and world.run.status.value == "running":
         world.step()
     assert world.verify() == (1, "mage staffs 1")
 

@@ -39,11 +39,11 @@ def test_complete_takes_the_agent_offline_and_everyone_completing_ends_the_episo
     assert act(w, 1, {"tool": "complete", "response": "done here"}) == (True, "done here")
     before = len(w.log)
     w.step()
-    assert all(e["agent"] != 1 for e in w.log[before:]) and w.status == Status.RUNNING
+    assert all(e["agent"] != 1 for e in w.log[before:]) and w.run.status == Status.RUNNING
     for i in (0, 2):
         act(w, i, {"tool": "complete"})
     w.step()
-    assert w.status == Status.DONE and w.round == 2
+    assert w.run.status == Status.DONE and w.round == 2
 
 
 def test_upstreams_episode_runs_to_its_limit_and_our_early_end_stays_a_named_option(tmp_path: Path) -> None:
@@ -51,9 +51,9 @@ def test_upstreams_episode_runs_to_its_limit_and_our_early_end_stays_a_named_opt
     upstream = play(task)
     assert upstream.verify()[0] == 1 and upstream.round == upstream.budget  # no early end at the pass
     ours = CraftingWorld(CraftingWorld.Params.from_strings({"task": str(task), "episode_end": "verifier"}), seed=0)
-    while ours.round < ours.budget and ours.status == Status.RUNNING:
+    while ours.round < ours.budget and ours.run.status == Status.RUNNING:
         ours.step()
-    assert ours.status == Status.SUCCESS and ours.round < ours.budget
+    assert ours.run.status == Status.SUCCESS and ours.round < ours.budget
 
 
 def test_transfers_reach_any_distance_in_agentworlds_tasks_only(tmp_path: Path) -> None:

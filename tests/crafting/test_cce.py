@@ -100,7 +100,7 @@ def _run(script, **params):
 
 def test_world_trajectory_gives_the_exact_fraction():
     world = _run(_staff_script())
-    assert world.status == "success" and world.round == 9
+    assert world.run.status == "success" and world.round == 9
     collab = world.collaboration()
     assert collab["contributing"] == [0, 3, 6, 9, 11, 12, 16, 19, 25, 26]
     assert Fraction(collab["cce"]).limit_denominator(100) == Fraction(10, 27)
@@ -112,7 +112,7 @@ def test_world_trajectory_gives_the_exact_fraction():
 def test_failed_task_scores_zero():
     script = {k: v for k, v in _staff_script().items() if k[0] < 5}
     world = _run(script, rounds=9)
-    assert world.status == "horizon_exhausted" and world.metrics()["sr"] == 0.0
+    assert world.run.status == "horizon_exhausted" and world.metrics()["sr"] == 0.0
     assert world.metrics()["cce"] == 0.0 and world.metrics()["psr"] == 0.0
 
 

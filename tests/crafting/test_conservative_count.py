@@ -14,6 +14,7 @@ from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
 from mam_bench.runner import PairSpec, run_pair
 from mam_bench.status import Status
+from mam_bench.world import play_round
 
 GENEROUS = {"yields": (0.0, 0.0, 1.0), "regrow": 1.0, "rivals": 0.0, "travel": "abstracted"}
 
@@ -40,9 +41,9 @@ def test_agents_that_finish_the_task_themselves_end_it_at_the_top_of_the_shortag
     agents = tuple(range(1, n))
     w = CraftingWorld(task=task, seed=0, mask_ids=agents, influence_ids=agents, role="treatment", **GENEROUS)
     while not w._done and w.round < w.budget:
-        w.play_round({})  # the masked agents defer to the rule: they do the task themselves
+        play_round(w, {})  # the masked agents defer to the rule: they do the task themselves
     m = w.metrics()
-    assert w.status == Status.SUCCESS and w.round < w.budget  # the episode ended early
+    assert w.run.status == Status.SUCCESS and w.round < w.budget  # the episode ended early
     assert m["psr"] == 1.0 and m["psr_own"] < 1.0
     held = (sum(w.psr_curve) + (w.budget - w.round) * 1.0) / w.budget
     assert m["progress_all"] == pytest.approx(held)

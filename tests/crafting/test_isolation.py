@@ -15,6 +15,7 @@ from mam_bench.models.crafting.tasks import all_tasks, task_names
 from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, run_pair
 from mam_bench.streams import record_draws
+from mam_bench.world import play_round
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -28,9 +29,9 @@ def test_ordinary_round0_draws_identical_under_random_influence(task, seed, data
     rng = np.random.default_rng(policy_seed)
     decisions = {aid: Decision(action=CraftingWorld.Action.random_action(tre.observe(aid), rng)) for aid in agents}
     with record_draws() as ref_log:
-        ref.play_round({})
+        play_round(ref, {})
     with record_draws() as tre_log:
-        tre.play_round(decisions)  # a random, never-deferring controller
+        play_round(tre, decisions)  # a random, never-deferring controller
     for aid in range(n):
         if aid not in agents:
             assert ref_log.of(aid, 0) == tre_log.of(aid, 0), (task, seed, agents, aid)
@@ -61,7 +62,7 @@ def test_rule_action_is_what_the_rule_does_for_the_first_mover():
             w = CraftingWorld(task=task, seed=seed, turn_order="fixed")
             asked = w.rule_action(0)
             before = len(w.log)
-            w.play_round({})
+            play_round(w, {})
             first = w.log[before]
             assert first["agent"] == 0
             assert {"tool": first["tool"], **first["args"]} == asked

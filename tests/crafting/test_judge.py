@@ -17,6 +17,7 @@ from mam_bench.models.crafting.judge import chained_cce, cohen_kappa
 from mam_bench.models.crafting.metrics import chat_edges, success_actions
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.response_cache import ResponseCache
+from mam_bench.world import play_round
 
 
 class ScriptedJudge(BaseChatModel):
@@ -55,7 +56,7 @@ def _finished(task: str, seed: int) -> CraftingWorld:
     for s in range(seed, seed + 20):
         w = CraftingWorld(task=task, seed=s)
         while not w._done and w.round < w.budget:
-            w.play_round({})
+            play_round(w, {})
         if w.verify()[0]:
             return w
     raise AssertionError("no successful run to judge")
@@ -92,7 +93,7 @@ def test_judge_saying_yes_to_everything_is_at_least_the_provenance_cce(tmp_path)
 def test_failed_run_scores_zero_without_asking():
     w = CraftingWorld(task="grand_armory", seed=0, rounds=3)
     while not w._done and w.round < w.budget:
-        w.play_round({})
+        play_round(w, {})
     judge = ScriptedJudge(success=[], parents={}, yes_to_all=True)
     assert asyncio.run(chained_cce(w, judge))["cce_llm"] == 0.0 and judge.calls == 0
 

@@ -17,6 +17,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from mam_bench.models.crafting.judge import step2_context, traced_cce
 from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.world import play_round
 from tests.crafting.test_agentworld_tasks import staff_task
 from tests.crafting.test_judge import _finished
 
@@ -90,6 +91,6 @@ def test_step_two_reads_the_task_files_context_from_its_recipe_section(tmp_path:
 
 def test_a_run_its_verifier_fails_scores_zero_without_a_call() -> None:
     w = CraftingWorld(task="staff_quest", seed=0)
-    w.play_round({})
+    play_round(w, {})
     res, judge = judged(w, True, [0], [0])
     assert res["cce_llm"] == 0.0 and judge.prompts == [] and set(res["pac_llm"].values()) == {0.0}

@@ -4,11 +4,12 @@ import statistics
 
 from mam_bench.models.crafting import market
 from mam_bench.models.crafting.model import CraftingWorld
+from mam_bench.world import play_round
 
 
 def _run(world: CraftingWorld) -> CraftingWorld:
     while not world._done and world.round < world.budget:
-        world.play_round({})
+        play_round(world, {})
     return world
 
 
@@ -28,7 +29,7 @@ def test_no_global_plan_only_target_shares_and_orders_flow_upstream():
     assert [a.obligations for a in w.actors if a.role != "smith"] == [[]] * 8  # nobody upstream is told anything
     assert sum(o.qty for a in w.actors if a.role == "smith" for o in a.obligations) == 3
     for _ in range(6):
-        w.play_round({})
+        play_round(w, {})
     ordered = {o["item"] for o in w.orders}
     assert {"iron_bar", "stick"} <= ordered  # smiths ordered their inputs
     assert {"iron_ore", "coal"} & ordered or w.crafted.get("iron_bar")  # the smelter passed the demand on
@@ -52,7 +53,7 @@ def test_a_lasting_shortage_pulls_in_skills_outside_the_role():
     from mam_bench.protocol import Decision
 
     while not w._done and w.round < w.budget:
-        w.play_round({3: Decision(action={"tool": "sleep"})})
+        play_round(w, {3: Decision(action={"tool": "sleep"})})
     smelted_by = {e["agent"] for e in w.log if e["ok"] and e["tool"] == "craft" and e["args"]["item"] == "iron_bar"}
     assert smelted_by and 3 not in smelted_by  # smiths (smithing skill) smelted once bars priced high
 
@@ -70,12 +71,12 @@ def test_failure_tags_count_what_the_log_shows():
 
     w = CraftingWorld(task="forge_vanguard", seed=4, influence_ids=(9,))
     for _ in range(5):  # the leader agent sleeps five times: sleeps 3, 4 and 5 are idle
-        w.play_round({9: Decision(action={"tool": "sleep"})})
+        play_round(w, {9: Decision(action={"tool": "sleep"})})
     tags = failure_tags(w)
     own_idle = sum(1 for e in w.log if e["agent"] == 9)
     assert own_idle == 5 and tags["idle"] >= 3
     w2 = CraftingWorld(task="forge_vanguard", seed=4, influence_ids=(0,))
-    w2.play_round({0: Decision(action={"tool": "request", "item": "staff", "qty": 1})})  # nobody makes staff
+    play_round(w2, {0: Decision(action={"tool": "request", "item": "staff", "qty": 1})})  # nobody makes staff
     assert failure_tags(w2)["stale_request"] >= 1
     assert failure_tags(CraftingWorld(task="forge_vanguard", seed=4)) == {
         "idle": 0,

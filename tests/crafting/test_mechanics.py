@@ -7,6 +7,7 @@ from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.observe import CraftingObservation
 from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, prepare, run_reference
+from mam_bench.world import play_round
 
 
 def _inv(w: CraftingWorld) -> list[dict[str, int]]:
@@ -47,11 +48,11 @@ def test_influence_agents_trade_through_decisions_and_ordinary_agents_trade_by_r
     w = CraftingWorld(task="market_day", seed=1, influence_ids=(0, 2), turn_order="fixed")
     w.agent(2).give("plank", 1, -1)
     offer = {"tool": "offer_trade", "item": "coin", "qty": 2, "want": "plank", "want_qty": 1, "to": 2}
-    w.play_round({0: Decision(action=offer), 2: Decision(action={"tool": "sleep"})})
+    play_round(w, {0: Decision(action=offer), 2: Decision(action={"tool": "sleep"})})
     oid = next(e["id"] for e in w.log if e["tool"] == "offer_trade")
     assert w.observe(2).offers == [(oid, 0, "coin", 2, "plank", 1)]  # addressed to 2: it sees it
     assert w.observe(3).offers == []  # and nobody else does
-    w.play_round({0: Decision(action={"tool": "sleep"}), 2: Decision(action={"tool": "accept_trade", "offer": oid})})
+    play_round(w, {0: Decision(action={"tool": "sleep"}), 2: Decision(action={"tool": "accept_trade", "offer": oid})})
     assert w.agent(0).held("plank") >= 1 and len(w.trades) == 1
     traded = 0
     for seed in range(3):  # the ordinary merchant buys with coin, ordinary sellers accept
@@ -82,7 +83,7 @@ def test_combat_trades_blows_kills_drop_loot_and_mobs_return():
     assert not ok and "down" in why
     back = w.mob_back["wolf1"]
     while w.round < back:
-        w.play_round({})
+        play_round(w, {})
     assert w.mob_health["wolf1"] == w.cat.mobs["wolf1"].health
     assert combat.damage(w.agent(1)) == combat.BASE_DAMAGE
     w.agent(1).equipment["heavysword"] = -1
@@ -123,7 +124,7 @@ def test_hidden_sites_must_be_found_before_they_can_be_reached_or_seen():
     for _ in range(30):
         if "cave" in scout.known:
             break
-        w.play_round({1: Decision(action={"tool": "explore"})})
+        play_round(w, {1: Decision(action={"tool": "explore"})})
     assert "cave" in scout.known and "cave" in w.observe(1).known and "cave" in w.discovered
     miner.receive()  # co-located: the miner learns of it from the scout
     assert "cave" in miner.known
@@ -143,7 +144,7 @@ def test_observations_of_the_new_mechanics_parse_back():
             for aid in w.actor_ids():
                 obs = w.observe(aid)
                 assert CraftingObservation.from_text(obs.to_text()) == obs
-            w.play_round({})
+            play_round(w, {})
     w = CraftingWorld(task="wolf_hunt", seed=0)
     exploration.place(w, w.agent(1), "forest")
     obs = w.observe(1)

@@ -3,6 +3,7 @@
 from mam_bench.models.crafting.catalog import catalog
 from mam_bench.records import read_rounds
 from mam_bench.runner import PairSpec, prepare, run_pair
+from mam_bench.world import play_round
 
 
 def test_last_treatment_row_redraws_the_world(tmp_path):
@@ -15,7 +16,7 @@ def test_last_treatment_row_redraws_the_world(tmp_path):
     from mam_bench.protocol import Decision
 
     for r in rows[1:]:
-        world.play_round({4: Decision(action={"tool": "sleep"})})
+        play_round(world, {4: Decision(action={"tool": "sleep"})})
     cat = catalog()
     for a, b in zip(last["agents"], world.actors):
         assert (a["site"], tuple(a["xy"]), a["inv"]) == (b.site, b.xy, b.inventory())

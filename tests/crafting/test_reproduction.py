@@ -14,6 +14,7 @@ from mam_bench.models.crafting.agentworld.tools import AGENTWORLD_TOOLS
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.records import read_jsonl, read_rounds
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 from tests.crafting.scripted import ScriptedLLM
 
 AW_NAMES = {
@@ -28,7 +29,7 @@ PARAMS = {"task": "fishing_gear", "board": "off", "turn_order": "fixed"}
 def _script() -> dict[tuple[int, int], str]:
     w = CraftingWorld(**PARAMS, seed=4)
     while not w._done:
-        w.play_round()
+        play_round(w)
     script = {}
     for a in w.log:
         name = AW_NAMES.get(a["tool"], a["tool"])
@@ -72,7 +73,7 @@ def test_reproduction_mode_reaches_the_new_tools(tmp_path):
     params = {"task": "fur_trade", "board": "off", "turn_order": "fixed"}
     w = CraftingWorld(**params, seed=2)
     while not w._done and w.round < w.budget:
-        w.play_round()
+        play_round(w)
     script = {(a["round"], a["agent"]): json.dumps({"tool": a["tool"], **a["args"]}) for a in w.log}
     sleeps = sorted(k for k, v in script.items() if '"sleep"' in v)
     script[sleeps[0]] = '{"tool": "explore"}'  # in place of sleeps, so the replay stays on course

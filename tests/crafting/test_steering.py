@@ -8,6 +8,7 @@ from mam_bench.models.crafting.params import STATIC_WORLD
 from mam_bench.protocol import Decision
 from mam_bench.records import read_jsonl
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 PLAN = {"strategy": "shared_plan", **STATIC_WORLD}  # the heuristics' home ground: the shared plan
 
@@ -68,15 +69,16 @@ def test_cli_equivalent_run_writes_a_complete_directory(tmp_path):
 def test_an_action_illegal_by_its_turn_is_a_logged_failure():
     w = CraftingWorld(task="forge_vanguard", seed=0, influence_ids=(0, 1), turn_order="fixed")
     w.stock["ore1"] = 1
-    entries = w.play_round(
+    entries = play_round(
+        w,
         {
             0: Decision(action={"tool": "harvest", "node": "ore1"}),
             1: Decision(action={"tool": "harvest", "node": "ore1"}),
-        }
+        },
     )
     assert [e.outcome for e in entries] == ["accepted", "blocked"]
     assert "depleted" in entries[1].detail
-    bad = w.play_round({0: Decision(action={"tool": "fly"}), 1: Decision.policy_error("timeout")})
+    bad = play_round(w, {0: Decision(action={"tool": "fly"}), 1: Decision.policy_error("timeout")})
     assert [e.outcome for e in bad] == ["invalid", "policy_error"]
     assert [a["tool"] for a in w.log if a["round"] == 1 and a["agent"] in (0, 1)] == ["invalid", "sleep"]
 

@@ -11,6 +11,7 @@ import pytest
 
 from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks, task_names
+from mam_bench.world import play_round
 
 GENEROUS = {"yields": (0.0, 0.0, 1.0), "regrow": 1.0, "rivals": 0.0, "travel": "abstracted"}
 
@@ -19,8 +20,8 @@ def _solve(name: str, seed: int) -> CraftingWorld:
     task = all_tasks()[name]
     rounds = task.budget if task.hunger else 2 * task.budget
     w = CraftingWorld(task=name, seed=seed, rounds=rounds, **GENEROUS)
-    while w.status == "running" and w.round < w.budget:
-        w.play_round({})
+    while w.run.status == "running" and w.round < w.budget:
+        play_round(w, {})
     return w
 
 

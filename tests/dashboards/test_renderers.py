@@ -10,6 +10,7 @@ from mam_bench.dashboards.figures import board_figure, metrics_figure
 from mam_bench.dashboards.renderers import renderer_for
 from mam_bench.dashboards.session import PairInfo
 from mam_bench.models.schelling.board_image import grid_of, satisfied_grid
+from mam_bench.snapshots import as_lists
 
 
 @pytest.mark.parametrize("world", available_worlds())
@@ -48,7 +49,7 @@ def test_schelling_satisfaction_matches_the_world() -> None:
     from mam_bench.models.schelling.model import SchellingWorld
 
     w = SchellingWorld(seed=22)
-    grid, types = grid_of(w.snapshot())
-    sat = satisfied_grid(w.snapshot())
+    grid, types = grid_of(as_lists(w.snapshot()))
+    sat = satisfied_grid(as_lists(w.snapshot()))
     mine = sorted(int(grid[r, c]) for r, c in zip(*np.nonzero((grid >= 0) & ~sat)))
     assert mine == sorted(aid for aid, a in w.residents.items() if not a.satisfied)

@@ -50,7 +50,7 @@ def test_kernel_matches_the_world_board_for_board() -> None:
         prep = prepare(PairSpec.build(world="schelling", seed=seed, params=p.model_dump(mode="json"), influence=0))
         world, rows = run_reference(prep)
         status, rounds, board, _ = fast_reference(p, seed)
-        assert (status, rounds) == (world.status, world.round)
+        assert (status, rounds) == (world.run.status, world.round)
         np.testing.assert_array_equal(board, world.board)
         checked += 1
 

@@ -12,6 +12,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.protocol import FAILED_OUTCOMES, Decision, Request
 from mam_bench.steering.llm import LLMController
+from mam_bench.world import play_round
 
 IDS = [0, 1, 150, 151]
 
@@ -109,7 +110,7 @@ def test_corpus_never_crashes_and_is_always_rejected() -> None:
             continue
         # anything that got through must be rejected by the world itself
         probe = SchellingWorld(seed=22, influence_ids=IDS, mask_ids=IDS, role="treatment")
-        entries = probe.play_round({0: d})
+        entries = play_round(probe, {0: d})
         outcome = next(e.outcome for e in entries if e.actor_id == 0)
         if outcome not in FAILED_OUTCOMES:
             accepted.append((text[:80], d.action, outcome))
@@ -121,6 +122,6 @@ def test_corpus_never_crashes_and_is_always_rejected() -> None:
 def test_corpus_through_the_world_is_audited_as_policy_error() -> None:
     world = SchellingWorld(seed=22, influence_ids=IDS, mask_ids=IDS, role="treatment")
     decisions = {aid: Decision.policy_error("unreadable") for aid in IDS}
-    entries = world.play_round(decisions)
+    entries = play_round(world, decisions)
     assert {e.outcome for e in entries} == {"policy_error"}
     assert all(e.action == {"stay": True} for e in entries)

@@ -8,6 +8,7 @@ import pytest
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.observe import SchellingObservation
 from mam_bench.protocol import Decision
+from mam_bench.world import play_round
 
 IDS = [*range(8), *range(150, 158)]
 
@@ -19,7 +20,7 @@ def observations() -> list[SchellingObservation]:
         for _ in range(3):
             out += [world.observe(a) for a in (IDS[0], IDS[-1])]
             vac = world.observe(0).vacancies()
-            world.play_round({0: Decision(action={"row": vac[0][0], "col": vac[0][1]})})
+            play_round(world, {0: Decision(action={"row": vac[0][0], "col": vac[0][1]})})
     return out
 
 

@@ -23,6 +23,8 @@ from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.protocol import Decision
 from mam_bench.runner import PairSpec, prepare, run_reference, step_reference
+from mam_bench.snapshots import as_lists
+from mam_bench.world import play_round
 
 CASES = 200
 THRESHOLDS = ["0", "1/8", "1/4", "1/3", "3/8", "1/2", "4/7", "3/5", "2/3", "3/4", "4/5", "6/7", "1"]
@@ -93,12 +95,12 @@ def _record(world: SchellingWorld) -> str:
         metrics = str(exc)
     row = {
         "round": world.round,
-        "status": world.status,
+        "status": world.run.status,
         "steps": world.steps,
         "collected": len(world.datacollector.get_model_vars_dataframe()),
         "metrics": metrics,
         "last_outcomes": world.last_outcomes,
-        **world.snapshot(),
+        **as_lists(world.snapshot()),
     }
     return json.dumps(row, sort_keys=True, default=str)
 
@@ -134,8 +136,8 @@ def test_the_array_path_plays_the_agents_rule_round_by_round():
                 assert _outcome(lambda: step_reference(agents)) == moved
             else:
                 decisions = _decisions(fast, rng)
-                moved = _outcome(lambda: fast.play_round(decisions))
-                assert _outcome(lambda: agents.play_round(decisions)) == moved, (case, params, seed)
+                moved = _outcome(lambda: play_round(fast, decisions))
+                assert _outcome(lambda: play_round(agents, decisions)) == moved, (case, params, seed)
             if isinstance(moved, str):
                 kinds["undefined"] = kinds.get("undefined", 0) + 1
                 break
@@ -144,7 +146,7 @@ def test_the_array_path_plays_the_agents_rule_round_by_round():
             if fast._done:
                 break
         _agents_agree_with_the_arrays(agents)
-        kinds[fast.status] = kinds.get(fast.status, 0) + 1
+        kinds[fast.run.status] = kinds.get(fast.run.status, 0) + 1
         kinds.update({e.outcome: kinds.get(e.outcome, 0) + 1 for e in fast.run.audit})
     # the cases reached every way a round can end and every fate of a proposal
     for kind in (
@@ -173,7 +175,7 @@ def test_the_landscape_kernel_plays_the_agents_rule_round_by_round():
         prep = prepare(spec)
         world, rows = run_reference(prep)
         status, rounds, board, _ = fast_reference(prep.params, seed)
-        assert (status, rounds) == (world.status, world.round), (params, seed)
+        assert (status, rounds) == (world.run.status, world.round), (params, seed)
         np.testing.assert_array_equal(board, world.board)
         assert world.steps == world.round and len(world.datacollector.get_model_vars_dataframe()) == len(rows)
         for k, row in enumerate(rows[:-1]):

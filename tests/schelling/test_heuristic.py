@@ -7,6 +7,7 @@ import statistics
 import pytest
 
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 
 def _lifts(policy: str, objective: str, seeds: range) -> list[float]:
@@ -47,7 +48,7 @@ def test_the_board_once_scores_as_each_cell_alone(size):
     checked = 0
     for seed in range(3):
         world = SchellingWorld(SchellingParams(size=size), seed=seed, mask_ids=(0, 1))
-        world.play_round()
+        play_round(world)
         o = world.observe(0)
         num, den = o.threshold.numerator, o.threshold.denominator
         board = _Board(o, num, den, integrate=True)

@@ -8,6 +8,7 @@ import pytest
 from mam_bench.models.schelling.draws import IsolatedDraws
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 
 @pytest.mark.parametrize("seed", [3, 22, 31])
@@ -18,7 +19,7 @@ def test_first_mover_of_the_reference_does_what_rule_action_says(seed):
     unhappy = np.flatnonzero(~sat)
     first = int(IsolatedDraws(seed, 0).order(unhappy)[0])
     predicted = world.rule_action(first)
-    world.play_round()
+    play_round(world)
     r, c = divmod(int(world.pos[first]), world.size)
     assert predicted == {"row": r, "col": c}
 

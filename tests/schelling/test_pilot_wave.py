@@ -20,6 +20,7 @@ from mam_bench.models.schelling.fast.pilot_wave import round_draws
 from mam_bench.models.schelling.model import SchellingWorld
 from mam_bench.models.schelling.params import SchellingParams
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 FILES = ("reference.jsonl", "treatment.jsonl", "decisions.jsonl", "board.jsonl")
 
@@ -85,7 +86,7 @@ def test_rule_actions_and_horizon_status_agree_mid_run(dose) -> None:
             ids = agents.actor_ids()
             assert [compiled.rule_action(a) for a in ids] == [agents.rule_action(a) for a in ids]
             assert compiled.horizon_status() == agents.horizon_status()
-            agents.play_round(), compiled.play_round()
+            play_round(agents), play_round(compiled)
             assert compiled.pos.tolist() == agents.pos.tolist()
 
 

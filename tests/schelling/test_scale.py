@@ -13,6 +13,7 @@ from mam_bench.models.schelling.observe import VIEW, SchellingObservation
 from mam_bench.records import read_jsonl
 from mam_bench.registry import make_controller
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 
 def test_a_board_that_would_not_fit_is_refused_before_any_write(tmp_path, capsys, monkeypatch) -> None:
@@ -27,14 +28,14 @@ def test_a_board_that_would_not_fit_is_refused_before_any_write(tmp_path, capsys
 def test_the_mesa_side_is_built_when_asked_and_agrees_with_the_arrays() -> None:
     world = SchellingWorld(seed=4, size="40", influence_ids=[0, 1], role="treatment")
     for _ in range(3):
-        world.play_round()
+        play_round(world)
     assert world._grid is None  # three rounds played on arrays alone
     sat = world.satisfied_grid.ravel()
     assert len(world.agents) == world.params.n_agents
     for agent in world.agents:
         assert agent.cell.coordinate == divmod(int(world.pos[agent.actor_id]), world.size)
         assert agent.is_satisfied() == bool(sat[world.pos[agent.actor_id]]) == agent.satisfied
-    world.play_round()  # and then kept in step
+    play_round(world)  # and then kept in step
     for agent in world.agents:
         assert agent.cell.coordinate == divmod(int(world.pos[agent.actor_id]), world.size)
 

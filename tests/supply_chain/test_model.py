@@ -7,6 +7,7 @@ import pytest
 
 from mam_bench.models.supply_chain.model import TIERS, SupplyChainModel
 from mam_bench.models.supply_chain.world import SupplyChainWorld
+from mam_bench.world import play_round
 
 
 def units_held(model: SupplyChainModel) -> float:
@@ -58,7 +59,7 @@ def test_the_order_in_which_firms_act_changes_nothing() -> None:
 def tier_stds(seed: int, demand: str) -> list[float]:
     world = SupplyChainWorld(seed=seed, firms_per_tier="4", demand=demand)
     for _ in range(world.rounds):
-        world.play_round({})
+        play_round(world, {})
     metrics = world.metrics()
     return [metrics["demand_std"]] + [metrics[f"flow_std_{t}"] for t in TIERS]
 
@@ -82,7 +83,7 @@ def test_a_rule_that_counts_its_whole_supply_line_amplifies_less() -> None:
     def factory_std(beta: str, s_prime: str) -> float:
         world = SupplyChainWorld(seed=0, firms_per_tier="2", beta=beta, s_prime=s_prime)
         for _ in range(world.rounds):
-            world.play_round({})
+            play_round(world, {})
         return world.metrics()["flow_std_factory"]
 
     # S' = desired stock + beta x desired supply line: the same desired stock under both

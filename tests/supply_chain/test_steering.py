@@ -10,6 +10,7 @@ import pytest
 
 from mam_bench.cli import main
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 
 def test_the_rule_and_mimic_lift_exactly_zero() -> None:
@@ -69,6 +70,6 @@ def test_a_firm_that_holds_back_its_stock_leaves_its_customers_short() -> None:
     world = SupplyChainWorld(seed=1, firms_per_tier="3", influence_ids=(4,))
     wholesaler = world.actors()[4]
     assert wholesaler.role == "wholesaler"
-    world.play_round({4: Decision(action={"order": 4.0, "ship": "none"})})
+    play_round(world, {4: Decision(action={"order": 4.0, "ship": "none"})})
     assert wholesaler.shipped == 0 and wholesaler.backlog == wholesaler.incoming > 0
     assert world.run.audit[-1].outcome == "accepted"

@@ -10,6 +10,7 @@ import pytest
 from mam_bench.errors import ConfigError
 from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
+from mam_bench.world import play_round
 
 WORLDS = list(TASKS)
 
@@ -61,7 +62,7 @@ def test_group_dynamics_metrics_are_recorded():
     cls = get_world("pursuit")
     w = cls(seed=0)
     for _ in range(5):
-        w.play_round()
+        play_round(w)
     m = w.metrics()
     for key in (
         "directional_entropy",

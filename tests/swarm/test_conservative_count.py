@@ -20,6 +20,7 @@ from mam_bench.models.swarm.synchronization.model import SynchronizationWorld
 from mam_bench.protocol import Decision
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 
 @pytest.mark.parametrize("task", TASKS)
@@ -47,11 +48,11 @@ def test_sync_an_influence_light_neither_makes_nor_breaks_the_ordinary_point():
     # the ordinary agents (1-3) agree, the influence agent (0) does not and stays: the
     # all-agents score has no point, the ordinary count has one
     w = _sync([False, True, True, True], masked=[0])
-    w.play_round(_acts(["STAY"] * 4))
+    play_round(w, _acts(["STAY"] * 4))
     assert (w.score, w.ordinary_score) == (0, 1)
     # the influence agent makes the unanimity itself: everyone's score gains the point (which
     # is what `hinder` is scored against); the ordinary count gains nothing more
-    w.play_round(_acts(["SWITCH", "STAY", "STAY", "STAY"]))
+    play_round(w, _acts(["SWITCH", "STAY", "STAY", "STAY"]))
     assert (w.score, w.ordinary_score) == (1, 1)
 
 
@@ -71,8 +72,8 @@ def test_sync_ordinary_count_ignores_every_influence_light(lights, ordinary, ste
     w = _sync(lights, masked=[0, 1])
     dark = _sync([False, False, *lights[2:]], masked=[0, 1])
     for mine, theirs in zip(ordinary, steered):
-        w.play_round(_acts([*theirs, *mine]))
-        dark.play_round(_acts(["STAY", "STAY", *mine]))
+        play_round(w, _acts([*theirs, *mine]))
+        play_round(dark, _acts(["STAY", "STAY", *mine]))
         assert w.ordinary_score == dark.ordinary_score
         assert w.metrics()["ordinary_score"] == float(dark.ordinary_score)
 
@@ -100,7 +101,7 @@ def test_pursuit_an_influence_catch_counts_for_everyone_only():
     w = PursuitWorld(PursuitWorld.Params(agents=4, rules="mam"), seed=0, influence_ids=range(4), mask_ids=[0, 1])
     w.place_prey((5, 5))
     w.pos[:] = [(4, 5), (6, 5), (5, 4), (5, 7)]
-    w.play_round({i: Decision(action={"action": a}) for i, a in enumerate(["STAY", "STAY", "STAY", "LEFT"])})
+    play_round(w, {i: Decision(action={"action": a}) for i, a in enumerate(["STAY", "STAY", "STAY", "LEFT"])})
     assert (w.score, w.ordinary_score) == (1, 0)
 
 
@@ -110,5 +111,5 @@ def test_flocking_ending_the_episode_holds_the_best_fit():
     w = FlockingWorld(FlockingWorld.Params(agents=8), seed=3, influence_ids=range(8), mask_ids=[0, 1])
     target = w.shape + np.array([2, 2])
     w.pos[:] = target
-    w.play_round({i: Decision(action={"action": "STAY"}) for i in range(8)})
+    play_round(w, {i: Decision(action={"action": "STAY"}) for i in range(8)})
     assert w._done and w.cur_dis == 0 and w.score == w.init_dis

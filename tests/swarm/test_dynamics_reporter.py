@@ -8,6 +8,7 @@ import pytest
 from mam_bench.models.swarm.dynamics import NAMES
 from mam_bench.models.swarm.params import TASKS
 from mam_bench.registry import get_world
+from mam_bench.world import play_round
 
 
 @pytest.mark.parametrize("task", TASKS)
@@ -20,8 +21,8 @@ def test_reading_late_equals_reading_every_round(task):
         if every._done:
             break
         before = every.metrics()
-        every.play_round()
-        late.play_round()
+        play_round(every)
+        play_round(late)
         changed |= {k for k in NAMES if every.metrics()[k] != before[k]}
     assert late.round == every.round
     assert late.metrics() == every.metrics()
@@ -33,6 +34,6 @@ def test_dynamics_left_out_when_not_tracked():
     world = cls(seed=0)
     world.track_dynamics = False
     for _ in range(3):
-        world.play_round()
+        play_round(world)
     assert not set(NAMES) & set(world.metrics())
     assert world.metrics()["score"] == world.score

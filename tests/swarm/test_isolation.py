@@ -15,6 +15,7 @@ from mam_bench.models.swarm.params import TASKS
 from mam_bench.protocol import Decision
 from mam_bench.registry import get_world
 from mam_bench.streams import record_draws
+from mam_bench.world import play_round
 
 RULES = ("swarmbench", "mam")
 
@@ -35,12 +36,12 @@ def build(task, rules, seed, influence=()):
 def test_ordinary_round0_draws_do_not_depend_on_the_influence_set(task, rules, seed, chosen, pick):
     ref = build(task, rules, seed)
     with record_draws() as ref_log:
-        ref.play_round()
+        play_round(ref)
     tre = build(task, rules, seed, sorted(chosen))
     rng = np.random.default_rng(pick)
     decisions = {aid: Decision(action=tre.Action.random_action(None, rng)) for aid in sorted(chosen)}
     with record_draws() as tre_log:
-        tre.play_round(decisions)
+        play_round(tre, decisions)
     for aid in range(ref.n):
         if aid not in chosen:
             assert ref_log.of(aid, 0) == tre_log.of(aid, 0)
@@ -60,9 +61,9 @@ def test_rule_and_mimic_give_lift_zero(task, rules, seed, chosen):
     mimic = build(task, rules, seed, sorted(chosen))
     while ref.round < 12 and not ref._done:
         mimic_decisions = {aid: Decision(action=mimic.rule_action(aid)) for aid in sorted(chosen)}
-        ref.play_round()
-        follow.play_round()
-        mimic.play_round(mimic_decisions)
+        play_round(ref)
+        play_round(follow)
+        play_round(mimic, mimic_decisions)
         assert follow.snapshot() == ref.snapshot()
         assert mimic.snapshot() == ref.snapshot()
     assert follow.score == ref.score == mimic.score

@@ -12,6 +12,7 @@ from mam_bench.models.swarm.params import TASKS, strategies
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, prepare, run_pair, run_reference, run_treatment
 from mam_bench.steering.rule import RuleController
+from mam_bench.world import play_round
 
 #: task -> its ordinary strategies, read from each task's `strategy` parameter
 STRATEGIES = {task: list(strategies(get_world(task).Params)) for task in TASKS}
@@ -60,6 +61,6 @@ def test_deferring_influence_agent_does_not_shift_others():
 
     ref = PursuitWorld(seed=3, strategy="greedy")
     tre = PursuitWorld(PursuitWorld.Params(strategy="greedy"), seed=3, influence_ids=[0])
-    ref.play_round()
-    tre.play_round({0: Decision(action={"action": "STAY"})})
+    play_round(ref)
+    play_round(tre, {0: Decision(action={"action": "STAY"})})
     assert ref.last_actions[1:] == tre.last_actions[1:]

@@ -18,6 +18,7 @@ from mam_bench.models.swarm.pursuit.model import PursuitWorld
 from mam_bench.models.swarm.pursuit.prey import flee, respawn
 from mam_bench.models.swarm.transport.model import TransportWorld
 from mam_bench.protocol import Decision
+from mam_bench.world import play_round
 
 
 def agents_at(*cells, size=10):
@@ -61,7 +62,7 @@ def test_first_prey_is_pushable_and_a_respawned_prey_is_not():
     assert res.bodies[0].cells == [(5, 6)] and tuple(res.positions[0]) == (5, 5)
     # capture it: the round scores and the new prey is static (Mesh(static=True)), not a body
     w.pos[:] = [(4, 5), (6, 5), (5, 4), (5, 7)]
-    w.play_round({i: Decision(action={"action": a}) for i, a in enumerate(["STAY", "STAY", "STAY", "LEFT"])})
+    play_round(w, {i: Decision(action={"action": a}) for i, a in enumerate(["STAY", "STAY", "STAY", "LEFT"])})
     assert w.score == 1 and w.bodies == []
     assert w.static_mask()[w.prey]
     r, c = w.prey
@@ -88,7 +89,7 @@ def test_all_eight_transport_boxes_appear_in_their_corner_gaps():
 
 def run_to_end(world):
     while world.round < world.params.rounds and not world._done:
-        world.play_round()
+        play_round(world)
     return world
 
 

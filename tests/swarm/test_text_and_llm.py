@@ -15,6 +15,7 @@ from mam_bench.protocol import Decision, Request
 from mam_bench.records import read_rounds
 from mam_bench.registry import get_world
 from mam_bench.runner import PairSpec, run_pair
+from mam_bench.world import play_round
 
 WORLDS = ["pursuit", "synchronization", "foraging", "flocking", "transport"]
 
@@ -27,7 +28,7 @@ def test_view_text_round_trips(world):
         obs = w.observe(0)
         again = cls.Observation.from_text(obs.to_text())
         assert again == obs
-        w.play_round()
+        play_round(w)
     obs = w.observe(1)
     assert len(obs.frames) == min(5, 7) and obs.frames[0].cells[2][2] == "Y"
     assert cls.Observation.from_text(obs.to_text()) == obs

@@ -23,7 +23,9 @@ from mam_bench.status import Status
 
 class FlockingWorld(SwarmWorld):
     name: ClassVar[str] = "flocking"
-    summary: ClassVar[str] = "SwarmBench Flocking: form a hollow square (score = best reduction of the dissimilarity)"
+    scoring = SwarmWorld.scoring.model_copy(
+        update={"summary": "SwarmBench Flocking: form a hollow square (score = best reduction of the dissimilarity)"}
+    )
     Params = FlockingParams
     Action = SwarmAction
     Observation = FlockingObservation

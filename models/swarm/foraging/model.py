@@ -35,13 +35,17 @@ class ForagePlan(NamedTuple):
 
 class ForagingWorld(SwarmWorld):
     name: ClassVar[str] = "foraging"
-    summary: ClassVar[str] = "SwarmBench Foraging: carry food from F to N through a maze (score = deliveries)"
     Params = ForagingParams
     Action = ForagingAction
     Observation = ForagingObservation
     agent_class = ForagingAgent
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
-    scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "hinder"})
+    scoring = SwarmWorld.scoring.model_copy(
+        update={
+            "summary": "SwarmBench Foraging: carry food from F to N through a maze (score = deliveries)",
+            "default_objective": "hinder",
+        }
+    )
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         maze = upstream_foraging if self.params.upstream else foraging_maze

@@ -33,14 +33,15 @@ class PursuitWorld(SwarmWorld):
     """A catch counts in `ordinary_score` when walls and ordinary agents alone close the prey in."""
 
     name: ClassVar[str] = "pursuit"
-    summary: ClassVar[str] = "SwarmBench Pursuit: corner the prey P (score = catches)"
     Params = PursuitParams
     Action = SwarmAction
     Observation = PursuitObservation
     agent_class = PursuitAgent
     #: help closes the cage with the influence agents' own bodies, which the ordinary-only score
     #: does not count (own work), so the default shows hindering
-    scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "hinder"})
+    scoring = SwarmWorld.scoring.model_copy(
+        update={"summary": "SwarmBench Pursuit: corner the prey P (score = catches)", "default_objective": "hinder"}
+    )
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         s = self.size

@@ -17,14 +17,18 @@ from mam_bench.models.swarm.synchronization.params import SynchronizationParams
 
 class SynchronizationWorld(SwarmWorld):
     name: ClassVar[str] = "synchronization"
-    summary: ClassVar[str] = "SwarmBench Synchronization: alternating unanimous lights (score = flips)"
     Params = SynchronizationParams
     Action = SynchronizationAction
     Observation = SynchronizationObservation
     agent_class = SynchronizationAgent
     #: help, not hinder: the all-rule swarm often never reaches unanimity (score 0, e.g. seed 0),
     #: where hindering cannot move the outcome and the help heuristic (deciding vote) can
-    scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "help"})
+    scoring = SwarmWorld.scoring.model_copy(
+        update={
+            "summary": "SwarmBench Synchronization: alternating unanimous lights (score = flips)",
+            "default_objective": "help",
+        }
+    )
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         self.pos = place(free_cells(self.terrain), self.n, placement_rng)

@@ -27,13 +27,17 @@ BOX_MASS = 5
 
 class TransportWorld(SwarmWorld):
     name: ClassVar[str] = "transport"
-    summary: ClassVar[str] = "SwarmBench Transport: push the box B out of the gap and escape (score = timed escapes)"
     Params = TransportParams
     Action = SwarmAction
     Observation = TransportObservation
     agent_class = TransportAgent
     #: the heuristic cannot help here (help defers to the rule), so the default shows hindering
-    scoring = SwarmWorld.scoring.model_copy(update={"default_objective": "hinder"})
+    scoring = SwarmWorld.scoring.model_copy(
+        update={
+            "summary": "SwarmBench Transport: push the box B out of the gap and escape (score = timed escapes)",
+            "default_objective": "hinder",
+        }
+    )
 
     def setup(self, layout_rng: np.random.Generator, placement_rng: np.random.Generator) -> None:
         if self.params.layout == "upstream":
