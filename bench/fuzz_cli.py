@@ -14,7 +14,7 @@ The sandbox also holds a small benchmark folder (B, from def.yaml), a pursuit ru
 file with its verifier, so the newest commands (benchmark, report's leaderboard and analyses,
 export, tasks --check) are fed the same way; `--list` also names any flag no case uses.
 
-    .venv/bin/python bench/fuzz_cli.py [--only WORD] [--list]
+    .venv/bin/python -m bench.fuzz_cli [--only WORD] [--list]
 
 prints the table (per command and in total) and each failing case.
 """
