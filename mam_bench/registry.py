@@ -268,9 +268,9 @@ def model_providers() -> frozenset[str] | None:
     return found
 
 
-def part_of(world_cls: type[SteerableWorld], part: Literal["heuristic", "prompts", "renderer"]) -> str | None:
+def part_of(world_cls: type[SteerableWorld], part: Literal["heuristic", "prompts", "renderer", "judge"]) -> str | None:
     """The registered `part` of a world class, if any (a world that is not registered has none)."""
     reg = registrations().get(world_cls.name)
     if reg is None:
         return None
-    return {"heuristic": reg.heuristic, "prompts": reg.prompts, "renderer": reg.renderer}[part]
+    return {"heuristic": reg.heuristic, "prompts": reg.prompts, "renderer": reg.renderer, "judge": reg.judge}[part]

@@ -39,7 +39,7 @@ from mam_bench.protocol import Decision, Request
 from mam_bench.provenance import provenance
 from mam_bench.record_schema import RECORD_VERSION
 from mam_bench.records import DIGESTS_KEY, RunRecords, snapshot_digests
-from mam_bench.registry import get_world, load, make_controller, registrations
+from mam_bench.registry import get_world, load, make_controller, part_of
 from mam_bench.snapshots import as_lists
 from mam_bench.status import Status
 from mam_bench.world import play_round
@@ -588,7 +588,7 @@ async def pair_result(
 
 async def judge(world: SteerableWorld, out: Path | None) -> dict[str, Any]:
     """A world's judged outcomes (its registration's `judge`), else nothing."""
-    path = registrations()[world.name].judge if world.name in registrations() else None
+    path = part_of(type(world), "judge")
     return await load(path)(world, out) if path else {}
 
 

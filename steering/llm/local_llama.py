@@ -65,17 +65,21 @@ class SampleFirst:
             lib.llama_sampler_accept(self.grammar, token)
             return token
         self.owner.widened += 1
-        cands = np.empty(self.n_vocab, dtype=_TOKEN_DATA)
-        cands["id"] = np.arange(self.n_vocab, dtype=np.intc)
-        cands["logit"] = logits
-        cands["p"] = 0.0
-        data = cands.ctypes.data_as(ctypes.POINTER(lib.llama_token_data))
-        full = lib.llama_token_data_array(data, self.n_vocab, -1, False)
-        lib.llama_sampler_apply(self.grammar, ctypes.byref(full))
+        cands, full = self._checked(np.arange(self.n_vocab, dtype=np.intc), logits)  # cands holds what full points into
         lib.llama_sampler_apply(self.free.sampler, ctypes.byref(full))
         token = int(full.data[full.selected].id)
         lib.llama_sampler_accept(self.grammar, token)
         return token
+
+    def _checked(self, ids: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray, Any]:
+        """Candidates `ids` with their logits, the grammar applied (an illegal one's logit is -inf):
+        the array and llama.cpp's view of it, which the caller's sampler may apply on."""
+        cands = np.empty(len(ids), dtype=_TOKEN_DATA)
+        cands["id"], cands["logit"], cands["p"] = ids, logits, 0.0
+        data = cands.ctypes.data_as(ctypes.POINTER(lib.llama_token_data))
+        view = lib.llama_token_data_array(data, len(ids), -1, False)
+        lib.llama_sampler_apply(self.grammar, ctypes.byref(view))
+        return cands, view
 
     def _best_of_top(self, logits: np.ndarray) -> int | None:
         """The legal token a greedy decoder picks (the highest logit, the lowest id among equals),
@@ -83,10 +87,7 @@ class SampleFirst:
         one ties with a token left out (then only the whole vocabulary decides)."""
         k = min(self.owner.top_candidates, self.n_vocab)
         top = np.argpartition(logits, -k)[-k:]
-        cands = np.empty(len(top), dtype=_TOKEN_DATA)
-        cands["id"], cands["logit"], cands["p"] = top, logits[top], 0.0
-        data = cands.ctypes.data_as(ctypes.POINTER(lib.llama_token_data))
-        lib.llama_sampler_apply(self.grammar, ctypes.byref(lib.llama_token_data_array(data, len(top), -1, False)))
+        cands, _ = self._checked(top, logits[top])
         legal = np.isfinite(cands["logit"])
         if not legal.any():
             return None
