@@ -10,20 +10,17 @@ digested, the round records read back through `mam_bench.records.read_rounds`.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from tests.support.record_digests import run_digests, script
 
 TABLE = Path(__file__).parent / "data" / "record_digests.json"
 #: run-dependent fields of result.json (the environment and the clock), never part of a record's
 #: content, and its format's version (the table written at record_version 2 and the one written at 3 differ
 #: only there: the records are the same)
 VOLATILE = ("provenance", "_wall_seconds", "record_version")
-ROUND_FILES = ("reference.jsonl", "treatment.jsonl")
-OTHER_FILES = ("decisions.jsonl", "board.jsonl")
 
 #: the benchmark's two doses (suites/benchmark-v3.yaml), each with the objective its scenarios use
 ROLES = {
@@ -80,7 +77,6 @@ def key(case: dict[str, Any]) -> str:
 
 def digest(case: dict[str, Any]) -> dict[str, str]:
     """One digest per record of the pair's run directory (result.json without its provenance)."""
-    from mam_bench.records import dumps, read_rounds
     from mam_bench.runner import PairSpec, run_pair
 
     spec = PairSpec.build(
@@ -94,19 +90,8 @@ def digest(case: dict[str, Any]) -> dict[str, str]:
         rounds=case["rounds"],
     )
     with tempfile.TemporaryDirectory() as tmp:
-        run = Path(tmp)
-        run_pair(spec, out=run, baselines=("stay", "mimic"))
-        result = json.loads((run / "result.json").read_text())
-        out = {"result.json": _sha(json.dumps({k: v for k, v in result.items() if k not in VOLATILE}, sort_keys=True))}
-        for name in ROUND_FILES:
-            out[name] = _sha("".join(dumps(row) + "\n" for row in read_rounds(run, name)))
-        for name in OTHER_FILES:
-            out[name] = hashlib.sha256((run / name).read_bytes()).hexdigest()
-    return out
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+        run_pair(spec, out=Path(tmp), baselines=("stay", "mimic"))
+        return run_digests(Path(tmp), VOLATILE)
 
 
 def compute() -> dict[str, dict[str, str]]:
@@ -114,11 +99,4 @@ def compute() -> dict[str, dict[str, str]]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--check"]:
-        table, now = json.loads(TABLE.read_text()), compute()
-        moved = [k for k in table if table[k] != now[k]]
-        sys.stdout.write("\n".join(moved) + "\n" if moved else "all records unchanged\n")
-        sys.exit(1 if moved else 0)
-    TABLE.parent.mkdir(exist_ok=True)
-    TABLE.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
-    sys.stdout.write(f"wrote {TABLE}\n")
+    script(TABLE, compute)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from mam_bench.models.crafting.model import CraftingWorld
 from mam_bench.models.crafting.tasks import all_tasks
 from mam_bench.protocol import Decision
 from mam_bench.records import dumps, read_rounds
+from tests.support.record_digests import script
 
 TABLE = Path(__file__).parent / "data" / "record_digests.json"
 STATES = 200
@@ -167,20 +167,12 @@ def compute() -> dict[str, Any]:
     }
 
 
-def check() -> list[str]:
+def moved(table: dict[str, Any], now: dict[str, Any]) -> list[str]:
     """Every entry of the table that the current code no longer reproduces."""
-    table = json.loads(TABLE.read_text())
-    now = compute()
     return [
         f"{part} {key}" for part in ("pairs", "states") for key in table[part] if table[part][key] != now[part][key]
     ]
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--check"]:
-        moved = check()
-        sys.stdout.write("\n".join(moved) + "\n" if moved else "all records unchanged\n")
-        sys.exit(1 if moved else 0)
-    TABLE.parent.mkdir(exist_ok=True)
-    TABLE.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
-    sys.stdout.write(f"wrote {TABLE}\n")
+    script(TABLE, compute, moved)

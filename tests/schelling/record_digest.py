@@ -14,12 +14,11 @@ each new result.json with the field set back to 2 hashed to the digest the table
 
 from __future__ import annotations
 
-import hashlib
-import json
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from tests.support.record_digests import round_lines, run_digests, script
 
 TABLE = Path(__file__).parent / "data" / "record_digests.json"
 #: run-dependent fields of result.json (the environment and the clock), never part of a record's content
@@ -27,9 +26,6 @@ VOLATILE = ("provenance", "_wall_seconds")
 #: result.json fields added after the table was written that repeat other records (each
 #: `.snapshots` file's sha256: the files are digested on their own)
 DERIVED = ("snapshots_sha256",)
-ROUND_FILES = ("reference.jsonl", "treatment.jsonl")
-OTHER_FILES = ("decisions.jsonl", "board.jsonl")
-
 #: the pilot's board in its stream designs and rules, each under every built-in controller
 SETTINGS = (
     {},
@@ -59,10 +55,9 @@ def key(case: dict[str, Any]) -> str:
 def _round_lines(run: Path, name: str) -> bytes:
     """A round record as the whole-board JSON lines it was once written as."""
     try:
-        from mam_bench.records import dumps, read_rounds
+        return round_lines(run, name)
     except ImportError:  # the code before the snapshot records: the file is those lines
         return (run / name).read_bytes()
-    return "".join(dumps(row) + "\n" for row in read_rounds(run, name)).encode("utf-8")
 
 
 def digest(case: dict[str, Any]) -> dict[str, str]:
@@ -71,23 +66,8 @@ def digest(case: dict[str, Any]) -> dict[str, str]:
 
     spec = PairSpec.build(world="schelling", seed=case["seed"], params=case["params"], controller=case["policy"])
     with tempfile.TemporaryDirectory() as tmp:
-        run = Path(tmp)
-        run_pair(spec, out=run, baselines=("stay", "mimic"))
-        result = json.loads((run / "result.json").read_text())
-        out = {
-            "result.json": _sha(
-                json.dumps({k: v for k, v in result.items() if k not in VOLATILE + DERIVED}, sort_keys=True)
-            )
-        }
-        for name in ROUND_FILES:
-            out[name] = hashlib.sha256(_round_lines(run, name)).hexdigest()
-        for name in OTHER_FILES:
-            out[name] = hashlib.sha256((run / name).read_bytes()).hexdigest()
-    return out
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+        run_pair(spec, out=Path(tmp), baselines=("stay", "mimic"))
+        return run_digests(Path(tmp), VOLATILE + DERIVED, _round_lines)
 
 
 def compute() -> dict[str, dict[str, str]]:
@@ -95,11 +75,4 @@ def compute() -> dict[str, dict[str, str]]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--check"]:
-        table, now = json.loads(TABLE.read_text()), compute()
-        moved = [k for k in table if table[k] != now[k]]
-        sys.stdout.write("\n".join(moved) + "\n" if moved else "all records unchanged\n")
-        sys.exit(1 if moved else 0)
-    TABLE.parent.mkdir(exist_ok=True)
-    TABLE.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
-    sys.stdout.write(f"wrote {TABLE}\n")
+    script(TABLE, compute)
