@@ -29,7 +29,8 @@ import math
 
 import numpy as np
 
-from mam_bench.benchmark.headroom import Headroom, aggregate, contributions, headroom, share
+from mam_bench.benchmark.ceiling_scores import world_scores
+from mam_bench.benchmark.headroom import aggregate, contributions, headroom, share
 from mam_bench.benchmark.score import bootstrap_mean
 
 #: (oracle, controller, stay, mimic) mean lifts of one scenario; rule is 0; the true best placebo is stay
@@ -74,31 +75,6 @@ def one_scenario(rng: np.random.Generator, n: int, law: str, shift: float) -> tu
 
 #: the rows whose coverage a ceiling's resampling prints
 ROWS = ("heuristic", "greedy", "random")
-
-
-def v3_parts(cells: list[dict], row: str) -> tuple[float, np.ndarray] | None:
-    """A row's v3 score in one scenario on these seed cells (ceiling.json's), with its per-seed
-    contributions; None where the headroom is about 0 (the board's NA)."""
-    ceiling = np.asarray([c["ceiling"] for c in cells], dtype=float)
-    placebos = {p: np.asarray([c["placebos"][p] for c in cells], dtype=float) for p in cells[0]["placebos"]}
-    head = headroom(ceiling, placebos)
-    if head.estimate.value <= head.floor or head.gaps.size < 2:
-        return None
-    head = Headroom(head.placebo, head.base, head.gaps, head.estimate, "", head.floor)
-    lifts = [c["lifts"].get(row) for c in cells]
-    if any(v is None for v in lifts):
-        return None
-    est = share(lifts, head)
-    return est.value, contributions(lifts, head, est.value)
-
-
-def world_scores(data: dict, seeds: list[str], row: str) -> dict[str, list[tuple[float, np.ndarray]]]:
-    out: dict[str, list[tuple[float, np.ndarray]]] = {}
-    for s in data["scenarios"].values():
-        parts = v3_parts([s["seeds"][k] for k in seeds], row)
-        if parts is not None:
-            out.setdefault(s["world"], []).append(parts)
-    return out
 
 
 def resample(path: str, ns: list[int], trials: int) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from mam_bench.benchmark.ceiling_scores import seeds_for
 from mam_bench.benchmark.headroom import Estimate, Headroom, contributions, headroom, share, t_quantile
 from mam_bench.benchmark.leaderboard_v2 import (
     Played,
@@ -82,14 +83,7 @@ class BoardV3(WorldsBoard):
 
     def seeds_to_separate(self, row: Played) -> int | None:
         """Seeds for a 95% half-width of SEPARATE on a difference of two rows of this spread."""
-        per = self.per_seed(row)
-        if per is None or per.size < 2:
-            return None
-        sd = float(np.std(per, ddof=1))
-        if sd == 0:
-            return 2
-        z = 1.959963984540054
-        return max(2, math.ceil((z * math.sqrt(2) * sd / SEPARATE) ** 2))
+        return seeds_for(self.per_seed(row), SEPARATE)
 
 
 def v3_headroom(ceiling: np.ndarray, placebos: dict[str, np.ndarray]) -> Headroom:
