@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -43,25 +45,28 @@ def strip(rows: list[dict]) -> list[dict]:
     return [{k: v for k, v in r.items() if k != "_chain"} for r in rows]
 
 
+@contextmanager
+def seated(browser, world: str, out: Path, shots: Path, seed: int = 0, rounds: int = 2) -> Iterator[Page]:
+    """A person's seat: the human dashboard's server and a page open on it, closed and stopped
+    whatever the test did."""
+    server = DashboardServer(
+        world, "--policy", "human", "--seed", str(seed), "--rounds", str(rounds), "--out", str(out),
+        log=worker_log(shots, f"human-{world}-server"),
+    )  # fmt: skip
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        yield page
+    finally:
+        ctx.close()
+        server.stop()
+
+
 def test_a_person_plays_schelling_to_the_horizon_and_the_folder_replays(browser, shots: Path, tmp_path: Path) -> None:
     out = tmp_path / "human"
-    server = DashboardServer(
-        "schelling",
-        "--policy",
-        "human",
-        "--seed",
-        "3",
-        "--rounds",
-        str(ROUNDS),
-        "--out",
-        str(out),
-        log=worker_log(shots, "human-server"),
-    )
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = ctx.new_page()
     acks, draws = [], []
-    try:
-        page.goto(server.url + "/")
+    with seated(browser, "schelling", out, shots, seed=3, rounds=ROUNDS) as page:
         expect(page.locator(".mam-turn")).to_be_visible(timeout=LOAD_TIMEOUT)
         expect(page.locator(".mam-title")).to_contain_text("controller human")
         agents = page.locator(".mam-agent").count()
@@ -100,9 +105,6 @@ def test_a_person_plays_schelling_to_the_horizon_and_the_folder_replays(browser,
         page.screenshot(path=str(shots / "human-schelling-finished.png"))
         print(f"click acknowledged in {', '.join(f'{a * 1000:.0f} ms' for a in acks)}")
         print(f"next round's turn drawn {', '.join(f'{d * 1000:.0f} ms' for d in draws)} after the last key")
-    finally:
-        ctx.close()
-        server.stop()
 
     result = json.loads((out / "result.json").read_text())
     assert result["controller"]["name"] == "human" and result["treatment"]["rounds"] == ROUNDS
@@ -128,19 +130,9 @@ def replays_alike(out: Path, again: Path, world: str, seed: str, rounds: int) ->
     assert strip(read_jsonl(again / "treatment.jsonl")) == strip(read_jsonl(out / "treatment.jsonl"))
 
 
-def seat(world: str, out: Path, shots: Path, rounds: int = 2) -> DashboardServer:
-    return DashboardServer(
-        world, "--policy", "human", "--seed", "0", "--rounds", str(rounds), "--out", str(out),
-        log=worker_log(shots, f"human-{world}-server"),
-    )  # fmt: skip
-
-
 def test_a_person_plays_a_swarm_task_by_key_and_by_button(browser, shots: Path, tmp_path: Path) -> None:
     out = tmp_path / "human"
-    server = seat("pursuit", out, shots)
-    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
-    try:
-        page.goto(server.url + "/")
+    with seated(browser, "pursuit", out, shots) as page:
         turn_is(page, 0)
         assert page.locator(".mam-agent").count() == 2
         page.locator(".mam-turn").click()
@@ -155,9 +147,6 @@ def test_a_person_plays_a_swarm_task_by_key_and_by_button(browser, shots: Path, 
         page.keyboard.press("l")
         expect(page.locator(".mam-seat-done")).to_be_visible(timeout=LOAD_TIMEOUT)
         body_has_no_traceback(page)
-    finally:
-        page.context.close()
-        server.stop()
     decisions = sorted(read_jsonl(out / "decisions.jsonl"), key=lambda d: (d["round"], d["actor_id"]))
     assert [d["decision"]["action"] for d in decisions] == ["UP", "RIGHT", "UP", "RIGHT"]
     assert [row["how"] for row in read_jsonl(out / "human.jsonl")] == ["pick", "pick", "same", "same"]
@@ -166,10 +155,7 @@ def test_a_person_plays_a_swarm_task_by_key_and_by_button(browser, shots: Path, 
 
 def test_a_person_plays_crafting_from_its_menu(browser, shots: Path, tmp_path: Path) -> None:
     out = tmp_path / "human"
-    server = seat("crafting", out, shots)
-    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
-    try:
-        page.goto(server.url + "/")
+    with seated(browser, "crafting", out, shots) as page:
         turn_is(page, 0)
         page.locator(".mam-menu").click()  # agent 0: from the drop-down of its legal actions
         page.locator(".v-menu__content .v-list-item", has_text='tool="move_to"').first.click()
@@ -189,9 +175,6 @@ def test_a_person_plays_crafting_from_its_menu(browser, shots: Path, tmp_path: P
         page.keyboard.press("s")
         expect(page.locator(".mam-seat-done")).to_be_visible(timeout=LOAD_TIMEOUT)
         body_has_no_traceback(page)
-    finally:
-        page.context.close()
-        server.stop()
     first = {d["actor_id"]: d["decision"] for d in read_jsonl(out / "decisions.jsonl") if d["round"] == 0}
     assert first[0]["tool"] == "move_to" and first[1] == {"tool": "sleep"}
     replays_alike(out, tmp_path / "replayed", "crafting", "0", 2)
