@@ -171,6 +171,16 @@ def random_from_schema(action_cls: type[BaseModel], rng: Any) -> dict[str, Any]:
     return out
 
 
+class MenuDraws:
+    """An Action mixin for a world with a small menu (`ActionMenu`): `random_action` is a uniform
+    draw from `legal_actions`, what the `random` controller and the oracle's candidates ask."""
+
+    @classmethod
+    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
+        menu = cls.legal_actions(observation)  # type: ignore[attr-defined]
+        return menu[int(rng.integers(len(menu)))]
+
+
 def with_schema_random(action_cls: type[BaseModel]) -> type[BaseModel]:
     """The user's Action, same name and schema, with `random_action` read from its fields
     (`random_from_schema`): a subclass, so the user's own class is left as it is."""

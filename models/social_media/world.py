@@ -12,7 +12,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from mam_bench.adapter import MesaWorld
+from mam_bench.adapter import MenuDraws, MesaWorld
 from mam_bench.models.social_media import metrics
 from mam_bench.models.social_media.model import SocialMediaModel, User
 from mam_bench.models.social_media.params import SocialMediaParams
@@ -27,7 +27,7 @@ PER_USER = 8 * 2**10
 PER_LINK = 64
 
 
-class Post(BaseModel):
+class Post(MenuDraws, BaseModel):
     """An influence account's turn: post an opinion, or repost from its screen, and/or unfollow."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -51,11 +51,6 @@ class Post(BaseModel):
                 out.append({"post": post, "repost": False, "unfollow": unfollow})
             out.append({"post": None, "repost": True, "unfollow": unfollow})
         return out
-
-    @classmethod
-    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
-        menu = cls.legal_actions(observation)
-        return menu[int(rng.integers(len(menu)))]
 
 
 class SocialMediaWorld(MesaWorld):

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mam_bench.adapter import MesaWorld
+from mam_bench.adapter import MenuDraws, MesaWorld
 from mam_bench.models.supply_chain.model import TIERS, Firm, SupplyChainModel, flow_std, mean, std
 from mam_bench.models.supply_chain.params import SupplyChainParams
 from mam_bench.scoring import Scoring
@@ -27,7 +27,7 @@ SHIPPING = ("all", "none")
 PLACEMENT_TIERS = (1, 2, 3, 0)
 
 
-class Order(BaseModel):
+class Order(MenuDraws, BaseModel):
     """One week of an influence firm: what it orders, and whether it fills its customers' orders."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -41,11 +41,6 @@ class Order(BaseModel):
     def legal_actions(cls, observation: Any) -> list[dict[str, Any]]:
         """The menu: five orders times filling or holding back; the null action (order 0, fill) first."""
         return [{"order": o, "ship": s} for s in SHIPPING for o in MENU_ORDERS]
-
-    @classmethod
-    def random_action(cls, observation: Any, rng: Any) -> dict[str, Any]:
-        menu = cls.legal_actions(observation)
-        return menu[int(rng.integers(len(menu)))]
 
 
 class SupplyChainWorld(MesaWorld):
