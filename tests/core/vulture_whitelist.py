@@ -108,3 +108,10 @@ _.vue_key_pressed  # ipyvue calls vue_NAME when the template calls this.NAME (a 
 _.save_state  # local_llama.SharedLlama.save_state: llama_cpp's LlamaRAMCache saves with it; sessions keep one per agent
 _.load_state  # local_llama.SharedLlama.load_state: llama_cpp restores a cached prefix with it
 _._requires_eval  # llama_cpp's own flag on Llama: a restored state evaluates its last token again
+
+# --- a v3 benchmark's freezing checks: read from ceiling files by bench/v3_checks.py (not scanned) ---
+AGREEMENT  # ceiling_scores.AGREEMENT: the Kendall tau the local tier must reach (bench/v3_checks.py agreement)
+scored_scenarios  # ceiling_scores.scored_scenarios: a held-out block's scored set (bench/v3_checks.py blocks)
+_.enters  # ceiling_scores.Entry.enters: whether a scenario passes both entry conditions (bench/v3_checks.py entry)
+aggregate_of  # ceiling_scores.aggregate_of: a row's aggregate on a block (bench/v3_checks.py blocks)
+agreement  # ceiling_scores.agreement: tau per world between two tiers (bench/v3_checks.py agreement)
