@@ -5,24 +5,25 @@ from __future__ import annotations
 
 import numpy as np
 
-_OFFSETS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-
 
 def type_grid(grid: np.ndarray, types: np.ndarray) -> np.ndarray:
     """Cell -> group (0/1) or -1 for a vacancy, from a cell -> actor id grid."""
     return np.where(grid >= 0, types[np.maximum(grid, 0)], -1)
 
 
+def moore_sum(x: np.ndarray) -> np.ndarray:
+    """Per cell: the sum of its eight Moore neighbours on the torus, in x's dtype (the 3 x 3 box
+    of the wrapped array, rows then columns, less the cell itself). Exact for the whole numbers the
+    board sums; ten times cheaper than eight `np.roll`s, which the oracle's rollouts felt."""
+    rows = np.concatenate((x[-1:], x, x[:1]), axis=0)
+    wrapped = np.concatenate((rows[:, -1:], rows, rows[:, :1]), axis=1)
+    column = wrapped[:-2] + wrapped[1:-1] + wrapped[2:]
+    return column[:, :-2] + column[:, 1:-1] + column[:, 2:] - x
+
+
 def neighbour_counts(tgrid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per cell: how many Moore neighbours (torus) are of group A and of group B."""
-    a = (tgrid == 0).astype(np.int16)
-    b = (tgrid == 1).astype(np.int16)
-    ca = np.zeros_like(a)
-    cb = np.zeros_like(b)
-    for dr, dc in _OFFSETS8:
-        ca += np.roll(a, (dr, dc), axis=(0, 1))
-        cb += np.roll(b, (dr, dc), axis=(0, 1))
-    return ca, cb
+    return moore_sum((tgrid == 0).astype(np.int16)), moore_sum((tgrid == 1).astype(np.int16))
 
 
 def satisfied_cells(tgrid: np.ndarray, ca: np.ndarray, cb: np.ndarray, num: int, den: int) -> np.ndarray:

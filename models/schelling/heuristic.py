@@ -15,7 +15,7 @@ import numpy as np
 
 from mam_bench.controller import Controller
 from mam_bench.models.schelling.agents import GROUPS
-from mam_bench.models.schelling.board import neighbour_counts
+from mam_bench.models.schelling.board import moore_sum, neighbour_counts
 from mam_bench.models.schelling.observe import SchellingObservation
 from mam_bench.protocol import Decision, Request
 
@@ -103,16 +103,12 @@ class SchellingHeuristic(Controller):
             demand[s] * int(_eligible_one(int(sc), int(occ2), num, den)) for s, sc in ((0, ca[here]), (1, cb[here]))
         )
         leave_cost = freed - self._supply_change(tg, (ca, cb), here, group, add=False, demand=demand, num=num, den=den)
-        gain = b.gain(group)
+        scores = b.gain(group)[b.short_rows, b.short_cols] - leave_cost
+        if not integrate:
+            scores = -scores
         best, best_score = None, 0.0
-        for k in b.order:
-            cell = b.cells[k]
-            if o.board_cell(*cell) in claimed:
-                continue
-            score = gain[cell] - leave_cost
-            if not integrate:
-                score = -score
-            if score > best_score:
+        for cell, score in zip(b.short, scores.tolist()):  # the first best free cell of the shortlist
+            if score > best_score and o.board_cell(*cell) not in claimed:
                 best, best_score = cell, score
         if best is None:
             return Decision(action={"stay": True})
@@ -139,10 +135,14 @@ class _Board:
             vacant &= inner
         # value of taking a vacancy: the supply it removes for each group with someone waiting
         self.take_value = (elig[0] & vacant) * self.demand[0] + (elig[1] & vacant) * self.demand[1]
-        self.cells = [tuple(int(x) for x in cell) for cell in np.argwhere(vacant)]
+        rows, cols = np.nonzero(vacant)  # row-major, as np.argwhere lists them
+        self.cells = list(zip(rows.tolist(), cols.tolist()))
         # shortlist by the cheap term, then score neighbourhood effects
         value = self.take_value[vacant]
         self.order = np.argsort(-value if integrate else value, kind="stable")[:40].tolist()
+        self.short = [self.cells[k] for k in self.order]
+        self.short_rows = rows[self.order]
+        self.short_cols = cols[self.order]
         self._gain: dict[int, np.ndarray] = {}
 
     def gain(self, group: int) -> np.ndarray:
@@ -157,8 +157,5 @@ class _Board:
                 after = _eligible(same + (1 if s == group else 0), occ + 1, num, den)
                 lost += self.demand[s] * (self.elig[s].astype(np.int64) - after.astype(np.int64))
             lost[tg != -1] = 0.0
-            spread = np.zeros_like(lost)
-            for dr, dc in _OFFSETS8:  # a cell sums its neighbours' losses
-                spread += np.roll(lost, (-dr, -dc), axis=(0, 1))
-            self._gain[group] = self.take_value + spread
+            self._gain[group] = self.take_value + moore_sum(lost)  # a cell sums its neighbours' losses
         return self._gain[group]
