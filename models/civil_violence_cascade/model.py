@@ -123,6 +123,8 @@ class CivilViolenceCascade(SteerableWorld):
         """Freeze the board for a phase: who stands where, which cells are empty; nothing claimed."""
         self._at: dict[Cell, int] = {c: i for i, c in enumerate(self.location) if c is not None}
         self._vacant = _cells(self.size) - self._at.keys()
+        #: the empty cells sorted, counted once a phase for every observation (None: count again)
+        self._vacant_sorted: tuple[Cell, ...] | None = None
         self._moves: dict[int, Cell] = {}
         self._claimed: dict[Cell, int] = {}
         self._activity: dict[int, bool] = {}
@@ -232,6 +234,7 @@ class CivilViolenceCascade(SteerableWorld):
                 self.location[i], self.active[i] = cell, False
                 self._at[cell] = i
                 self._vacant.discard(cell)
+                self._vacant_sorted = None
                 self._sight = None
 
     def _step(self) -> Generator[int, Decision, list[AuditEntry]]:
@@ -386,11 +389,16 @@ class CivilViolenceCascade(SteerableWorld):
             active=None if police else self.active[actor_id],
             jail_remaining=0 if police else self.jail[actor_id],
             seen=tuple(seen),
-            vacancies=tuple(sorted(c for c in self._vacant if c not in self._claimed)),
+            vacancies=tuple(c for c in self._sorted_vacancies() if c not in self._claimed),
             adjacent=self.legal_destinations(actor_id) if here is not None else (),
             targets=tuple(self.location[t] for t in self.eligible_targets(here)) if police else (),
-            participation=round(self.metrics()["participation"], 4),
+            participation=round(self._participation(), 4),
         )
+
+    def _sorted_vacancies(self) -> tuple[Cell, ...]:
+        if self._vacant_sorted is None:
+            self._vacant_sorted = tuple(sorted(self._vacant))
+        return self._vacant_sorted
 
     def rule_action(self, actor_id: int) -> dict[str, Any]:
         """What the rule would do now, from the board as the agent's phase freezes it."""
@@ -403,13 +411,25 @@ class CivilViolenceCascade(SteerableWorld):
         return action_dict(active, dest)
 
     # --- outcome -----------------------------------------------------------------------------------
+    def _scored(self) -> list[int]:
+        masked = set(self.run.mask_ids)
+        return [i for i in range(self.n_citizens) if i not in masked]
+
+    def _joined(self, scored: list[int]) -> int:
+        return sum(self.active[i] or self.location[i] is None for i in scored)
+
+    def _participation(self) -> float:
+        """The share of scored citizens active or jailed (what every observation shows), alone:
+        the oracle's rollouts observe often and need none of the other metrics."""
+        scored = self._scored()
+        return self._joined(scored) / len(scored)
+
     def metrics(self) -> dict[str, float]:
         """Participation: scored citizens (the influence ids masked) active or jailed, as a share."""
-        masked = set(self.run.mask_ids)
-        scored = [i for i in range(self.n_citizens) if i not in masked]
+        scored = self._scored()
         jailed = sum(self.location[i] is None for i in scored)
         active = sum(self.active[i] and self.location[i] is not None for i in scored)
-        joined = sum(self.active[i] or self.location[i] is None for i in scored)
+        joined = self._joined(scored)
         everyone = sum(a or c is None for a, c in zip(self.active, self.location))
         return {
             "participation": joined / len(scored),
