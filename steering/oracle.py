@@ -142,8 +142,6 @@ class OracleController(Controller):
         self.inherited: list[Script] | None = None
         #: (candidates, sweeps) -> the directed metric each smaller budget ended at (`nested`)
         self.ladder: dict[tuple[int, int], float] = {}
-        #: (candidates, sweeps) -> the directed metric each smaller budget ended at (`nested`)
-        self.ladder: dict[tuple[int, int], float] = {}
 
     def bind(self, world_name: str, objective: str, seed: int) -> None:
         super().bind(world_name, objective, seed)
