@@ -11,7 +11,8 @@ A scenario whose oracle pair runs past --max-seconds is stopped there and printe
 With `--from DIR` (a finished `mam-bench ceiling` folder of a smaller tier) nothing is played: each
 scenario's mean seconds per pair there (oracle, and all others) are scaled to `--tier` by the
 planner's work, which grows with the rounds each rollout plays summed over the rounds (H(H+1)/2) times
-the influence agents (the other pairs: by H times agents). An extrapolation, printed as one:
+the influence agents (the other pairs: by H times agents). An extrapolation, printed as one
+(from a folder of the same tier, such as a calibration being played, the seconds are its own):
 
     python -m bench.ceiling_cost --from runs/v3-ceiling-smoke --from-tier smoke --tier standard
 """
@@ -98,7 +99,12 @@ def extrapolate(bench, args) -> None:
     table = pd.read_csv(f"{args.source}/table.csv")
     table["scenario"] = table.case.str.partition("/")[0]
     n_seeds = len(parse_seeds(bench.tier(args.tier).seeds))
-    head = f"extrapolated from {args.source} (tier {args.from_tier}) to tier {args.tier}"
+    same = args.from_tier == args.tier
+    head = (
+        f"measured in {args.source} (tier {args.tier}; mean seconds per pair, scenarios played so far)"
+        if same
+        else (f"extrapolated from {args.source} (tier {args.from_tier}) to tier {args.tier}")
+    )
     print(f"{head}: {n_seeds} seeds, {args.jobs} jobs")
     print(f"{'scenario':30} {'oracle s':>9} {'x work':>7} {'oracle s':>10} {'others s':>9} {'tier h':>8}")
     total = 0.0
@@ -115,7 +121,8 @@ def extrapolate(bench, args) -> None:
         hours = (big + rest) * n_seeds / args.jobs / 3600
         total += hours
         print(f"{s.name:30} {oracle:>9.1f} {scale:>7.0f} {big:>10.0f} {rest:>9.0f} {hours:>8.1f}")
-    print(f"tier total: about {total:.0f} h on {args.jobs} jobs (an extrapolation, not a measurement)")
+    what = "the scenarios played so far" if same else "an extrapolation, not a measurement"
+    print(f"tier total: about {total:.1f} h on {args.jobs} jobs ({what})")
 
 
 if __name__ == "__main__":
