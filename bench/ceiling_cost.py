@@ -103,7 +103,7 @@ def extrapolate(bench, args) -> None:
     head = (
         f"measured in {args.source} (tier {args.tier}; mean seconds per pair, scenarios played so far)"
         if same
-        else (f"extrapolated from {args.source} (tier {args.from_tier}) to tier {args.tier}")
+        else f"extrapolated from {args.source} (tier {args.from_tier}) to tier {args.tier}"
     )
     print(f"{head}: {n_seeds} seeds, {args.jobs} jobs")
     print(f"{'scenario':30} {'oracle s':>9} {'x work':>7} {'oracle s':>10} {'others s':>9} {'tier h':>8}")

@@ -29,8 +29,8 @@ from mam_bench.benchmark.ceiling_scores import (
     entries,
     per_seed,
     scored_scenarios,
-    seeds_for,
 )
+from mam_bench.benchmark.headroom import seeds_for
 from mam_bench.benchmark.leaderboard_v3 import SEPARATE
 
 
@@ -66,10 +66,9 @@ def check_blocks(paths: list[str]) -> int:
     scored_sets, ok = [], True
     for path in paths:
         data = _load(path)
-        seeds = [str(s) for s in data["seeds"]]
         scored = scored_scenarios(data)
         scored_sets.append(scored)
-        block = f"{data['seeds'][0]}-{data['seeds'][-1]} ({len(seeds)} seeds)"
+        block = f"{data['seeds'][0]}-{data['seeds'][-1]} ({len(data['seeds'])} seeds)"
         print(f"block {block}: {len(scored)} of {len(data['scenarios'])} scenarios scored")
         for row in ("heuristic", "greedy", "random"):
             est = aggregate_of(data, row)

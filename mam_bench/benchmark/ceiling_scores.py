@@ -16,34 +16,42 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from mam_bench.benchmark.headroom import Estimate, Headroom, aggregate, contributions, headroom, share
+from mam_bench.benchmark.headroom import (
+    Estimate,
+    Headroom,
+    aggregate,
+    as_v3,
+    contributions,
+    headroom,
+    seed_contributions,
+    share,
+)
 
 #: the rows a ceiling file scores, in the order they are printed
 ROWS = ("oracle", "greedy", "heuristic", "random", "stay", "mimic", "rule")
 #: the controllers an entry condition (b) may be met by: the ones we ship that are not placebos
 STEERING = ("oracle", "greedy", "heuristic", "random")
-#: the normal quantile of a two-sided 95% interval
-Z95 = 1.959963984540054
 #: the local tier ships only where its ranking agrees with the ranking tier's at least this much
 AGREEMENT = 0.8
 
 
 def scenario_headroom(cells: list[dict[str, Any]]) -> Headroom:
-    """The ceiling's headroom over the best placebo on these seed cells, as the board reads it."""
-    ceiling = np.asarray([c["ceiling"] for c in cells], dtype=float)
-    placebos = {p: np.asarray([c["placebos"][p] for c in cells], dtype=float) for p in cells[0]["placebos"]}
+    """The ceiling's headroom over the best placebo on these seed cells, with v2's reason where its
+    interval holds 0 (what an entry condition reads; the board scores it all the same)."""
+    ceiling = [c["ceiling"] for c in cells]
+    placebos = {p: [c["placebos"][p] for c in cells] for p in cells[0]["placebos"]}
     return headroom(ceiling, placebos)
 
 
-def scenario_share(cells: list[dict[str, Any]], row: str) -> tuple[Estimate, np.ndarray] | None:
+def scenario_share(
+    cells: list[dict[str, Any]], row: str, head: Headroom | None = None
+) -> tuple[Estimate, np.ndarray] | None:
     """A row's v3 score in one scenario on these seed cells with its per-seed contributions; None
-    where the headroom is float noise or the row did not play every seed (the board's NA)."""
-    head = scenario_headroom(cells)
-    if head.estimate.value <= head.floor or head.gaps.size < 2:
-        return None
-    head = Headroom(head.placebo, head.base, head.gaps, head.estimate, "", head.floor)
+    where the board says NA (a headroom of float noise) or the row did not play every seed. `head`:
+    the scenario's headroom on these cells, where the caller has it."""
+    head = as_v3(head or scenario_headroom(cells))
     lifts = [c["lifts"].get(row) for c in cells]
-    if any(v is None for v in lifts):
+    if not head.scoreable or any(v is None for v in lifts):
         return None
     est = share(lifts, head)
     return est, contributions(lifts, head, est.value)
@@ -63,12 +71,11 @@ def scored_scenarios(data: dict[str, Any]) -> list[str]:
     """The scenarios the board scores on the file's seeds: headroom above float noise (a v3
     definition's scored set is fixed; a scenario outside this on some block is its failure)."""
     seeds = seeds_of(data)
-    out = []
-    for name, s in data["scenarios"].items():
-        head = scenario_headroom([s["seeds"][k] for k in seeds])
-        if head.estimate.value > head.floor and head.gaps.size >= 2:
-            out.append(name)
-    return sorted(out)
+    return sorted(
+        name
+        for name, s in data["scenarios"].items()
+        if as_v3(scenario_headroom([s["seeds"][k] for k in seeds])).scoreable
+    )
 
 
 def seeds_of(data: dict[str, Any]) -> list[str]:
@@ -102,7 +109,7 @@ def entries(data: dict[str, Any]) -> list[Entry]:
         head = scenario_headroom(cells)
         shares = {}
         for row in ROWS:
-            parts = scenario_share(cells, row)
+            parts = scenario_share(cells, row, head)
             shares[row] = parts[0].value if parts is not None else math.nan
         inside = [r for r in STEERING if 0 < shares[r] < 1 - head.floor]
         if head.reason:
@@ -123,20 +130,7 @@ def aggregate_of(data: dict[str, Any], row: str) -> Estimate:
 def per_seed(data: dict[str, Any], row: str) -> np.ndarray | None:
     """A row's per-seed aggregate contributions on the file's seeds (the aggregate is their mean)."""
     worlds = world_scores(data, seeds_of(data), row)
-    if not worlds:
-        return None
-    return np.mean([np.mean([c for _, c in parts], axis=0) for parts in worlds.values()], axis=0)
-
-
-def seeds_for(contributions: np.ndarray | None, difference: float) -> int | None:
-    """Seeds for a 95% interval of half-width `difference` on the difference of two rows with this
-    spread of per-seed contributions (the variance doubled for a difference)."""
-    if contributions is None or contributions.size < 2:
-        return None
-    sd = float(np.std(contributions, ddof=1))
-    if sd == 0:
-        return 2
-    return max(2, math.ceil((Z95 * math.sqrt(2) * sd / difference) ** 2))
+    return seed_contributions([[c for _, c in parts] for parts in worlds.values()]) if worlds else None
 
 
 def world_means(data: dict[str, Any]) -> dict[str, dict[str, float]]:

@@ -140,7 +140,39 @@ def aggregate(worlds: dict[str, list[tuple[float, np.ndarray]]]) -> Estimate:
     if not worlds:
         return Estimate(NA)
     value = float(np.mean([np.mean([s for s, _ in parts]) for parts in worlds.values()]))
-    per_seed = np.mean([np.mean([c for _, c in parts], axis=0) for parts in worlds.values()], axis=0)
-    spread = t_interval(per_seed)
+    spread = t_interval(seed_contributions([[c for _, c in parts] for parts in worlds.values()]))
     half = spread.value - spread.low
     return Estimate(value, value - half, value + half) if not math.isnan(half) else Estimate(value)
+
+
+def seed_contributions(worlds: list[list[np.ndarray]]) -> np.ndarray:
+    """Each seed's contribution to an aggregate (its mean over seeds is the aggregate): per world the
+    mean of its scenarios' per-seed contributions, then the mean over worlds (a world counts once)."""
+    return np.mean([np.mean(parts, axis=0) for parts in worlds], axis=0)
+
+
+def as_v3(head: Headroom) -> Headroom:
+    """A headroom as v3 scores it (a ceiling as the oracle): a scenario of the definition is scored
+    whenever its headroom is above float noise (its interval is reported, never a reason to drop it)."""
+    if head.reason and head.estimate.value > head.floor and head.gaps.size >= 2:
+        return Headroom(head.placebo, head.base, head.gaps, head.estimate, "", head.floor)
+    return head
+
+
+def v3_headroom(ceiling: Sequence[float], placebos: dict[str, Sequence[float]]) -> Headroom:
+    return as_v3(headroom(ceiling, placebos))
+
+
+#: the normal quantile of a two-sided 95% interval
+Z95 = 1.959963984540054
+
+
+def seeds_for(contributions: np.ndarray | None, difference: float) -> int | None:
+    """Seeds for a 95% interval of half-width `difference` on the difference of two rows with this
+    spread of per-seed contributions (the variance doubled for a difference)."""
+    if contributions is None or contributions.size < 2:
+        return None
+    sd = float(np.std(contributions, ddof=1))
+    if sd == 0:
+        return 2
+    return max(2, math.ceil((Z95 * math.sqrt(2) * sd / difference) ** 2))

@@ -26,8 +26,16 @@ from typing import Any
 
 import numpy as np
 
-from mam_bench.benchmark.ceiling_scores import seeds_for
-from mam_bench.benchmark.headroom import Estimate, Headroom, contributions, headroom, share, t_quantile
+from mam_bench.benchmark.headroom import (
+    Estimate,
+    Headroom,
+    contributions,
+    seed_contributions,
+    seeds_for,
+    share,
+    t_quantile,
+    v3_headroom,
+)
 from mam_bench.benchmark.leaderboard_v2 import (
     Played,
     ScenarioV2,
@@ -77,22 +85,11 @@ class BoardV3(WorldsBoard):
         for name, s in self.scenarios.items():
             if name in row.parts and s.world in self.covers(row):
                 worlds.setdefault(s.world, []).append(row.parts[name])
-        if not worlds:
-            return None
-        return np.mean([np.mean(parts, axis=0) for parts in worlds.values()], axis=0)
+        return seed_contributions(list(worlds.values())) if worlds else None
 
     def seeds_to_separate(self, row: Played) -> int | None:
         """Seeds for a 95% half-width of SEPARATE on a difference of two rows of this spread."""
         return seeds_for(self.per_seed(row), SEPARATE)
-
-
-def v3_headroom(ceiling: np.ndarray, placebos: dict[str, np.ndarray]) -> Headroom:
-    """v2's headroom with the ceiling as the oracle; a scenario of the definition is scored whenever
-    its headroom is above float noise (its interval is reported, never a reason to drop it)."""
-    head = headroom(ceiling, placebos)
-    if head.reason and head.estimate.value > head.floor and head.gaps.size >= 2:
-        return Headroom(head.placebo, head.base, head.gaps, head.estimate, "", head.floor)
-    return head
 
 
 def _tie(lifts: np.ndarray, ceiling: np.ndarray, placebos: dict[str, np.ndarray], head: Headroom) -> str:

@@ -135,14 +135,13 @@ class _Board:
             vacant &= inner
         # value of taking a vacancy: the supply it removes for each group with someone waiting
         self.take_value = (elig[0] & vacant) * self.demand[0] + (elig[1] & vacant) * self.demand[1]
-        rows, cols = np.nonzero(vacant)  # row-major, as np.argwhere lists them
+        # shortlist the vacancies (row-major) by the cheap term, then score neighbourhood effects
+        rows, cols = np.nonzero(vacant)
         self.cells = list(zip(rows.tolist(), cols.tolist()))
-        # shortlist by the cheap term, then score neighbourhood effects
         value = self.take_value[vacant]
-        self.order = np.argsort(-value if integrate else value, kind="stable")[:40].tolist()
-        self.short = [self.cells[k] for k in self.order]
-        self.short_rows = rows[self.order]
-        self.short_cols = cols[self.order]
+        order = np.argsort(-value if integrate else value, kind="stable")[:40]
+        self.short_rows, self.short_cols = rows[order], cols[order]
+        self.short = list(zip(self.short_rows.tolist(), self.short_cols.tolist()))
         self._gain: dict[int, np.ndarray] = {}
 
     def gain(self, group: int) -> np.ndarray:

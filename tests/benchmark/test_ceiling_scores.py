@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from bench import v3_checks
-from mam_bench.benchmark.ceiling_scores import aggregate_of, agreement, entries, scenario_share, seeds_for
+from mam_bench.benchmark.ceiling_scores import aggregate_of, agreement, entries, scenario_share
+from mam_bench.benchmark.headroom import seeds_for
 
 PLACEBOS = ("rule", "stay", "mimic")
 
