@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import sys
 import time
+from pathlib import Path
 
 from mam_bench.benchmark.definition import load_benchmark, parse_seeds, reference_case, scenario_case
 
@@ -61,6 +63,13 @@ def main() -> None:
     args = ap.parse_args()
     bench = load_benchmark(args.definition)
     if args.source:
+        if not (Path(args.source) / "table.csv").is_file():
+            print(
+                f"error: --from: no table.csv in {args.source} (a `mam-bench ceiling` run folder has one; "
+                "a shipped ceiling.json holds no seconds)",
+                file=sys.stderr,
+            )
+            sys.exit(2)
         extrapolate(bench, args)
         return
     n_seeds = len(parse_seeds(bench.tier(args.tier).seeds))

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 import numpy as np
 
-from mam_bench.benchmark.ceiling_scores import world_scores
+from mam_bench.benchmark.ceiling_scores import read_ceiling, world_scores
 from mam_bench.benchmark.headroom import aggregate, contributions, headroom, share
 from mam_bench.benchmark.score import bootstrap_mean
+from mam_bench.errors import ConfigError
 
 #: (oracle, controller, stay, mimic) mean lifts of one scenario; rule is 0; the true best placebo is stay
 MEANS = (4.0, 1.5, 0.5, -0.5)
@@ -79,9 +81,7 @@ ROWS = ("heuristic", "greedy", "random")
 
 def resample(path: str, ns: list[int], trials: int) -> None:
     """Coverage of the v3 intervals by resampling a ceiling file's seeds."""
-    import json
-
-    data = json.loads(open(path, encoding="utf-8").read())
+    data = read_ceiling(path)
     pool = [str(s) for s in data["seeds"]]
     rng = np.random.default_rng(20261207)
     print(f"population: {len(pool)} seeds of {data['benchmark']} tier {data['tier']}; {trials} trials per cell")
@@ -112,14 +112,29 @@ def resample(path: str, ns: list[int], trials: int) -> None:
                 print(f"{row:10} {n:>5} {w:24} {cover:>9} {counted.get(w, 0):>7}")
 
 
+def seed_counts(text: str) -> list[int]:
+    """`--seeds 10,20,30`: the seed counts to check, each at least 2 (an interval needs two)."""
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of whole numbers: {text!r}") from None
+    if min(counts) < 2:
+        raise argparse.ArgumentTypeError(f"every seed count must be at least 2 (got {min(counts)})")
+    return counts
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=4000)
-    ap.add_argument("--seeds", default="2,3,5,10,20")
+    ap.add_argument("--seeds", type=seed_counts, default="2,3,5,10,20")
     ap.add_argument("--ceiling", default=None, help="a v3 ceiling.json: resample its seeds instead of simulating")
     args = ap.parse_args()
     if args.ceiling:
-        resample(args.ceiling, [int(x) for x in args.seeds.split(",")], args.trials)
+        try:
+            resample(args.ceiling, args.seeds, args.trials)
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            sys.exit(2)
         return
     rng = np.random.default_rng(20261202)
     shifts = [0.0, 0.3, -0.2, 0.6, 0.1, -0.4]  # six worlds, two scenarios each
@@ -127,7 +142,7 @@ def main() -> None:
         f"{'law':7} {'seeds':>5} {'v2 scenario':>12} {'scoreable':>10} {'v2 aggregate':>13} {'v1-style bootstrap':>19}"
     )
     for law in ("normal", "counts"):
-        for n in (int(x) for x in args.seeds.split(",")):
+        for n in args.seeds:
             hits = scoreable = boot = agg_hits = agg_trials = 0
             for _ in range(args.trials):
                 ok, hit, b, _ = one_scenario(rng, n, law, 0.0)

@@ -17,7 +17,6 @@ Every row's score is the leaderboard's (mam_bench.benchmark.ceiling_scores).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 
@@ -28,15 +27,12 @@ from mam_bench.benchmark.ceiling_scores import (
     agreement,
     entries,
     per_seed,
+    read_ceiling,
     scored_scenarios,
 )
 from mam_bench.benchmark.headroom import seeds_for
 from mam_bench.benchmark.leaderboard_v3 import SEPARATE
-
-
-def _load(path: str) -> dict:
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+from mam_bench.errors import ConfigError
 
 
 def _num(x: float) -> str:
@@ -44,7 +40,7 @@ def _num(x: float) -> str:
 
 
 def check_entry(path: str) -> int:
-    data = _load(path)
+    data = read_ceiling(path)
     print(
         f"{data['benchmark']} tier {data['tier']}, seeds {data['seeds'][0]}-{data['seeds'][-1]} ({len(data['seeds'])})"
     )
@@ -63,9 +59,11 @@ def check_entry(path: str) -> int:
 
 
 def check_blocks(paths: list[str]) -> int:
+    if len(paths) < 2:
+        raise ConfigError("ceilings", "give two or more blocks' ceiling files (held-out blocks are compared)")
+    blocks = [read_ceiling(path) for path in paths]  # all refused or all read, before anything prints
     scored_sets, ok = [], True
-    for path in paths:
-        data = _load(path)
+    for data in blocks:
         scored = scored_scenarios(data)
         scored_sets.append(scored)
         block = f"{data['seeds'][0]}-{data['seeds'][-1]} ({len(data['seeds'])} seeds)"
@@ -83,7 +81,7 @@ def check_blocks(paths: list[str]) -> int:
 
 
 def check_agreement(local: str, ranking: str) -> int:
-    taus = agreement(_load(local), _load(ranking))
+    taus = agreement(read_ceiling(local, "local"), read_ceiling(ranking, "ranking"))
     print(f"{'world':26} {'tau':>6} {'rows':>5}")
     low = 0
     for world, (tau, n) in taus.items():
@@ -103,11 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     agree.add_argument("local")
     agree.add_argument("ranking")
     args = ap.parse_args(argv)
-    if args.check == "entry":
-        return check_entry(args.ceiling)
-    if args.check == "blocks":
-        return check_blocks(args.ceilings)
-    return check_agreement(args.local, args.ranking)
+    try:
+        if args.check == "entry":
+            return check_entry(args.ceiling)
+        if args.check == "blocks":
+            return check_blocks(args.ceilings)
+        return check_agreement(args.local, args.ranking)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ scenarios', the aggregate the mean of the worlds' with the delta-method t-interv
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,7 @@ from mam_bench.benchmark.headroom import (
     seed_contributions,
     share,
 )
+from mam_bench.errors import ConfigError
 
 #: the rows a ceiling file scores, in the order they are printed
 ROWS = ("oracle", "greedy", "heuristic", "random", "stay", "mimic", "rule")
@@ -33,6 +36,23 @@ ROWS = ("oracle", "greedy", "heuristic", "random", "stay", "mimic", "rule")
 STEERING = ("oracle", "greedy", "heuristic", "random")
 #: the local tier ships only where its ranking agrees with the ranking tier's at least this much
 AGREEMENT = 0.8
+#: what every ceiling file holds (`mam_bench.benchmark.ceiling.summarise` writes them)
+CEILING_KEYS = ("benchmark", "tier", "seeds", "scenarios")
+
+
+def read_ceiling(path: str | Path, field: str = "ceiling") -> dict[str, Any]:
+    """A ceiling file given by path, or a ConfigError naming `field` (missing, not JSON, or not a
+    ceiling file), so a check refuses it in one line instead of a traceback."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(field, f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ConfigError(field, f"{path} is not a JSON file ({type(exc).__name__})") from None
+    missing = [k for k in CEILING_KEYS if not isinstance(data, dict) or k not in data]
+    if missing:
+        raise ConfigError(field, f"{path} is not a ceiling file (no {missing[0]!r}; mam-bench ceiling writes them)")
+    return data
 
 
 def scenario_headroom(cells: list[dict[str, Any]]) -> Headroom:

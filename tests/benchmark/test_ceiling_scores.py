@@ -124,3 +124,30 @@ def test_seeds_to_separate_a_difference_follow_the_spread() -> None:
     assert seeds_for(np.array([0.0, 0.2]), 0.1) == 16
     assert seeds_for(np.array([0.0, 0.2]), 0.2) == 4
     assert seeds_for(np.array([0.5, 0.5, 0.5]), 0.1) == 2 and seeds_for(np.array([0.5]), 0.1) is None
+
+
+@pytest.mark.parametrize(
+    ("args", "files", "message"),
+    [
+        (["entry", "missing.json"], {}, "error: ceiling: no such file"),
+        (["entry", "c.json"], {"c.json": "{not json"}, "error: ceiling: c.json is not a JSON file"),
+        (
+            ["entry", "c.json"],
+            {"c.json": '{"benchmark": "b"}'},
+            "error: ceiling: c.json is not a ceiling file (no 'tier'",
+        ),
+        (["entry", "c.json"], {"c.json": "[1, 2]"}, "error: ceiling: c.json is not a ceiling file"),
+        (["blocks", "a.json"], {"a.json": "{}"}, "error: ceilings: give two or more"),
+        (["agreement", "a.json", "missing.json"], {"a.json": "GOOD"}, "error: ranking: no such file"),
+    ],
+)
+def test_the_checks_refuse_a_file_that_is_not_a_ceiling_in_one_line(
+    tmp_path: Path, monkeypatch, capsys, args: list[str], files: dict[str, str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_text(json.dumps(ceiling_file({"s": steered()})) if text == "GOOD" else text)
+    assert v3_checks.main(args) == 2
+    out = capsys.readouterr()
+    assert out.err.startswith(message) and out.err.count("\n") == 1
+    assert out.out == ""
