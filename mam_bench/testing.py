@@ -285,6 +285,50 @@ def rule_action_is_pure(prep: Any) -> list[str]:
     return out
 
 
+def _answer_rows(world: SteerableWorld, rounds: int, seed: int, played: dict | None = None) -> tuple[list[str], dict]:
+    """Rounds in which about half the influence agents (per actor and round) play the rule's answer,
+    asked where the runner asks it, and the rest defer; with `played` (what such a run played), the
+    same actions played without asking. Returns the rows (as `steered_rows`) and what was played."""
+    from mam_bench.controller import Decision
+
+    script: dict[tuple[int, int], Decision] = {} if played is None else played
+    rows = []
+    for _ in range(rounds):
+        if world._done and world.scoring.treatment_stops_early:
+            break
+
+        async def decide(ids: Sequence[int]) -> list[Decision]:
+            out = []
+            for aid in ids:
+                key = (world.round, aid)
+                if played is None:
+                    plays = stream(seed, "check.answer", aid, world.round).random() < 0.5
+                    action = world.rule_action(aid)  # type: ignore[attr-defined]
+                    script[key] = Decision(action=action) if plays else Decision.follow_rule()
+                out.append(script[key])
+            return out
+
+        drive(world.aplay_round(decide))
+        audit = [e.as_json() for e in world.run.audit]
+        rows.append(json.dumps([round_row(world), audit], default=str, sort_keys=True))
+    return rows, script
+
+
+def rule_answer_not_kept(prep: Any) -> list[str]:
+    """A world that says its rule's answer is not kept (`rule_answer_kept = False`): agents that play
+    the answer they were asked play as agents that play the same actions never asking, round by
+    round (what lets a planner's rollouts skip the asking)."""
+    asked, played = _answer_rows(prep.new_world(treatment=True), prep.horizon, prep.spec.seed)
+    plain, _ = _answer_rows(prep.new_world(treatment=True), prep.horizon, prep.spec.seed, played)
+    if asked == plain:
+        return []
+    first = next((i for i, (a, b) in enumerate(zip(asked, plain)) if a != b), min(len(asked), len(plain)))
+    return [
+        f"rule_answer_kept: an agent playing the rule's answer it was asked differs from one playing the same "
+        f"action unasked (round {first + 1}); set rule_answer_kept = True on the world"
+    ]
+
+
 def fork_equivalence(world_cls: Any, seed: int, rounds: int, influence: int, params: dict[str, Any]) -> list[str]:
     """A fork taken halfway, played forward, equals its world played forward (round by round:
     metrics, snapshot, audit), and playing the fork leaves the world as a world never forked."""
@@ -359,6 +403,7 @@ def _check_world(
             records_redraw(prep, prep.horizon),
             fork_equivalence(world_cls, seed, rounds, influence, dict(params or {})),
             rule_action_is_pure(prep) if isinstance(world_cls, RuleActions) else [],
+            rule_answer_not_kept(prep) if isinstance(world_cls, RuleActions) and not world_cls.rule_answer_kept else [],
         ):
             failures += [f"seed {seed}: {f}" for f in found]
             checked += 1

@@ -74,6 +74,12 @@ class SteerableWorld(mesa.Model):
     scoring: ClassVar[Scoring]
 
     # --- defaults ------------------------------------------------------------------------------
+    #: whether an agent that plays the rule's answer it was asked this round keeps something the
+    #: asking left (crafting: what its rule would have remembered). Where it may, a planner's
+    #: rollouts ask the rule wherever the runner asks the live agents; a world that sets False
+    #: is held to it by `check_world` and spares its rollouts the asking.
+    rule_answer_kept: ClassVar[bool] = True
+
     def __init__(
         self,
         params: WorldParams | None = None,

@@ -157,10 +157,12 @@ class OracleController(Controller):
 
     def request(self, world: SteerableWorld, aid: int, controller: Controller) -> Request:
         """What a policy is asked in a rollout: the observation and rule action, no board (and no
-        observation for the policies that read none). The rule's action is asked wherever the
-        runner asks it of the oracle's live agents, whichever policy plays, so that a world in
-        which asking leaves a trace (crafting keeps the rule's answer) is played alike."""
-        wants_rule = controller.wants_rule_action or self.wants_rule_action
+        observation for the policies that read none). In a world whose agents may keep the rule's
+        answer (`rule_answer_kept`: crafting), the rule's action is asked wherever the runner asks
+        it of the oracle's live agents, whichever policy plays, so that the rollout plays as the
+        live world would; elsewhere only a policy that reads it is given it."""
+        kept = self.wants_rule_action and type(world).rule_answer_kept
+        wants_rule = controller.wants_rule_action or kept
         blind = isinstance(controller, (Preset, RuleController, StayController))
         return Request(
             world=self.world_name,

@@ -70,6 +70,7 @@ class Give(BaseModel):
 
 class BoltzmannWorld(MesaWorld):
     name = "boltzmann"
+    rule_answer_kept = False  # its rule answers from the state alone; check_world holds it to that
     model_class = BoltzmannModel
     rounds = 40
     Action = Give

@@ -138,6 +138,7 @@ class Stance(BaseModel):
 
 class CivilViolenceWorld(MesaWorld):
     name = "civil_violence"
+    rule_answer_kept = False  # its rule answers from the state alone; check_world holds it to that
     model_class = CivilViolence
     rounds = 30
     Action = Stance

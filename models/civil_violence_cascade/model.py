@@ -44,6 +44,7 @@ class CivilViolenceCascade(SteerableWorld):
     """Citizens turn active as their neighbours do; police move and arrest; 16 influence agents."""
 
     name: ClassVar[str] = "civil_violence_cascade"
+    rule_answer_kept = False  # its rule answers from the state alone; check_world holds it to that
     Params = CascadeParams
     Action = CascadeAction
     scoring = Scoring(

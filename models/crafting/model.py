@@ -40,6 +40,7 @@ GRID = (24, 24)
 
 class CraftingWorld(SteerableWorld):
     name = "crafting"
+    rule_answer_kept = True  # an agent playing its rule's answer keeps what the rule would have remembered
     Params = CraftingParams
     Action = CraftingAction
     #: the primary metric `progress` is the area under the PSR curve over the budget

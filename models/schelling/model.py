@@ -42,6 +42,7 @@ class SchellingWorld(SteerableWorld):
     """20x20 torus, two groups, threshold 3/4; influence actors move to any empty cell."""
 
     name: ClassVar[str] = "schelling"
+    rule_answer_kept = False  # its rule answers from the state alone; check_world holds it to that
     Params = SchellingParams
     Action = SchellingAction
     scoring = Scoring(

@@ -55,6 +55,7 @@ class Post(MenuDraws, BaseModel):
 
 class SocialMediaWorld(MesaWorld):
     name = "social_media"
+    rule_answer_kept = False  # its rule answers from the state alone; check_world holds it to that
     model_class = SocialMediaModel
     Params = SocialMediaParams
     Action = Post

@@ -45,6 +45,7 @@ class Order(MenuDraws, BaseModel):
 
 class SupplyChainWorld(MesaWorld):
     name = "supply_chain"
+    rule_answer_kept = False  # its rule answers from the state alone; check_world holds it to that
     model_class = SupplyChainModel
     Params = SupplyChainParams
     rounds = 36  # the game's 36 weeks

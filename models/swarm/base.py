@@ -38,6 +38,8 @@ from mam_bench.world import SteerableWorld
 class SwarmWorld(SteerableWorld):
     """Subclasses set `name`, `Params`, `Action`, `Observation`, `allowed` and the task hooks."""
 
+    rule_answer_kept = False  # its rule answers from the state alone; check_world holds it to that
+
     Params: ClassVar[type[SwarmParams]] = SwarmParams
     Action: ClassVar[type] = SwarmAction
     Observation: ClassVar[type[SwarmObservation]] = SwarmObservation

@@ -73,6 +73,7 @@ class Opinion(BaseModel):
 
 class VoterWorld(MesaWorld):
     name = "voter"
+    rule_answer_kept = False  # its rule answers from the state alone; check_world holds it to that
     model_class = VoterModel
     Params = VoterParams
     rounds = 60

@@ -16,7 +16,7 @@ from tests.adapter.coin_worlds import Coin, CoinModel, Flip
 @pytest.mark.parametrize("name", world_names())
 def test_registered_world_passes_check_world(name: str) -> None:
     report = check_world(get_world(name), seeds=(0, 1))
-    assert (report["seeds"], report["checks"]) == (2, 20)
+    assert (report["seeds"], report["checks"]) == (2, 22)
     assert "RandomActions" in report["capabilities"]  # every registered world's Action has one
 
 
@@ -49,7 +49,7 @@ class IllegalRandom(Coins):
 def test_a_conforming_world_passes() -> None:
     assert check_world(Coins, seeds=(0, 1)) == {
         "seeds": 2,
-        "checks": 20,
+        "checks": 22,
         "capabilities": ["HorizonBasin", "RandomActions"],
     }
 
@@ -85,3 +85,14 @@ def test_check_world_lists_the_capabilities_a_world_has() -> None:
 
     listed = check_world(CivilViolenceWorld, seeds=(0,), rounds=3)["capabilities"]
     assert listed == ["RuleActions", "HorizonBasin", "RandomActions", "ActionMenu", "ActingNow"]
+
+
+class CraftingSaysUnkept(get_world("crafting")):
+    """Crafting claiming its agents never keep the rule's answer (they keep what it remembered)."""
+
+    rule_answer_kept = False
+
+
+def test_check_world_reports_a_rule_answer_said_unkept_that_is_kept() -> None:
+    with pytest.raises(WorldCheckError, match="rule_answer_kept: an agent playing the rule's answer it was asked"):
+        check_world(CraftingSaysUnkept, seeds=(0, 1))

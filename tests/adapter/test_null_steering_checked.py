@@ -85,6 +85,6 @@ def test_check_world_names_the_agent_and_attribute_that_differ() -> None:
 def test_the_sound_world_passes_check_world() -> None:
     assert check_world(MaskedCoins, seeds=(0, 1)) == {
         "seeds": 2,
-        "checks": 20,
+        "checks": 22,
         "capabilities": ["HorizonBasin", "RandomActions"],
     }

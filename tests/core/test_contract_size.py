@@ -35,9 +35,10 @@ def public_names() -> list[str]:
     return sorted(n for n in names if not n.startswith("_") and n not in mesa_names)
 
 
-#: the bounds this test holds: 8 required names, 20 in all
+#: the bounds this test holds: 8 required names, 21 in all (the 21st, `rule_answer_kept`, says
+#: whether a planner's rollouts must ask the rule as the live run does; it was 20 before it)
 MAX_REQUIRED = 8
-MAX_TOTAL = 20
+MAX_TOTAL = 21
 
 
 def capability_names() -> list[str]:

@@ -20,11 +20,11 @@ CASES = [
 ]
 
 
-def pair(world: str, objective: str, params: dict, rounds: int, policy: str, **kw) -> dict:
+def pair(world: str, objective: str, params: dict, rounds: int, policy: str, out=None, **kw) -> dict:
     spec = PairSpec.build(
         world=world, seed=1, params=params, objective=objective, controller=policy, influence=2, rounds=rounds, **kw
     )
-    return run_pair(spec, baselines=("stay", "mimic") if policy == "oracle" else ())
+    return run_pair(spec, out, baselines=("stay", "mimic") if policy == "oracle" else ())
 
 
 @pytest.mark.parametrize(("world", "objective", "params", "rounds"), CASES, ids=[c[0] for c in CASES])
@@ -108,3 +108,23 @@ def test_the_oracle_ends_at_or_above_rule_in_crafting_forge() -> None:
     assert result["lift"] >= 0, result["lift"]
     for name, b in result["baselines"].items():
         assert result["lift"] >= b["lift"], (name, b["lift"], result["lift"])
+
+
+@pytest.mark.parametrize(("world", "objective", "params", "rounds"), CASES[1:3], ids=[c[0] for c in CASES[1:3]])
+def test_rollouts_ask_the_rule_only_where_its_answer_may_be_kept(
+    world, objective, params, rounds, monkeypatch, tmp_path
+) -> None:
+    """In a world whose agents never keep the rule's answer, the oracle's rollouts skip asking it
+    (fewer calls) and plan the very same decisions as rollouts that ask it wherever the live run does."""
+    cls = get_world(world)
+    asked = []
+    answer = cls.rule_action
+    monkeypatch.setattr(cls, "rule_action", lambda self, aid: asked.append(aid) or answer(self, aid))
+    runs = {}
+    for kept in (True, False):
+        monkeypatch.setattr(cls, "rule_answer_kept", kept)
+        asked.clear()
+        result = pair(world, objective, params, rounds, "oracle", tmp_path / str(kept), controller_options=SMALL)
+        runs[kept] = (len(asked), (tmp_path / str(kept) / "decisions.jsonl").read_text(), result["lift"])
+    assert runs[False][1:] == runs[True][1:]
+    assert runs[False][0] < runs[True][0]
