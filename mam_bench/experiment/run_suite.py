@@ -10,6 +10,7 @@ pairs in flight would pass the limit.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import sys
 from collections.abc import Callable
@@ -22,7 +23,7 @@ import pandas as pd
 
 from mam_bench.errors import ConfigError
 from mam_bench.experiment.executors import Executor, PairFailed, make_executor
-from mam_bench.experiment.progress import Progress
+from mam_bench.experiment.progress import Kind, Progress
 from mam_bench.experiment.stats import flips, summarize, write_summary
 from mam_bench.experiment.suite import Pair, Suite, pairs_of
 from mam_bench.experiment.table import TidyTable, row_from_result
@@ -201,6 +202,20 @@ class _Budget:
         return True
 
 
+def kind_of(pair: Pair) -> Kind:
+    """What the progress line's ETA groups a pair with: its case (as the table keys it), its controller."""
+    return (pair.case.content_key()[:16], pair.case.controller_name)
+
+
+def _seconds(value: Any) -> float:
+    """A row's wall seconds as a number (0 where a table read back holds none)."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return seconds if math.isfinite(seconds) and seconds > 0 else 0.0
+
+
 def run_experiment(
     suite: Suite,
     out: Path | str,
@@ -246,8 +261,10 @@ def _run_locked(
     if outcome.skipped:
         print(f"resuming: {outcome.skipped} of {len(pairs)} pairs already finished in {out}", file=stream)
     order = [p.pair_id for p in pairs]
-    budget = _Budget.from_rows([table.rows[pid] for pid in order if table.done(pid)], max_calls, max_cost)
-    progress = Progress(len(pairs), outcome.skipped, stream)
+    done_rows = [table.rows[pid] for pid in order if table.done(pid)]
+    budget = _Budget.from_rows(done_rows, max_calls, max_cost)
+    seen = [((r["case_key"], r["controller"]), _seconds(r["wall_seconds"])) for r in done_rows]
+    progress = Progress(len(pairs), outcome.skipped, stream, left=map(kind_of, todo), seen=seen)
     new_pool = executor if callable(executor) else (lambda: make_executor(executor, address, jobs))
     schedule = _Schedule(out, suite, budget, todo, new_pool)
     try:
@@ -368,6 +385,7 @@ class _Schedule:
                     self.budget.add_failed(*spent_by(pair_dir(self.out, pair)))
                     error = str(exc) if isinstance(exc, PairFailed) else f"{type(exc).__name__}: {exc}"
                     outcome.failed.append((pair.pair_id, error))
+                    progress.dropped(kind_of(pair))
                     failures.add(pair, error)
                     self.breaker(outcome, pair, not (isinstance(exc, PairFailed) and exc.backend))
                     continue
@@ -377,6 +395,7 @@ class _Schedule:
                 self.breaker(outcome, pair, int(row["calls"] or 0) > 0 or not row["first_error"])
                 self.budget.add(row["requests"], row["cost"])
                 outcome.finished += 1
+                progress.finished(kind_of(pair), _seconds(row["wall_seconds"]))
                 progress.update(outcome.skipped + outcome.finished, self.budget.calls, self.budget.cost)
 
     def fill(self, stopped: str | None) -> None:
