@@ -115,4 +115,4 @@ scored_scenarios  # ceiling_scores.scored_scenarios: a held-out block's scored s
 _.enters  # ceiling_scores.Entry.enters: whether a scenario passes both entry conditions (bench/v3_checks.py entry)
 aggregate_of  # ceiling_scores.aggregate_of: a row's aggregate on a block (bench/v3_checks.py blocks)
 agreement  # ceiling_scores.agreement: tau per world between two tiers (bench/v3_checks.py agreement)
-read_ceiling  # ceiling_scores.read_ceiling: a ceiling file by path with a one-line refusal (bench/v3_checks.py, bench/score_coverage.py)
+read_ceiling  # ceiling_scores.read_ceiling: a ceiling file with a one-line refusal (bench/v3_checks, score_coverage)
