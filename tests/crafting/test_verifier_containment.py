@@ -75,7 +75,9 @@ HOSTILE = {
 
 def left_over(sleep: str, temp: Path) -> list[str]:
     """Live processes of this test's verifiers (started under its own temp folder: a verifier's
-    copies live there, so its processes name it) or of the daemons it started (their sleeps)."""
+    copies live there, so its processes name it) or of the daemons it started (their sleeps: the
+    number as a whole argument, not inside another process's argument, such as a verifier of a test
+    running beside this one whose 10-digit argument held it)."""
     left = []
     for pid in (p for p in os.listdir("/proc") if p.isdigit()):
         try:
@@ -85,7 +87,7 @@ def left_over(sleep: str, temp: Path) -> list[str]:
             continue
         if stat.rpartition(")")[2].split()[0] == "Z":
             continue
-        if str(temp).encode() in cmdline or sleep.encode() in cmdline:
+        if str(temp).encode() in cmdline or sleep.encode() in cmdline.split(b"\0"):
             left.append(f"{pid} {cmdline!r}")
     return left
 
