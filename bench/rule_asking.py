@@ -24,8 +24,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
+from typing import Any
 
 from mam_bench.benchmark.definition import load_benchmark, scenario_case
+from mam_bench.registry import get_world
 from mam_bench.runner import prepare
 from mam_bench.steering.greedy import GreedyOptions, greedy_joint
 from mam_bench.steering.oracle import OracleController
@@ -40,14 +42,13 @@ SCENARIOS = (
 )
 
 
-def live_world(name: str, influence: int, asked: bool) -> SteerableWorld:
+def live_world(bench: Any, name: str, influence: int, asked: bool) -> SteerableWorld:
     """The scenario's treatment world after 3 rounds on the rule; `asked`: its class with the flag
     set to True (rollouts ask the rule as the live run does)."""
-    bench = load_benchmark("suites/benchmark-v3.yaml")
     s = next(s for s in bench.scenarios if s.name == name)
     spec = scenario_case(bench, s, bench.tier_for("standard", s), "rule", {}).pair_spec(1000)
     spec = spec.model_copy(update={"influence": influence})
-    world_cls = prepare(spec).world_cls
+    world_cls = get_world(spec.world)
     if asked:
         world_cls = type(world_cls.__name__, (world_cls,), {"rule_answer_kept": True})
     world = prepare(spec, world_cls=world_cls).new_world(treatment=True)
@@ -56,9 +57,9 @@ def live_world(name: str, influence: int, asked: bool) -> SteerableWorld:
     return world
 
 
-def measure(name: str, influence: int, asked: bool) -> tuple[float, float, tuple]:
+def measure(bench: Any, name: str, influence: int, asked: bool) -> tuple[float, float, tuple]:
     """(ms per greedy joint action, ms per 5-round rule rollout, what they found)."""
-    world = live_world(name, influence, asked)
+    world = live_world(bench, name, influence, asked)
     oracle = OracleController(type(world), world.run.objective)
     oracle.bind(world.name, world.run.objective, 1000)
     start = time.perf_counter()
@@ -88,7 +89,7 @@ def main() -> None:
             found: dict[bool, tuple] = {}
             for _ in range(args.reps):
                 for asked in (True, False):
-                    g, r, found[asked] = measure(name, influence, asked)
+                    g, r, found[asked] = measure(bench, name, influence, asked)
                     times[asked].append((g, r))
             ga, gn = min(t[0] for t in times[True]), min(t[0] for t in times[False])
             ra, rn = min(t[1] for t in times[True]), min(t[1] for t in times[False])
